@@ -1,0 +1,26 @@
+import { expect, test } from '@playwright/test';
+
+test('the shell opens in Chromium and reaches the server in mock mode', async ({
+  page,
+}, testInfo) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/');
+  await expect(page).toHaveTitle('Kiln');
+  await expect(page.getByText('Demo upstream')).toBeVisible();
+  await expect(page.getByTestId('server-status')).toContainText('tr_demo_kiln');
+  await page.screenshot({ path: testInfo.outputPath('shell.png'), fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test('the embedded mock answers through the proxy with the demo key', async ({ request }) => {
+  const models = await request.get('/api/v1/models', {
+    headers: { Authorization: 'Bearer tr_demo_kiln' },
+  });
+  expect(models.status()).toBe(200);
+  const body = (await models.json()) as { data: { id: string }[] };
+  expect(body.data.map((m) => m.id)).toContain('beta-text');
+
+  const denied = await request.get('/api/v1/models');
+  expect(denied.status()).toBe(401);
+});

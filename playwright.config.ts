@@ -1,0 +1,62 @@
+import { defineConfig } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findChromium } from './scripts/chromium.mjs';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// Decided once in the runner process; workers inherit the environment, so all agree.
+process.env.KILN_E2E_PORT ??= String(await freePort());
+process.env.KILN_E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'kiln-e2e-'));
+const port = Number(process.env.KILN_E2E_PORT);
+const baseURL = `http://127.0.0.1:${port}`;
+const browser = await findChromium();
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results/e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      ...(browser?.executablePath ? { executablePath: browser.executablePath } : {}),
+      args: browser?.args ?? [],
+    },
+  },
+  webServer: {
+    // Exactly as a user starts Kiln, on a free port and a fresh DATA_DIR.
+    command: 'npm start',
+    url: `${baseURL}/api/health`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: process.env.KILN_E2E_DATA_DIR,
+      MOCK_SPEED: 'fast',
+      MOCK_KEYS: 'tr_demo_kiln:1000,tr_e2e_poor:5',
+    },
+  },
+});

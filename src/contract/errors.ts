@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/** `error.type` values of DESIGN.md (the spec leaves them open). */
+export const ERROR_TYPES = {
+  invalidRequest: 'invalid_request_error',
+  authentication: 'authentication_error',
+  insufficientCredits: 'insufficient_credits',
+  notFound: 'not_found',
+  rateLimit: 'rate_limit_error',
+  api: 'api_error',
+} as const;
+
+/** `error.code` values the mock uses. A real upstream may send others. */
+export const ERROR_CODES = {
+  missingField: 'missing_field',
+  invalidValue: 'invalid_value',
+  invalidJson: 'invalid_json',
+  invalidImageCount: 'invalid_image_count',
+  promptTooLong: 'prompt_too_long',
+  unsupportedInput: 'unsupported_input',
+  missingApiKey: 'missing_api_key',
+  invalidApiKey: 'invalid_api_key',
+  insufficientCredits: 'insufficient_credits',
+  taskNotFound: 'task_not_found',
+  routeNotFound: 'route_not_found',
+  rateLimited: 'rate_limited',
+  internal: 'internal_error',
+  imageDownloadFailed: 'image_download_failed',
+  imageDecodeFailed: 'image_decode_failed',
+  generationFailed: 'generation_failed',
+} as const;
+
+/** The error object of spec section 7. Only `message` is relied upon. */
+export const ErrorObjectSchema = z
+  .object({
+    message: z.string(),
+    type: z.string().optional(),
+    code: z.string().nullish(),
+    param: z.string().nullish(),
+  })
+  .loose();
+export type ErrorObject = z.infer<typeof ErrorObjectSchema>;
+
+export const ErrorBodySchema = z.object({ error: ErrorObjectSchema }).loose();
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+export function errorBody(error: ErrorObject): ErrorBody {
+  return { error };
+}

@@ -1,0 +1,4 @@
+export * from './create-request.ts';
+export * from './errors.ts';
+export * from './models.ts';
+export * from './task.ts';

@@ -1,0 +1,289 @@
+import { randomBytes } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import {
+  ERROR_CODES,
+  ERROR_TYPES,
+  MODEL_ALIASES,
+  MODEL_INPUT,
+  STAGES,
+  parseCreateRequest,
+  type CompletedTask,
+  type ErrorObject,
+  type ModelList,
+  type PendingTask,
+  type Task,
+} from '../contract/index.ts';
+import { createTaskEngine, type Generator, type TaskEngine } from './engine.ts';
+import { fetchImage as defaultFetchImage } from './fetch-image.ts';
+import { hashKey, type KeyGrant } from './keys.ts';
+import type { ModelFiles } from './model-files.ts';
+import { CREDITS_PER_TASK, MODEL_DESCRIPTIONS } from './pricing.ts';
+import { createRateLimiter, type RateLimit } from './rate-limit.ts';
+import type { SpeedProfile } from './speed.ts';
+import type { MockStore, TaskRow } from './store.ts';
+
+export interface MockAppDeps {
+  store: MockStore;
+  files: ModelFiles;
+  generator: Generator;
+  keys: readonly KeyGrant[];
+  speed: SpeedProfile;
+  /** Per key, over every endpoint; null turns it off. */
+  rateLimit?: RateLimit | null;
+  /** How long a sync create blocks at most (the spec's 55 s). */
+  syncWaitMs?: number;
+  now?: () => number;
+  fetchImage?: (url: string, signal: AbortSignal) => Promise<Uint8Array>;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  log?: (message: string) => void;
+  /** Largest create body accepted (data: URIs make bodies big). */
+  maxBodyBytes?: number;
+}
+
+export interface MockApp {
+  /** Routes relative to the v1 base: mount it at `/v1` or `/mock/v1`. */
+  app: Hono<MockEnv>;
+  engine: TaskEngine;
+  /** Resolves once keys are granted and left-over tasks resumed. */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+export type MockEnv = { Variables: { keyHash: string } };
+
+const SYNC_WAIT_MS = 55_000;
+
+export function createMockApp(deps: MockAppDeps): MockApp {
+  const now = deps.now ?? Date.now;
+  const log = deps.log ?? (() => {});
+  const engine = createTaskEngine({
+    store: deps.store,
+    files: deps.files,
+    generator: deps.generator,
+    fetchImage: deps.fetchImage ?? ((url, signal) => defaultFetchImage(url, { signal })),
+    speed: deps.speed,
+    now,
+    log,
+    ...(deps.sleep ? { sleep: deps.sleep } : {}),
+  });
+  const limiter = createRateLimiter(deps.rateLimit === undefined ? null : deps.rateLimit, now);
+  const syncWaitMs = deps.syncWaitMs ?? SYNC_WAIT_MS;
+  const ready = (async () => {
+    await deps.store.grantKeys(deps.keys, now());
+    await engine.resumePending();
+  })();
+
+  const app = new Hono<MockEnv>();
+  const fail = (c: Context, status: ContentfulStatusCode, error: ErrorObject) =>
+    c.json({ error }, status);
+
+  app.onError((err, c) => {
+    log(`mock: unhandled error on ${c.req.method} ${c.req.path}: ${String(err)}`);
+    return fail(c, 500, {
+      message: 'The server had an internal error. Try again.',
+      type: ERROR_TYPES.api,
+      code: ERROR_CODES.internal,
+    });
+  });
+  // The GLB behind data.model_url: no Authorization needed (spec 2.1). Unguessable task ids.
+  app.get('/files/:file{[A-Za-z0-9_-]+\\.glb}', async (c) => {
+    const id = c.req.param('file').replace(/\.glb$/, '');
+    const glb = await deps.files.read(id);
+    if (!glb)
+      return fail(c, 404, {
+        message: 'No model file here.',
+        type: ERROR_TYPES.notFound,
+        code: 'file_not_found',
+      });
+    return c.body(glb as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': 'model/gltf-binary',
+      'Content-Length': String(glb.byteLength),
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'Content-Disposition': `inline; filename="${id}.glb"`,
+    });
+  });
+
+  // Bearer auth and the per-key rate limit, for everything else.
+  app.use('*', async (c, next) => {
+    await ready;
+    const header = c.req.header('authorization');
+    if (!header)
+      return fail(c, 401, {
+        message: 'No API key. Send it as "Authorization: Bearer tr_…".',
+        type: ERROR_TYPES.authentication,
+        code: ERROR_CODES.missingApiKey,
+      });
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const key = match?.[1];
+    if (!key || !key.startsWith('tr_'))
+      return fail(c, 401, {
+        message:
+          'The Authorization header must be "Bearer " followed by an API key starting with tr_.',
+        type: ERROR_TYPES.authentication,
+        code: ERROR_CODES.invalidApiKey,
+      });
+    const keyHash = hashKey(key);
+    if (!(await deps.store.account(keyHash)))
+      return fail(c, 401, {
+        message: 'This API key is not valid. Check it in your account settings under API keys.',
+        type: ERROR_TYPES.authentication,
+        code: ERROR_CODES.invalidApiKey,
+      });
+    const waitMs = limiter.take(keyHash);
+    if (waitMs > 0) {
+      c.header('Retry-After', String(Math.max(1, Math.ceil(waitMs / 1000))));
+      return fail(c, 429, {
+        message: `Too many requests for this API key. Try again in ${Math.max(1, Math.ceil(waitMs / 1000))} s.`,
+        type: ERROR_TYPES.rateLimit,
+        code: ERROR_CODES.rateLimited,
+      });
+    }
+    c.set('keyHash', keyHash);
+    await next();
+  });
+
+  app.get('/models', (c) => {
+    const list: ModelList = {
+      object: 'list',
+      data: MODEL_ALIASES.map((id) => ({
+        id,
+        object: 'model',
+        input: MODEL_INPUT[id],
+        credits_per_task: CREDITS_PER_TASK[id],
+        description: MODEL_DESCRIPTIONS[id],
+      })),
+    };
+    return c.json(list);
+  });
+
+  app.post(
+    '/3d/generations',
+    bodyLimit({
+      maxSize: deps.maxBodyBytes ?? 32 * 1024 * 1024,
+      onError: (c) =>
+        fail(c, 413, {
+          message: 'The request body is too large.',
+          type: ERROR_TYPES.invalidRequest,
+          code: 'body_too_large',
+        }),
+    }),
+    async (c) => {
+      let body: unknown;
+      try {
+        body = JSON.parse(await c.req.text());
+      } catch {
+        return fail(c, 400, {
+          message: 'The request body is not valid JSON.',
+          type: ERROR_TYPES.invalidRequest,
+          code: ERROR_CODES.invalidJson,
+          param: null,
+        });
+      }
+      const parsed = parseCreateRequest(body);
+      if (!parsed.ok) return fail(c, 400, parsed.error);
+      const req = parsed.value;
+      const keyHash = c.get('keyHash');
+      const created = await deps.store.createTask({
+        id: `task_${randomBytes(12).toString('hex')}`,
+        keyHash,
+        model: req.model,
+        request: {
+          ...(req.image_url !== undefined && { image_url: req.image_url }),
+          ...(req.image_urls !== undefined && { image_urls: req.image_urls }),
+          ...(req.prompt !== undefined && { prompt: req.prompt }),
+        },
+        mode: req.mode ?? 'async',
+        price: CREDITS_PER_TASK[req.model],
+        created: Math.floor(now() / 1000),
+        stage: STAGES[0].label,
+      });
+      if (!created.ok)
+        return fail(c, 402, {
+          message: `Not enough credits: ${req.model} costs ${created.price} credits and the balance is ${created.balance}.`,
+          type: ERROR_TYPES.insufficientCredits,
+          code: ERROR_CODES.insufficientCredits,
+        });
+      engine.start(created.task);
+      if (req.mode === 'sync') {
+        await engine.settled(created.task.id, syncWaitMs, c.req.raw.signal);
+        const task = await deps.store.task(created.task.id);
+        if (task && task.status !== 'pending') return c.json(await present(c, task), 200);
+      }
+      const pending: PendingTask = {
+        id: created.task.id,
+        object: 'task',
+        status: 'pending',
+        created: created.task.created,
+        data: null,
+      };
+      return c.json(pending, 202);
+    },
+  );
+
+  app.get('/tasks/:id', async (c) => {
+    const id = c.req.param('id');
+    const task = await deps.store.task(id);
+    if (!task || task.keyHash !== c.get('keyHash'))
+      return fail(c, 404, {
+        message: `No task with id ${JSON.stringify(id.slice(0, 100))}.`,
+        type: ERROR_TYPES.notFound,
+        code: ERROR_CODES.taskNotFound,
+        param: 'taskId',
+      });
+    return c.json(await present(c, task));
+  });
+
+  // A catch-all rather than notFound(): a sub-app's notFound is not used when it is mounted with route().
+  app.all('*', (c) =>
+    fail(c, 404, {
+      message: `No route ${c.req.method} ${c.req.path}.`,
+      type: ERROR_TYPES.notFound,
+      code: ERROR_CODES.routeNotFound,
+    }),
+  );
+
+  /** The spec's task shape; model_url points back at this mock, wherever it is mounted. */
+  async function present(c: Context, task: TaskRow): Promise<Task> {
+    const base: Task = {
+      id: task.id,
+      object: '3d.generation',
+      status: task.status,
+      progress: task.progress,
+      progress_stage: task.progressStage,
+      created: task.created,
+      data: null,
+    };
+    if (task.status === 'failed')
+      return { ...base, error: task.error ?? { message: 'The task failed.' } };
+    if (task.status !== 'completed') return base;
+    const account = await deps.store.account(task.keyHash);
+    const url = new URL(c.req.url);
+    const root = url.pathname.replace(/\/(3d\/generations|tasks\/[^/]+)$/, '');
+    const completed: CompletedTask = {
+      ...base,
+      object: '3d.generation',
+      status: 'completed',
+      created: task.created,
+      completed_at: task.completedAt ?? task.created,
+      data: {
+        model_url: `${url.origin}${root}/files/${task.id}.glb`,
+        format: 'glb',
+        model: task.model,
+      },
+      usage: { credits_consumed: task.credits, credits_remaining: account?.balance ?? 0 },
+    };
+    return completed;
+  }
+
+  return {
+    app,
+    engine,
+    ready,
+    async close() {
+      await ready.catch(() => {});
+      await engine.close();
+    },
+  };
+}

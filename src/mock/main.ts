@@ -1,0 +1,38 @@
+// The mock upstream on its own: `npm run mock` serves it at http://HOST:PORT/v1.
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { MockEnvSchema, formatEnvError } from './config.ts';
+import { openMockUpstream } from './create.ts';
+
+const EnvSchema = MockEnvSchema.extend({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./.data'),
+});
+
+const parsed = EnvSchema.safeParse(process.env);
+if (!parsed.success) {
+  console.error(`kiln mock: bad configuration\n${formatEnvError(parsed.error)}`);
+  process.exit(2);
+}
+const env = parsed.data;
+const mock = await openMockUpstream({
+  dataDir: env.DATA_DIR,
+  keys: env.MOCK_KEYS,
+  speed: env.MOCK_SPEED,
+  ratePerMinute: env.MOCK_RATE_LIMIT,
+  log: (m) => console.log(`kiln mock: ${m}`),
+});
+const root = new Hono().route('/v1', mock.app);
+const server = serve({ fetch: root.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+  console.log(
+    `kiln mock: listening on http://${env.HOST}:${info.port}/v1 (speed ${env.MOCK_SPEED})`,
+  );
+});
+const shutdown = () => {
+  server.close();
+  void mock.close().then(() => process.exit(0));
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

@@ -1,0 +1,79 @@
+// Kiln's one process: the SPA, /api, and (without UPSTREAM_URL) the mock at /mock/v1.
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { resolve } from 'node:path';
+import { MockEnvSchema, formatEnvError } from '../mock/config.ts';
+import { openMockUpstream } from '../mock/create.ts';
+import { DEMO_KEY } from '../mock/keys.ts';
+import { createServerApp } from './app.ts';
+import { ServerEnvSchema, withoutEmpty } from './config.ts';
+
+const env = withoutEmpty(process.env);
+const parsed = ServerEnvSchema.and(MockEnvSchema).safeParse(env);
+if (!parsed.success) {
+  console.error(`kiln: bad configuration, not starting\n${formatEnvError(parsed.error)}`);
+  process.exit(2);
+}
+const config = parsed.data;
+const log = (m: string) => console.log(`kiln: ${m}`);
+
+let closeMock = async () => {};
+let app: Hono;
+const staticDir = resolve(import.meta.dirname, '../../dist');
+if (config.UPSTREAM_URL) {
+  app = createServerApp({
+    upstream: { baseUrl: config.UPSTREAM_URL, fetch: (r) => fetch(r) },
+    staticDir,
+    info: { mode: 'upstream' },
+  });
+} else {
+  const mock = await openMockUpstream({
+    dataDir: config.DATA_DIR,
+    keys: config.MOCK_KEYS,
+    speed: config.MOCK_SPEED,
+    ratePerMinute: config.MOCK_RATE_LIMIT,
+    log: (m) => log(`mock: ${m}`),
+  });
+  closeMock = () => mock.close();
+  const mockRoot = new Hono().route('/mock/v1', mock.app);
+  const demo = config.MOCK_KEYS.find((k) => k.key === DEMO_KEY) ?? config.MOCK_KEYS[0];
+  app = createServerApp({
+    // In-process: the proxy calls the mock's fetch with the /mock/v1 URL on this origin, no socket hop.
+    upstream: {
+      baseUrl: (incoming) => `${incoming.origin}/mock/v1`,
+      fetch: async (r) => mockRoot.fetch(r),
+    },
+    mock: mockRoot,
+    staticDir,
+    info: { mode: 'mock', ...(demo ? { demoKey: demo.key } : {}) },
+  });
+}
+
+const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+  const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  const url = `http://${host}:${info.port}`;
+  log(`listening on ${url}`);
+  if (!config.UPSTREAM_URL) {
+    const demo = config.MOCK_KEYS.find((k) => k.key === DEMO_KEY) ?? config.MOCK_KEYS[0];
+    log(`mock mode (speed ${config.MOCK_SPEED}): the embedded mock upstream is at ${url}/mock/v1`);
+    if (demo) log(`demo key: ${demo.key} (${demo.balance} credits)`);
+  } else {
+    log(`upstream: ${config.UPSTREAM_URL}`);
+  }
+  log(`open ${url} in your browser`);
+});
+server.on('error', (err: NodeJS.ErrnoException) => {
+  console.error(
+    err.code === 'EADDRINUSE'
+      ? `kiln: port ${config.PORT} is in use; set PORT to another port (PORT=8090 npm start).`
+      : `kiln: could not listen: ${err.message}`,
+  );
+  process.exit(1);
+});
+
+const shutdown = () => {
+  server.close();
+  void closeMock().then(() => process.exit(0));
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
