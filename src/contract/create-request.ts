@@ -11,7 +11,12 @@ const uri = (field: string) =>
     .string({ error: `${field} must be a string holding a URL.` })
     .trim()
     .min(1, { error: `${field} must not be empty.` })
-    .pipe(z.url({ error: `${field} must be a valid URL (http, https or data: URI).` }));
+    .pipe(
+      z.url({
+        protocol: /^(https?|data)$/,
+        error: `${field} must be a valid http, https or data: URL.`,
+      }),
+    );
 
 /**
  * The body of `POST /3d/generations` (spec 4.1) with every rule of the spec,

@@ -34,7 +34,7 @@ export const ERROR_CODES = {
 export const ErrorObjectSchema = z
   .object({
     message: z.string(),
-    type: z.string().optional(),
+    type: z.string().nullish(),
     code: z.string().nullish(),
     param: z.string().nullish(),
   })

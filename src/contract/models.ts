@@ -49,10 +49,11 @@ export const LIMITS = {
 export const ModelRecordSchema = z
   .object({
     id: z.string().min(1),
-    object: z.string().optional(),
-    input: InputKindSchema.optional(),
-    credits_per_task: z.number().int().nonnegative().optional(),
-    description: z.string().optional(),
+    object: z.string().nullish(),
+    /** An input kind Kiln does not know reads as absent rather than failing the listing. */
+    input: InputKindSchema.nullish().catch(undefined),
+    credits_per_task: z.number().int().nonnegative().nullish().catch(undefined),
+    description: z.string().nullish(),
   })
   .loose();
 export type ModelRecord = z.infer<typeof ModelRecordSchema>;

@@ -49,8 +49,8 @@ export type Usage = z.infer<typeof UsageSchema>;
 export const GenerationResultSchema = z
   .object({
     model_url: z.string().min(1),
-    format: z.string().optional(),
-    model: z.string().optional(),
+    format: z.string().nullish(),
+    model: z.string().nullish(),
   })
   .loose();
 export type GenerationResult = z.infer<typeof GenerationResultSchema>;
@@ -64,13 +64,13 @@ export const TaskSchema = z
     id: z.string().min(1),
     object: z.string().optional(),
     status: z.string().min(1),
-    created: z.number().optional(),
+    created: z.number().nullish(),
     completed_at: z.number().nullish(),
-    progress: z.number().min(0).max(100).optional(),
+    progress: z.number().min(0).max(100).nullish(),
     progress_stage: z.string().nullish(),
     data: GenerationResultSchema.nullish(),
-    usage: UsageSchema.optional(),
-    error: ErrorObjectSchema.optional(),
+    usage: UsageSchema.nullish(),
+    error: ErrorObjectSchema.nullish(),
   })
   .loose();
 export type Task = z.infer<typeof TaskSchema>;

@@ -1,0 +1,56 @@
+// Tests only: start a Kiln entry point as a real process on a free port and wait until it listens.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TSX = `${ROOT}node_modules/tsx/dist/cli.mjs`;
+
+export interface Spawned {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  /** SIGTERM and wait for the exit. */
+  stop(): Promise<void>;
+  /** SIGKILL: a crash, no cleanup. */
+  kill9(): Promise<void>;
+}
+
+export async function spawnEntry(entry: string, env: Record<string, string>, timeoutMs = 60_000): Promise<Spawned> {
+  const child = spawn(process.execPath, [TSX, `${ROOT}${entry}`], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${log}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      const m = /listening on (http:\/\/[^\s/]+)/.exec(log);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited with ${String(code)}:\n${log}`));
+    });
+  });
+  return {
+    child,
+    url,
+    output: () => log,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+    async kill9() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
