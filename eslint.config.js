@@ -21,12 +21,33 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/server/**/*.ts'],
+    ignores: ['src/server/main.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['**/mock/**', '**/generator/**', '**/web/**'] }],
+    },
+  },
+  {
+    files: ['src/mock/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['**/server/**', '**/web/**', '**/client/**'] }],
+    },
+  },
+  {
+    // The generator imports nothing of Kiln's.
+    files: ['src/generator/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['../*'] }] },
+  },
+  {
     files: ['src/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
   {
+    // Imports flow one way: web → client → contract (tests may reach the mock).
     files: ['src/web/**/*.{ts,tsx}', 'src/client/**/*.ts', 'src/contract/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -31,7 +31,8 @@ function run(name, args, env = {}) {
 function step(name, args) {
   if (only && only !== name) return;
   const ok = run(name, args);
-  ok ? passed++ : failed++;
+  if (ok) passed++;
+  else failed++;
   summary.push(`${ok ? 'ok  ' : 'FAIL'} ${name}`);
 }
 
