@@ -24,14 +24,20 @@ export default tseslint.config(
     files: ['src/server/**/*.ts'],
     ignores: ['src/server/main.ts', '**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['**/mock/**', '**/generator/**', '**/web/**'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['**/mock/**', '**/generator/**', '**/web/**'] },
+      ],
     },
   },
   {
     files: ['src/mock/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['**/server/**', '**/web/**', '**/client/**'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['**/server/**', '**/web/**', '**/client/**'] },
+      ],
     },
   },
   {

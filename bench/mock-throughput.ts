@@ -45,12 +45,24 @@ try {
   });
   // Let the created tasks drain so they do not load the query runs.
   await new Promise((r) => setTimeout(r, 3000));
-  const queries = await run({ url: `${server.url}/mock/v1/tasks/${id}`, headers, connections: CONNECTIONS, duration: DURATION });
-  const proxied = await run({ url: `${server.url}/api/v1/tasks/${id}`, headers, connections: CONNECTIONS, duration: DURATION });
+  const queries = await run({
+    url: `${server.url}/mock/v1/tasks/${id}`,
+    headers,
+    connections: CONNECTIONS,
+    duration: DURATION,
+  });
+  const proxied = await run({
+    url: `${server.url}/api/v1/tasks/${id}`,
+    headers,
+    connections: CONNECTIONS,
+    duration: DURATION,
+  });
 
   const line = (name: string, r: autocannon.Result) =>
     `${name.padEnd(34)} ${r.requests.average.toFixed(0).padStart(7)} req/s   p50 ${String(r.latency.p50).padStart(4)} ms   p99 ${String(r.latency.p99).padStart(4)} ms   non-2xx ${r.non2xx}`;
-  console.log(`\nmock throughput — ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown cpu'}), node ${process.version}, ${CONNECTIONS} connections, ${DURATION} s each`);
+  console.log(
+    `\nmock throughput — ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown cpu'}), node ${process.version}, ${CONNECTIONS} connections, ${DURATION} s each`,
+  );
   console.log(line('creates  POST /mock/v1/3d/generations', creates));
   console.log(line('queries  GET  /mock/v1/tasks/{id}', queries));
   console.log(line('queries  GET  /api/v1/tasks/{id} (proxy)', proxied));

@@ -127,9 +127,14 @@ export function createTaskEngine(deps: EngineDeps): TaskEngine {
           return await deps.generator.imageToGlb(images[0] ?? new Uint8Array());
         } catch (err) {
           if (deps.generator.isInputError(err)) {
-            const param = req.image_urls ? 'image_urls' : 'image_url';
+            const index = (err as { imageIndex?: unknown }).imageIndex;
+            const param = req.image_urls
+              ? typeof index === 'number'
+                ? `image_urls[${index}]`
+                : 'image_urls'
+              : 'image_url';
             throw new TaskFailure({
-              message: `The image in ${param} could not be used: ${(err as Error).message}`,
+              message: `${(err as Error).message} (${param})`,
               type: ERROR_TYPES.invalidRequest,
               code: ERROR_CODES.imageDecodeFailed,
               param,

@@ -23,20 +23,36 @@ function tempDir() {
 describe('restart', () => {
   it('resumes tasks a stopped engine left pending, and the ledger balances', async () => {
     const file = join(tempDir(), 'mock.sqlite');
-    const slow = { initializing: 60_000, downloading: 0, generating: 0, processing: 0, uploading: 0 };
-    const first = await startTestMock({ storeFile: file, keys: [{ key: 'tr_test_key', balance: 100 }], speed: slow });
+    const slow = {
+      initializing: 60_000,
+      downloading: 0,
+      generating: 0,
+      processing: 0,
+      uploading: 0,
+    };
+    const first = await startTestMock({
+      storeFile: file,
+      keys: [{ key: 'tr_test_key', balance: 100 }],
+      speed: slow,
+    });
     const ids: string[] = [];
     for (const body of [
       { model: 'beta-text', prompt: 'a cube' },
       { model: 'alpha', image_url: photoDataUri('chair.png') },
       { model: 'alpha', image_url: 'http://127.0.0.1:9/gone.png' },
     ]) {
-      const res = await first.request('/3d/generations', { method: 'POST', body: JSON.stringify(body) });
+      const res = await first.request('/3d/generations', {
+        method: 'POST',
+        body: JSON.stringify(body),
+      });
       ids.push(PendingTaskSchema.parse(await res.json()).id);
     }
     await first.close();
 
-    const second = await startTestMock({ storeFile: file, keys: [{ key: 'tr_test_key', balance: 100 }] });
+    const second = await startTestMock({
+      storeFile: file,
+      keys: [{ key: 'tr_test_key', balance: 100 }],
+    });
     const final: Task[] = [];
     for (const id of ids)
       for (;;) {
@@ -66,7 +82,11 @@ describe('restart', () => {
       { model: 'beta-text', prompt: 'mock:fail' },
       { model: 'gamma', image_url: 'http://127.0.0.1:9/unreachable.png' },
     ]) {
-      const res = await fetch(`${first.url}/v1/3d/generations`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+      const res = await fetch(`${first.url}/v1/3d/generations`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify(body),
+      });
       expect(res.status).toBe(202);
       ids.push(PendingTaskSchema.parse(await res.json()).id);
     }
@@ -83,7 +103,9 @@ describe('restart', () => {
     const statuses: string[] = [];
     for (const id of ids)
       for (let i = 0; ; i++) {
-        const t = TaskSchema.parse(await (await fetch(`${second.url}/v1/tasks/${id}`, { headers: auth })).json());
+        const t = TaskSchema.parse(
+          await (await fetch(`${second.url}/v1/tasks/${id}`, { headers: auth })).json(),
+        );
         if (t.status !== 'pending') {
           statuses.push(t.status);
           break;
@@ -95,11 +117,16 @@ describe('restart', () => {
     await second.stop();
 
     const after = new Database(join(dataDir, 'mock', 'mock.sqlite'), { readonly: true });
-    const account = after.prepare('select balance, starting_balance from accounts where key_hash = ?').get(hashKey('tr_crash_test')) as {
+    const account = after
+      .prepare('select balance, starting_balance from accounts where key_hash = ?')
+      .get(hashKey('tr_crash_test')) as {
       balance: number;
       starting_balance: number;
     };
-    const completed = after.prepare("select coalesce(sum(credits),0) from tasks where status = 'completed'").pluck().get() as number;
+    const completed = after
+      .prepare("select coalesce(sum(credits),0) from tasks where status = 'completed'")
+      .pluck()
+      .get() as number;
     after.close();
     expect(account.balance).toBe(account.starting_balance - completed);
     expect(account.balance).toBe(200 - 10 - 15);

@@ -52,15 +52,19 @@ if (config.UPSTREAM_URL) {
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   const url = `http://${host}:${info.port}`;
-  log(`listening on ${url}`);
+  // One write, so whoever waits for "listening on" has the whole banner.
+  const lines = [`listening on ${url}`];
   if (!config.UPSTREAM_URL) {
     const demo = config.MOCK_KEYS.find((k) => k.key === DEMO_KEY) ?? config.MOCK_KEYS[0];
-    log(`mock mode (speed ${config.MOCK_SPEED}): the embedded mock upstream is at ${url}/mock/v1`);
-    if (demo) log(`demo key: ${demo.key} (${demo.balance} credits)`);
+    lines.push(
+      `mock mode (speed ${config.MOCK_SPEED}): the embedded mock upstream is at ${url}/mock/v1`,
+    );
+    if (demo) lines.push(`demo key: ${demo.key} (${demo.balance} credits)`);
   } else {
-    log(`upstream: ${config.UPSTREAM_URL}`);
+    lines.push(`upstream: ${config.UPSTREAM_URL}`);
   }
-  log(`open ${url} in your browser`);
+  lines.push(`open ${url} in your browser`);
+  console.log(lines.map((l) => `kiln: ${l}`).join('\n'));
 });
 server.on('error', (err: NodeJS.ErrnoException) => {
   console.error(

@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateBytes } from 'gltf-validator';
-import { CompletedTaskSchema, PendingTaskSchema, TaskSchema, type Task } from '../contract/index.ts';
+import {
+  CompletedTaskSchema,
+  PendingTaskSchema,
+  TaskSchema,
+  type Task,
+} from '../contract/index.ts';
 import { spawnEntry, type Spawned } from '../testing/spawn-server.ts';
 import { photoDataUri } from '../mock/test-helpers.ts';
 
@@ -23,12 +28,18 @@ afterAll(async () => {
 const auth = { authorization: 'Bearer tr_demo_kiln', 'content-type': 'application/json' };
 
 async function roundTrip(base: string, body: object) {
-  const created = await fetch(`${base}/3d/generations`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+  const created = await fetch(`${base}/3d/generations`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify(body),
+  });
   expect(created.status).toBe(202);
   const { id } = PendingTaskSchema.parse(await created.json());
   let task: Task;
   for (let i = 0; ; i++) {
-    task = TaskSchema.parse(await (await fetch(`${base}/tasks/${encodeURIComponent(id)}`, { headers: auth })).json());
+    task = TaskSchema.parse(
+      await (await fetch(`${base}/tasks/${encodeURIComponent(id)}`, { headers: auth })).json(),
+    );
     if (task.status !== 'pending') break;
     if (i > 100) throw new Error('never completed');
     await new Promise((r) => setTimeout(r, 200));
@@ -49,13 +60,19 @@ describe('round trip on a real port', () => {
   });
 
   it('completes a single-image task against /mock/v1 and serves a valid GLB', async () => {
-    const { done } = await roundTrip(`${server.url}/mock/v1`, { model: 'alpha', image_url: photoDataUri('chair.png') });
+    const { done } = await roundTrip(`${server.url}/mock/v1`, {
+      model: 'alpha',
+      image_url: photoDataUri('chair.png'),
+    });
     expect(done.data.model_url.startsWith(`${server.url}/mock/v1/files/`)).toBe(true);
     expect(done.usage.credits_consumed).toBe(10);
   });
 
   it('completes a text task through the /api/v1 proxy', async () => {
-    const { done } = await roundTrip(`${server.url}/api/v1`, { model: 'beta-text', prompt: 'a small red vase' });
+    const { done } = await roundTrip(`${server.url}/api/v1`, {
+      model: 'beta-text',
+      prompt: 'a small red vase',
+    });
     expect(done.data.model).toBe('beta-text');
   });
 

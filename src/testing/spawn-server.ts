@@ -15,7 +15,11 @@ export interface Spawned {
   kill9(): Promise<void>;
 }
 
-export async function spawnEntry(entry: string, env: Record<string, string>, timeoutMs = 60_000): Promise<Spawned> {
+export async function spawnEntry(
+  entry: string,
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<Spawned> {
   const child = spawn(process.execPath, [TSX, `${ROOT}${entry}`], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },

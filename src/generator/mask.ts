@@ -1,0 +1,367 @@
+import type { Raster, SampleGrid } from './raster.ts';
+
+/** A binary object mask over a sample grid: 1 = object, 0 = background. Row-major. */
+export interface Mask {
+  width: number;
+  height: number;
+  inside: Uint8Array;
+}
+
+export interface Bounds {
+  /** Inclusive sample indices. */
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/**
+ * Object = samples whose (area-averaged) alpha is at least `threshold`, widened where the
+ * object is thinner than the grid can mesh (see {@link widenThinParts}).
+ */
+export function maskFromAlpha(grid: SampleGrid, threshold = 0.3): Mask {
+  const inside = new Uint8Array(grid.width * grid.height);
+  for (let i = 0; i < inside.length; i++) inside[i] = grid.alpha[i]! >= threshold ? 1 : 0;
+  return widenThinParts({ width: grid.width, height: grid.height, inside }, grid.alpha);
+}
+
+/**
+ * The mesh is made of grid cells with at least three object corners, so a line of object
+ * samples one sample wide (a flamingo's leg) would produce no triangles at all. Samples that
+ * belong to no 2×2 block of object samples get their partly covered neighbours added.
+ */
+function widenThinParts(mask: Mask, coverage: Float32Array, minCoverage = 0.04): Mask {
+  const { width, height, inside } = mask;
+  const inBlock = new Uint8Array(width * height);
+  for (let y = 0; y + 1 < height; y++) {
+    for (let x = 0; x + 1 < width; x++) {
+      const a = y * width + x;
+      if (inside[a] && inside[a + 1] && inside[a + width] && inside[a + width + 1]) {
+        inBlock[a] = inBlock[a + 1] = inBlock[a + width] = inBlock[a + width + 1] = 1;
+      }
+    }
+  }
+  const out = new Uint8Array(inside);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const s = y * width + x;
+      if (!inside[s] || inBlock[s]) continue;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+          const n = ny * width + nx;
+          if (coverage[n]! >= minCoverage) out[n] = 1;
+        }
+      }
+    }
+  }
+  return { width, height, inside: out };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** A plain backdrop: its colour and how far (RGB distance) a pixel may be from it. */
+export interface Background {
+  colour: [number, number, number];
+  threshold: number;
+}
+
+/**
+ * For opaque images: estimates the background colour from the border samples. Returns
+ * undefined when the border is not a plain backdrop (a busy photo), as no mask can then be
+ * guessed this way.
+ */
+export function estimateBackground(grid: SampleGrid): Background | undefined {
+  const { width, height, rgb } = grid;
+  const border: number[] = [];
+  for (let i = 0; i < width; i++) border.push(i, (height - 1) * width + i);
+  for (let j = 1; j < height - 1; j++) border.push(j * width, j * width + width - 1);
+
+  const colour = [0, 1, 2].map((k) => median(border.map((s) => rgb[s * 3 + k]!))) as [
+    number,
+    number,
+    number,
+  ];
+  // Spread of the border around its median colour: a studio backdrop (with some vignetting
+  // or noise) stays low; a scene does not.
+  const spreads = border
+    .map((s) => colourDistance(rgb[s * 3]!, rgb[s * 3 + 1]!, rgb[s * 3 + 2]!, colour))
+    .sort((a, b) => a - b);
+  const p80 = spreads[Math.floor(spreads.length * 0.8)] ?? 0;
+  if (p80 > 40) return undefined;
+  return { colour, threshold: Math.min(70, Math.max(24, 3 * p80 + 12)) };
+}
+
+function colourDistance(r: number, g: number, b: number, colour: readonly number[]): number {
+  return Math.sqrt(colourDistance2(r, g, b, colour));
+}
+
+function colourDistance2(r: number, g: number, b: number, colour: readonly number[]): number {
+  const dr = r - colour[0]!;
+  const dg = g - colour[1]!;
+  const db = b - colour[2]!;
+  return dr * dr + dg * dg + db * db;
+}
+
+/** Object = samples whose colour is far enough from the background's. */
+export function maskFromBackground(grid: SampleGrid, background: Background): Mask {
+  const { width, height, rgb } = grid;
+  const inside = new Uint8Array(width * height);
+  for (let s = 0; s < inside.length; s++) {
+    const d = colourDistance(rgb[s * 3]!, rgb[s * 3 + 1]!, rgb[s * 3 + 2]!, background.colour);
+    inside[s] = d > background.threshold ? 1 : 0;
+  }
+  return { width, height, inside };
+}
+
+/**
+ * Gives an opaque raster an alpha channel: 0 for pixels outside the (sample-level) mask and
+ * for backdrop-like pixels near the outline, 255 elsewhere. Background-coloured details
+ * well inside the object are kept. Used to bleed object colour over the backdrop so the
+ * texture has no backdrop fringe along the mesh outline.
+ */
+export function matteFromBackground(raster: Raster, mask: Mask, background: Background): Raster {
+  const { width, height } = raster;
+  const data = new Uint8Array(raster.data);
+  // Samples that are outside, or touch an outside sample.
+  const nearOutside = new Uint8Array(mask.width * mask.height);
+  for (let y = 0; y < mask.height; y++) {
+    for (let x = 0; x < mask.width; x++) {
+      if (mask.inside[y * mask.width + x]) continue;
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx >= 0 && ny >= 0 && nx < mask.width && ny < mask.height) {
+            nearOutside[ny * mask.width + nx] = 1;
+          }
+        }
+      }
+    }
+  }
+  // Twice the mask's tolerance: anti-aliased edge pixels, half backdrop, go too.
+  const limit2 = (2 * background.threshold) ** 2;
+  for (let y = 0; y < height; y++) {
+    const sy = Math.min(mask.height - 1, Math.floor((y * mask.height) / height));
+    for (let x = 0; x < width; x++) {
+      const sx = Math.min(mask.width - 1, Math.floor((x * mask.width) / width));
+      const p = (y * width + x) * 4;
+      const isBackdrop =
+        colourDistance2(data[p]!, data[p + 1]!, data[p + 2]!, background.colour) <= limit2;
+      data[p + 3] =
+        !mask.inside[sy * mask.width + sx] || (isBackdrop && nearOutside[sy * mask.width + sx])
+          ? 0
+          : 255;
+    }
+  }
+  return { width, height, data };
+}
+
+/**
+ * Labels connected components of samples equal to `value`. Foreground uses 8-connectivity,
+ * background 4-connectivity (the usual pairing that keeps outlines consistent).
+ * Returns per-sample labels (-1 for other samples) and each component's size.
+ */
+function components(mask: Mask, value: 0 | 1): { labels: Int32Array; sizes: number[] } {
+  const { width, height, inside } = mask;
+  const labels = new Int32Array(width * height).fill(-1);
+  const sizes: number[] = [];
+  const stack: number[] = [];
+  const offsets =
+    value === 1
+      ? [
+          [-1, -1],
+          [0, -1],
+          [1, -1],
+          [-1, 0],
+          [1, 0],
+          [-1, 1],
+          [0, 1],
+          [1, 1],
+        ]
+      : [
+          [0, -1],
+          [-1, 0],
+          [1, 0],
+          [0, 1],
+        ];
+  for (let start = 0; start < inside.length; start++) {
+    if (inside[start] !== value || labels[start] !== -1) continue;
+    const label = sizes.length;
+    let size = 0;
+    labels[start] = label;
+    stack.push(start);
+    while (stack.length > 0) {
+      const s = stack.pop()!;
+      size++;
+      const x = s % width;
+      const y = (s - x) / width;
+      for (const [dx, dy] of offsets as [number, number][]) {
+        const nx = x + dx;
+        const ny = y + dy;
+        if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+        const n = ny * width + nx;
+        if (inside[n] === value && labels[n] === -1) {
+          labels[n] = label;
+          stack.push(n);
+        }
+      }
+    }
+    sizes.push(size);
+  }
+  return { labels, sizes };
+}
+
+/**
+ * Removes specks: object islands much smaller than the largest one, and small enclosed
+ * background holes (noise in a matte). Large enclosed holes, such as a teapot's handle
+ * opening, are kept.
+ */
+export function cleanMask(mask: Mask): Mask {
+  const { width, height } = mask;
+  const inside = new Uint8Array(mask.inside);
+  const area = width * height;
+
+  const fg = components(mask, 1);
+  const largest = Math.max(0, ...fg.sizes);
+  const minIsland = Math.max(4, largest * 0.02);
+  for (let s = 0; s < area; s++) {
+    const label = fg.labels[s]!;
+    if (label >= 0 && fg.sizes[label]! < minIsland) inside[s] = 0;
+  }
+
+  const cleaned = { width, height, inside };
+  const bg = components(cleaned, 0);
+  const touchesBorder = new Uint8Array(bg.sizes.length);
+  for (let x = 0; x < width; x++) {
+    for (const y of [0, height - 1]) {
+      const label = bg.labels[y * width + x]!;
+      if (label >= 0) touchesBorder[label] = 1;
+    }
+  }
+  for (let y = 0; y < height; y++) {
+    for (const x of [0, width - 1]) {
+      const label = bg.labels[y * width + x]!;
+      if (label >= 0) touchesBorder[label] = 1;
+    }
+  }
+  const maxHole = Math.max(2, area * 0.003);
+  for (let s = 0; s < area; s++) {
+    const label = bg.labels[s]!;
+    if (label >= 0 && !touchesBorder[label] && bg.sizes[label]! <= maxHole) inside[s] = 1;
+  }
+  return cleaned;
+}
+
+/**
+ * Number of grid cells with at least three object corners: the cells the relief mesh is made
+ * of. An outline of isolated samples or one-sample lines has none.
+ */
+export function countMeshableCells(mask: Mask): number {
+  const { width, height, inside } = mask;
+  let cells = 0;
+  for (let y = 0; y + 1 < height; y++) {
+    for (let x = 0; x + 1 < width; x++) {
+      const a = y * width + x;
+      if (inside[a]! + inside[a + 1]! + inside[a + width]! + inside[a + width + 1]! >= 3) cells++;
+    }
+  }
+  return cells;
+}
+
+export function maskBounds(mask: Mask): Bounds | undefined {
+  const { width, height, inside } = mask;
+  let x0 = width;
+  let y0 = height;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (!inside[y * width + x]) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+    }
+  }
+  return x1 < 0 ? undefined : { x0, y0, x1, y1 };
+}
+
+export function fullMask(width: number, height: number): Mask {
+  return { width, height, inside: new Uint8Array(width * height).fill(1) };
+}
+
+/** Stands in for "infinitely far" in the distance transform (finite keeps the maths simple). */
+const FAR = 1e20;
+
+/**
+ * One-dimensional squared Euclidean distance transform (Felzenszwalb & Huttenlocher), in place
+ * over the `n` values of `f` starting at `offset`, `stride` apart. `v`, `z`, `d` are scratch.
+ */
+function edt1d(
+  f: Float64Array,
+  offset: number,
+  stride: number,
+  n: number,
+  v: Int32Array,
+  z: Float64Array,
+  d: Float64Array,
+): void {
+  const at = (q: number): number => f[offset + q * stride]!;
+  let k = 0;
+  v[0] = 0;
+  z[0] = -Infinity;
+  z[1] = Infinity;
+  for (let q = 1; q < n; q++) {
+    // z[0] = -Infinity and all values are finite, so k never drops below 0.
+    let s = (at(q) + q * q - (at(v[k]!) + v[k]! * v[k]!)) / (2 * q - 2 * v[k]!);
+    while (s <= z[k]!) {
+      k--;
+      s = (at(q) + q * q - (at(v[k]!) + v[k]! * v[k]!)) / (2 * q - 2 * v[k]!);
+    }
+    k++;
+    v[k] = q;
+    z[k] = s;
+    z[k + 1] = Infinity;
+  }
+  k = 0;
+  for (let q = 0; q < n; q++) {
+    while (z[k + 1]! < q) k++;
+    const p = v[k]!;
+    d[q] = (q - p) * (q - p) + at(p);
+  }
+  for (let q = 0; q < n; q++) f[offset + q * stride] = d[q]!;
+}
+
+/**
+ * Euclidean distance (in samples) from each object sample to the nearest background sample,
+ * counting everything beyond the grid's edge as background. Background samples get 0.
+ */
+export function distanceToBackground(mask: Mask): Float32Array {
+  const { width, height, inside } = mask;
+  // Pad by one sample of background on every side.
+  const pw = width + 2;
+  const ph = height + 2;
+  const f = new Float64Array(pw * ph);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (inside[y * width + x]) f[(y + 1) * pw + x + 1] = FAR;
+    }
+  }
+  const n = Math.max(pw, ph);
+  const v = new Int32Array(n);
+  const z = new Float64Array(n + 1);
+  const d = new Float64Array(n);
+  for (let x = 0; x < pw; x++) edt1d(f, x, pw, ph, v, z, d);
+  for (let y = 0; y < ph; y++) edt1d(f, y * pw, 1, pw, v, z, d);
+  const out = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) out[y * width + x] = Math.sqrt(f[(y + 1) * pw + x + 1]!);
+  }
+  return out;
+}

@@ -1,0 +1,237 @@
+import { distanceToBackground, type Mask } from './mask.ts';
+import { computeVertexNormals } from './mesh.ts';
+
+/**
+ * The "inflated billboard": a closed mesh whose outline follows an object mask. Its front
+ * (+Z) and mirrored back (−Z) surfaces bulge with distance from the outline, so thin parts
+ * become tubes and broad parts become domes; a narrow wall joins them along the outline.
+ *
+ * Vertices sit at the mask's sample centres. All three triangle sets index one shared vertex
+ * array; `sampleOf` tells which mask sample each vertex came from (for texture coordinates).
+ */
+export interface Relief {
+  positions: Float32Array;
+  normals: Float32Array;
+  /** Vertex → sample index (y * width + x) in the mask. */
+  sampleOf: Int32Array;
+  front: Uint32Array;
+  back: Uint32Array;
+  walls: Uint32Array;
+}
+
+export interface ReliefOptions {
+  /** Size in pixels of the image area the mask covers (it sets the aspect ratio). */
+  pixelWidth: number;
+  pixelHeight: number;
+  /**
+   * Half of the thickness at the thickest point, in output units (the object is 1 high).
+   * Default: whatever the inflation gives, capped at 0.5.
+   */
+  halfDepth?: number;
+}
+
+/** Half-thickness of the rim wall, in samples: thin parts stay solid instead of collapsing. */
+const RIM_HALF_DEPTH = 0.3;
+/** Smoothing passes over the height field (removes creases where inflation spheres meet). */
+const SMOOTHING_PASSES = 3;
+/** Largest object size: 1 unit high, at most this wide. */
+const MAX_WIDTH = 2;
+
+/**
+ * Height field of the inflated mask, in samples: the union of spheres centred on the
+ * medial axis (each sample whose inscribed disk is not inside a neighbour's), i.e.
+ * z(q) = max over centres c of sqrt(r_c² − |q − c|²). Cross-sections of thin strips are
+ * semicircles and round blobs become hemispheres.
+ */
+function inflate(mask: Mask, dist: Float32Array): Float32Array {
+  const { width, height, inside } = mask;
+  const z = new Float32Array(width * height);
+  for (let cy = 0; cy < height; cy++) {
+    for (let cx = 0; cx < width; cx++) {
+      const c = cy * width + cx;
+      if (!inside[c]) continue;
+      // The outline runs about half a sample inside the nearest background sample centre.
+      const r = dist[c]! - 0.5;
+      if (r <= 0) continue;
+      let maximal = true;
+      for (let dy = -1; dy <= 1 && maximal; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = cx + dx;
+          const ny = cy + dy;
+          if ((dx === 0 && dy === 0) || nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+          // This disk lies within the neighbour's: the neighbour's sphere covers this one.
+          if (dist[ny * width + nx]! - 0.5 >= r + Math.hypot(dx, dy) - 1e-6) {
+            maximal = false;
+            break;
+          }
+        }
+      }
+      if (!maximal) continue;
+      const reach = Math.floor(r);
+      for (let y = Math.max(0, cy - reach); y <= Math.min(height - 1, cy + reach); y++) {
+        for (let x = Math.max(0, cx - reach); x <= Math.min(width - 1, cx + reach); x++) {
+          const q = y * width + x;
+          if (!inside[q]) continue;
+          const h2 = r * r - (x - cx) ** 2 - (y - cy) ** 2;
+          if (h2 > 0) {
+            const h = Math.sqrt(h2);
+            if (h > z[q]!) z[q] = h;
+          }
+        }
+      }
+    }
+  }
+  return z;
+}
+
+/** Cell triangulation: each cell's corners (a b / c d) with 4 or 3 corners inside. */
+function triangulate(mask: Mask, z: Float32Array): number[] {
+  const { width, height, inside } = mask;
+  const tris: number[] = [];
+  for (let y = 0; y + 1 < height; y++) {
+    for (let x = 0; x + 1 < width; x++) {
+      const a = y * width + x;
+      const b = a + 1;
+      const c = a + width;
+      const d = c + 1;
+      const ia = inside[a]!;
+      const ib = inside[b]!;
+      const ic = inside[c]!;
+      const id = inside[d]!;
+      const n = ia + ib + ic + id;
+      // Counter-clockwise seen from +Z, with image rows running down (−Y).
+      if (n === 4) {
+        // Split along the diagonal with the smaller height difference: smoother surface.
+        if (Math.abs(z[a]! - z[d]!) <= Math.abs(z[b]! - z[c]!)) tris.push(a, c, d, a, d, b);
+        else tris.push(a, c, b, b, c, d);
+      } else if (n === 3) {
+        // Cut the missing corner off: outlines get 45° steps instead of staircases.
+        if (!ia) tris.push(b, c, d);
+        else if (!ib) tris.push(a, c, d);
+        else if (!ic) tris.push(a, d, b);
+        else tris.push(a, c, b);
+      }
+    }
+  }
+  return tris;
+}
+
+/** Directed outline edges: edges used by exactly one triangle, in that triangle's direction. */
+function outlineEdges(tris: readonly number[], sampleCount: number): [number, number][] {
+  const edges = new Map<number, [number, number] | null>();
+  for (let t = 0; t < tris.length; t += 3) {
+    for (let k = 0; k < 3; k++) {
+      const u = tris[t + k]!;
+      const v = tris[t + ((k + 1) % 3)]!;
+      const key = Math.min(u, v) * sampleCount + Math.max(u, v);
+      edges.set(key, edges.has(key) ? null : [u, v]);
+    }
+  }
+  return [...edges.values()].filter((e): e is [number, number] => e !== null);
+}
+
+export function buildRelief(mask: Mask, options: ReliefOptions): Relief {
+  const { width, height } = mask;
+  const sampleCount = width * height;
+  const dist = distanceToBackground(mask);
+  const z = inflate(mask, dist);
+  const tris = triangulate(mask, z);
+  const outline = outlineEdges(tris, sampleCount);
+
+  const used = new Uint8Array(sampleCount);
+  for (const s of tris) used[s] = 1;
+  const rim = new Uint8Array(sampleCount);
+  for (const [u, v] of outline) rim[u] = rim[v] = 1;
+
+  // Pin the outline to the rim and smooth the interior (Jacobi iterations over used samples).
+  for (let s = 0; s < sampleCount; s++) if (rim[s]) z[s] = 0;
+  for (let pass = 0; pass < SMOOTHING_PASSES; pass++) {
+    const prev = new Float32Array(z);
+    for (let s = 0; s < sampleCount; s++) {
+      if (!used[s] || rim[s]) continue;
+      const x = s % width;
+      let sum = 0;
+      let n = 0;
+      for (const t of [s - width, s + width, x > 0 ? s - 1 : -1, x + 1 < width ? s + 1 : -1]) {
+        if (t >= 0 && t < sampleCount && used[t]) {
+          sum += prev[t]!;
+          n++;
+        }
+      }
+      if (n > 0) z[s] = 0.5 * prev[s]! + (0.5 * sum) / n;
+    }
+  }
+
+  // Sample grid → pixel units (x right, y up), then fit to 1 unit high.
+  const sx = options.pixelWidth / width;
+  const sy = options.pixelHeight / height;
+  const sz = (sx + sy) / 2;
+  let minX = Infinity;
+  let maxX = -Infinity;
+  let minY = Infinity;
+  let maxY = -Infinity;
+  let maxZ = 0;
+  for (let s = 0; s < sampleCount; s++) {
+    if (!used[s]) continue;
+    const x = ((s % width) + 0.5) * sx;
+    const y = -(Math.floor(s / width) + 0.5) * sy;
+    minX = Math.min(minX, x);
+    maxX = Math.max(maxX, x);
+    minY = Math.min(minY, y);
+    maxY = Math.max(maxY, y);
+    maxZ = Math.max(maxZ, z[s]! * sz);
+  }
+  const scale = 1 / Math.max(maxY - minY, (maxX - minX) / MAX_WIDTH, 1e-9);
+  const cx = (minX + maxX) / 2;
+  const cy = (minY + maxY) / 2;
+  const rimZ = RIM_HALF_DEPTH * sz * scale;
+  // Scale the bulge (not the rim) to the requested depth, or cap the natural one.
+  const natural = maxZ * scale;
+  const target = options.halfDepth ?? Math.min(natural, 0.5);
+  const zScale = natural > 0 ? Math.max(0, target - rimZ) / natural : 0;
+
+  // Front copies first, then back copies, of every used sample.
+  const vertexOf = new Int32Array(sampleCount).fill(-1);
+  const samples: number[] = [];
+  for (let s = 0; s < sampleCount; s++) {
+    if (used[s]) {
+      vertexOf[s] = samples.length;
+      samples.push(s);
+    }
+  }
+  const n = samples.length;
+  const positions = new Float32Array(n * 2 * 3);
+  const sampleOf = new Int32Array(n * 2);
+  samples.forEach((s, i) => {
+    const x = (((s % width) + 0.5) * sx - cx) * scale;
+    const y = (-(Math.floor(s / width) + 0.5) * sy - cy) * scale;
+    const depth = rimZ + z[s]! * sz * scale * zScale;
+    positions.set([x, y, depth], i * 3);
+    positions.set([x, y, -depth], (n + i) * 3);
+    sampleOf[i] = sampleOf[n + i] = s;
+  });
+
+  const front = new Uint32Array(tris.length);
+  const back = new Uint32Array(tris.length);
+  for (let t = 0; t < tris.length; t += 3) {
+    const a = vertexOf[tris[t]!]!;
+    const b = vertexOf[tris[t + 1]!]!;
+    const c = vertexOf[tris[t + 2]!]!;
+    front.set([a, b, c], t);
+    back.set([n + a, n + c, n + b], t); // mirrored: reversed winding faces −Z
+  }
+  // Each outline edge u→v (interior on its left, seen from +Z) gets an outward-facing quad.
+  const walls = new Uint32Array(outline.length * 6);
+  outline.forEach(([su, sv], e) => {
+    const u = vertexOf[su]!;
+    const v = vertexOf[sv]!;
+    walls.set([u, n + u, v, v, n + u, n + v], e * 6);
+  });
+
+  const all = new Uint32Array(front.length + back.length + walls.length);
+  all.set(front, 0);
+  all.set(back, front.length);
+  all.set(walls, front.length + back.length);
+  const normals = computeVertexNormals(positions, all);
+  return { positions, normals, sampleOf, front, back, walls };
+}
