@@ -2,3 +2,4 @@ export * from './create-request.ts';
 export * from './errors.ts';
 export * from './models.ts';
 export * from './task.ts';
+export * from './kiln.ts';

@@ -1,30 +1,85 @@
 import { Hono } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ERROR_TYPES } from '../contract/index.ts';
-import { proxyToUpstream, type ProxyTarget } from './proxy.ts';
+import { createLibraryService } from './library/service.ts';
+import { ownerHasher } from './owner.ts';
+import type { ProxyTarget } from './proxy.ts';
+import { apiV1Routes } from './routes/api-v1.ts';
+import { assetRoutes } from './routes/assets.ts';
+import { libraryRoutes } from './routes/library.ts';
+import { securityHeaders } from './security.ts';
+import type { BlobStore } from './storage/blobs.ts';
+import type { LibraryStore } from './storage/library.ts';
+import { uploadRoutes } from './uploads/routes.ts';
+import { uploadUrlStrategy } from './uploads/url-strategy.ts';
 
 export interface ServerDeps {
   /** Where `/api/v1/*` goes. */
   upstream: ProxyTarget;
   /** Mounted at `/mock/v1` in mock mode. */
   mock?: { fetch: (request: Request) => Response | Promise<Response> };
+  store: LibraryStore;
+  blobs: BlobStore;
+  /** The secret the library hashes keys with (see owner.ts). */
+  secret: Buffer;
+  /** Fetches a completed task's GLB for the archive (SSRF-guarded in production). */
+  fetchGlb: (url: string) => Promise<Uint8Array>;
+  /** Where the upstream fetches uploads from: PUBLIC_URL, this server (mock mode), or data: URIs. */
+  publicUrl?: string | undefined;
   /** The built SPA (vite build output); absent in API-only tests. */
   staticDir?: string;
   /** Facts the SPA may show: mock mode, the demo key. */
   info: { mode: 'mock' | 'upstream'; demoKey?: string };
+  /** New tasks per minute per key; 0 = no limit. Default 30. */
+  createsPerMinute?: number;
+  /** Upstream time limits (defaults: 70 s for sync creates, 20 s otherwise). */
+  timeouts?: { syncMs: number; defaultMs: number };
+  now?: () => number;
+  log?: (message: string) => void;
 }
 
 export function createServerApp(deps: ServerDeps): Hono {
+  const now = deps.now ?? Date.now;
+  const log = deps.log ?? (() => {});
+  const ownerOf = ownerHasher(deps.secret);
+  const library = createLibraryService({
+    store: deps.store,
+    blobs: deps.blobs,
+    fetchGlb: deps.fetchGlb,
+    now,
+    log: (m) => log(`library: ${m}`),
+  });
+
   const app = new Hono();
+  app.use('*', securityHeaders());
 
   app.get('/api/health', (c) => c.json({ ok: true }));
   app.get('/api/info', (c) => c.json(deps.info));
-
-  app.all('/api/v1/*', (c) =>
-    proxyToUpstream(c, deps.upstream, c.req.path.slice('/api/v1'.length)),
+  app.route(
+    '/api/v1',
+    apiV1Routes({
+      upstream: deps.upstream,
+      library,
+      store: deps.store,
+      ownerOf,
+      now,
+      log,
+      createsPerMinute: deps.createsPerMinute ?? 30,
+      ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
+    }),
   );
+  app.route(
+    '/api/uploads',
+    uploadRoutes({
+      blobs: deps.blobs,
+      urlFor: uploadUrlStrategy({ publicUrl: deps.publicUrl, mode: deps.info.mode }),
+      log: (m) => log(`uploads: ${m}`),
+    }),
+  );
+  app.route('/api/assets', assetRoutes(deps.blobs));
+  app.route('/api', libraryRoutes({ store: deps.store, library, ownerOf }));
 
   const mock = deps.mock;
   if (mock) app.all('/mock/v1/*', (c) => mock.fetch(c.req.raw));
@@ -57,5 +112,18 @@ export function createServerApp(deps: ServerDeps): Hono {
     // Client-side routes fall back to the SPA shell.
     app.get('*', (c) => c.html(indexHtml, 200, { 'Cache-Control': 'no-cache' }));
   }
+  app.onError((err, c) => {
+    log(`error on ${c.req.method} ${c.req.path}: ${String(err)}`);
+    return c.json(
+      {
+        error: {
+          message: 'Kiln had an internal error. Try again.',
+          type: ERROR_TYPES.api,
+          code: 'internal_error',
+        },
+      },
+      500,
+    );
+  });
   return app;
 }

@@ -20,6 +20,12 @@ export const ServerEnvSchema = z.object({
     .transform((u) => u.replace(/\/+$/, ''))
     .optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
+  /** New tasks per minute per key through /api/v1 before 429; 0 turns it off. */
+  CREATE_RATE_LIMIT: z.coerce
+    .number({ error: 'CREATE_RATE_LIMIT must be a whole number' })
+    .int({ error: 'CREATE_RATE_LIMIT must be a whole number' })
+    .nonnegative({ error: 'CREATE_RATE_LIMIT must be 0 or more' })
+    .default(30),
   PUBLIC_URL: url('PUBLIC_URL')
     .transform((u) => u.replace(/\/+$/, ''))
     .optional(),

@@ -1,15 +1,22 @@
 // Kiln's one process: the SPA, /api, and (without UPSTREAM_URL) the mock at /mock/v1.
+// The composition root: the only file that reads the environment or opens a port.
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
 import { MockEnvSchema, formatEnvError } from '../mock/config.ts';
 import { openMockUpstream } from '../mock/create.ts';
 import { DEMO_KEY } from '../mock/keys.ts';
+import { ArchiveFetchError, fetchGlbSafely } from './archive/safe-fetch.ts';
 import { createServerApp } from './app.ts';
 import { ServerEnvSchema, withoutEmpty } from './config.ts';
+import { loadServerSecret } from './owner.ts';
+import { diskBlobStore } from './storage/blobs.ts';
+import { openSqliteLibrary } from './storage/sqlite.ts';
 
-const env = withoutEmpty(process.env);
-const parsed = ServerEnvSchema.and(MockEnvSchema).safeParse(env);
+const parsed = z
+  .object({ ...ServerEnvSchema.shape, ...MockEnvSchema.shape })
+  .safeParse(withoutEmpty(process.env));
 if (!parsed.success) {
   console.error(`kiln: bad configuration, not starting\n${formatEnvError(parsed.error)}`);
   process.exit(2);
@@ -17,18 +24,35 @@ if (!parsed.success) {
 const config = parsed.data;
 const log = (m: string) => console.log(`kiln: ${m}`);
 
+const dataDir = resolve(config.DATA_DIR);
+const store = await openSqliteLibrary(join(dataDir, 'kiln.sqlite'));
+const blobs = diskBlobStore(join(dataDir, 'blobs'));
+const secret = loadServerSecret(dataDir);
+const staticDir = resolve(import.meta.dirname, '../../dist');
+const common = {
+  store,
+  blobs,
+  secret,
+  staticDir,
+  publicUrl: config.PUBLIC_URL,
+  createsPerMinute: config.CREATE_RATE_LIMIT,
+  log,
+};
+
 let closeMock = async () => {};
 let app: Hono;
-const staticDir = resolve(import.meta.dirname, '../../dist');
 if (config.UPSTREAM_URL) {
+  const upstreamHost = new URL(config.UPSTREAM_URL).host;
   app = createServerApp({
+    ...common,
     upstream: { baseUrl: config.UPSTREAM_URL, fetch: (r) => fetch(r) },
-    staticDir,
+    // The configured upstream may live on a private address; nothing else may.
+    fetchGlb: (url) => fetchGlbSafely(url, { allowedHosts: [upstreamHost] }),
     info: { mode: 'upstream' },
   });
 } else {
   const mock = await openMockUpstream({
-    dataDir: config.DATA_DIR,
+    dataDir,
     keys: config.MOCK_KEYS,
     speed: config.MOCK_SPEED,
     ratePerMinute: config.MOCK_RATE_LIMIT,
@@ -38,13 +62,25 @@ if (config.UPSTREAM_URL) {
   const mockRoot = new Hono().route('/mock/v1', mock.app);
   const demo = config.MOCK_KEYS.find((k) => k.key === DEMO_KEY) ?? config.MOCK_KEYS[0];
   app = createServerApp({
+    ...common,
     // In-process: the proxy calls the mock's fetch with the /mock/v1 URL on this origin, no socket hop.
     upstream: {
       baseUrl: (incoming) => `${incoming.origin}/mock/v1`,
       fetch: async (r) => mockRoot.fetch(r),
     },
     mock: mockRoot,
-    staticDir,
+    // The embedded mock's files are read in-process; any other URL goes through the SSRF guard.
+    fetchGlb: async (url) => {
+      const u = URL.parse(url);
+      if (!u?.pathname.startsWith('/mock/v1/files/')) return fetchGlbSafely(url);
+      const res = await mockRoot.fetch(new Request(u));
+      if (!res.ok)
+        throw new ArchiveFetchError(
+          'http_status',
+          `The mock answered ${res.status} for ${u.pathname}.`,
+        );
+      return new Uint8Array(await res.arrayBuffer());
+    },
     info: { mode: 'mock', ...(demo ? { demoKey: demo.key } : {}) },
   });
 }
@@ -53,7 +89,7 @@ const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOS
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   const url = `http://${host}:${info.port}`;
   // One write, so whoever waits for "listening on" has the whole banner.
-  const lines = [`listening on ${url}`];
+  const lines = [`listening on ${url}`, `data in ${dataDir}`];
   if (!config.UPSTREAM_URL) {
     const demo = config.MOCK_KEYS.find((k) => k.key === DEMO_KEY) ?? config.MOCK_KEYS[0];
     lines.push(
@@ -77,7 +113,9 @@ server.on('error', (err: NodeJS.ErrnoException) => {
 
 const shutdown = () => {
   server.close();
-  void closeMock().then(() => process.exit(0));
+  void closeMock()
+    .then(() => store.close())
+    .then(() => process.exit(0));
 };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

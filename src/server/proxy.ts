@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import { ERROR_TYPES, type ErrorBody } from '../contract/index.ts';
 
 export interface ProxyTarget {
@@ -12,15 +11,9 @@ export interface ProxyTarget {
 }
 
 /** Request headers passed upstream. Cookies and other credentials are not. */
-const FORWARD_REQUEST = [
-  'authorization',
-  'content-type',
-  'accept',
-  'idempotency-key',
-  'user-agent',
-];
+const FORWARD_REQUEST = ['authorization', 'content-type', 'accept', 'user-agent'];
 /** Response headers passed back. */
-const FORWARD_RESPONSE = [
+export const FORWARD_RESPONSE = [
   'content-type',
   'retry-after',
   'x-request-id',
@@ -28,10 +21,11 @@ const FORWARD_RESPONSE = [
   'content-length',
 ];
 
+/** A sync create blocks up to 55 s upstream; everything else answers fast. */
 export const SYNC_TIMEOUT_MS = 70_000;
 export const DEFAULT_TIMEOUT_MS = 20_000;
 
-function errorResponse(status: 502 | 504, message: string, code: string): Response {
+export function gatewayError(status: 502 | 504, message: string, code: string): Response {
   const body: ErrorBody = { error: { message, type: ERROR_TYPES.api, code } };
   return new Response(JSON.stringify(body), {
     status,
@@ -39,47 +33,49 @@ function errorResponse(status: 502 | 504, message: string, code: string): Respon
   });
 }
 
+export interface ForwardRequest {
+  incoming: Request;
+  /** The path after /v1, e.g. `/tasks/abc`. */
+  path: string;
+  body?: ArrayBuffer | undefined;
+  timeoutMs: number;
+  /** Extra headers to send (e.g. Idempotency-Key when the upstream should see it). */
+  headers?: Record<string, string>;
+}
+
 /**
- * A faithful pass-through of `/api/v1/*` to the upstream: method, path, query,
- * body and status as they are; the body streamed both ways.
+ * A faithful pass-through to the upstream: method, path, query, body and
+ * status as they are; the response body streamed back unread. Network
+ * failures become 502, time-outs 504, with the spec's error body.
  */
-export async function proxyToUpstream(
-  c: Context,
-  target: ProxyTarget,
-  rest: string,
-): Promise<Response> {
-  const incoming = new URL(c.req.url);
-  const base = typeof target.baseUrl === 'string' ? target.baseUrl : target.baseUrl(incoming);
-  const destination = `${base}${rest}${incoming.search}`;
-  const headers = new Headers();
+export async function forward(target: ProxyTarget, req: ForwardRequest): Promise<Response> {
+  const incomingUrl = new URL(req.incoming.url);
+  const base = typeof target.baseUrl === 'string' ? target.baseUrl : target.baseUrl(incomingUrl);
+  const headers = new Headers(req.headers);
   for (const name of FORWARD_REQUEST) {
-    const value = c.req.header(name);
+    const value = req.incoming.headers.get(name);
     if (value) headers.set(name, value);
   }
-  const method = c.req.method;
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  const body = hasBody ? await c.req.arrayBuffer() : undefined;
-  const sync =
-    hasBody &&
-    body &&
-    body.byteLength < 1_000_000 &&
-    /"mode"\s*:\s*"sync"/.test(new TextDecoder().decode(body));
-  const timeoutMs = sync ? SYNC_TIMEOUT_MS : DEFAULT_TIMEOUT_MS;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = AbortSignal.any([timeout, c.req.raw.signal]);
+  const timeout = AbortSignal.timeout(req.timeoutMs);
+  const signal = AbortSignal.any([timeout, req.incoming.signal]);
   let upstream: Response;
   try {
     upstream = await target.fetch(
-      new Request(destination, { method, headers, ...(body ? { body } : {}), signal }),
+      new Request(`${base}${req.path}${incomingUrl.search}`, {
+        method: req.incoming.method,
+        headers,
+        ...(req.body ? { body: req.body } : {}),
+        signal,
+      }),
     );
   } catch {
     if (timeout.aborted)
-      return errorResponse(
+      return gatewayError(
         504,
-        `The upstream did not answer within ${timeoutMs / 1000} s.`,
+        `The upstream did not answer within ${req.timeoutMs / 1000} s.`,
         'upstream_timeout',
       );
-    return errorResponse(502, 'The upstream could not be reached.', 'upstream_unreachable');
+    return gatewayError(502, 'The upstream could not be reached.', 'upstream_unreachable');
   }
   const out = new Headers();
   for (const name of FORWARD_RESPONSE) {

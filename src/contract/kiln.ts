@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { ErrorObjectSchema } from './errors.ts';
+
+/**
+ * Kiln's own API (not the upstream's): uploads, the library of generations,
+ * credits. Shared by the server and the SPA.
+ */
+
+export const UploadResultSchema = z.object({
+  url: z.string().min(1),
+  sha256: z.string().regex(/^[a-f0-9]{64}$/),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  bytes: z.number().int().positive(),
+});
+export type UploadResult = z.infer<typeof UploadResultSchema>;
+
+/** An input image of a library entry: the upload it came from when Kiln knows it. */
+export const LibraryImageSchema = z.object({
+  /** The URL sent upstream (data: URIs are shortened to their media type). */
+  url: z.string(),
+  /** `/api/uploads/{sha}.{ext}` when the image is a Kiln upload. */
+  upload: z.string().nullable(),
+});
+export type LibraryImage = z.infer<typeof LibraryImageSchema>;
+
+export const LibraryEntrySchema = z.object({
+  id: z.string(),
+  model: z.string(),
+  mode: z.enum(['sync', 'async']),
+  status: z.string(),
+  progress: z.number(),
+  progress_stage: z.string().nullable(),
+  images: z.array(LibraryImageSchema),
+  prompt: z.string().nullable(),
+  /** Unix seconds, the upstream's `created`. */
+  created: z.number(),
+  completed_at: z.number().nullable(),
+  /** Epoch ms of the last update Kiln saw. */
+  updated_ms: z.number(),
+  credits_consumed: z.number().nullable(),
+  credits_remaining: z.number().nullable(),
+  error: ErrorObjectSchema.nullable(),
+  /** The archived copy (`/api/assets/{sha}.glb`) when there is one, else the upstream's URL. */
+  model_url: z.string().nullable(),
+  archived: z.boolean(),
+});
+export type LibraryEntry = z.infer<typeof LibraryEntrySchema>;
+
+export const LibraryPageSchema = z.object({
+  object: z.literal('list'),
+  data: z.array(LibraryEntrySchema),
+  /** Pass as `?cursor=` for the next (older) page; null on the last page. */
+  next_cursor: z.string().nullable(),
+});
+export type LibraryPage = z.infer<typeof LibraryPageSchema>;
+
+export const BalancePointSchema = z.object({
+  balance: z.number(),
+  learned_ms: z.number(),
+  task_id: z.string().nullable(),
+});
+export type BalancePoint = z.infer<typeof BalancePointSchema>;
+
+export const CreditsSchema = z.object({
+  /** The last balance an upstream response showed; null before any. */
+  balance: z.number().nullable(),
+  learned_ms: z.number().nullable(),
+  /** Oldest first. */
+  history: z.array(BalancePointSchema),
+});
+export type Credits = z.infer<typeof CreditsSchema>;
+
+/** Set by the server on a proxied completed task once its GLB is archived. */
+export const ASSET_URL_HEADER = 'x-kiln-asset-url';

@@ -1,0 +1,557 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  CompletedTaskSchema,
+  CreditsSchema,
+  LibraryPageSchema,
+  PendingTaskSchema,
+  TaskSchema,
+  type Task,
+} from '../contract/index.ts';
+import { hashKey } from '../mock/keys.ts';
+import { memoryModelFiles } from '../mock/model-files.ts';
+import { ledgerOf, photoDataUri } from '../mock/test-helpers.ts';
+import { KEY, startTestServer, type TestServer } from './test-server.ts';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const CHAIR = photoDataUri('chair.png');
+const post = (body: unknown, headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  body: JSON.stringify(body),
+  headers,
+});
+
+async function pollUntilDone(
+  s: TestServer,
+  id: string,
+  key = KEY,
+): Promise<{ task: Task; res: Response }> {
+  for (let i = 0; i < 500; i++) {
+    const res = await s.request(`/api/v1/tasks/${id}`, { key });
+    const task = TaskSchema.parse(await res.clone().json());
+    if (task.status !== 'pending') return { task, res };
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error('task never finished');
+}
+
+describe('proxy', () => {
+  it('passes method, path, query, body and status through, with Authorization and without cookies', async () => {
+    const seen: Request[] = [];
+    server = await startTestServer({
+      upstream: {
+        baseUrl: 'https://upstream.test/v1',
+        fetch: async (r) => {
+          seen.push(r);
+          return new Response(JSON.stringify({ echoed: await r.text() }), {
+            status: 418,
+            headers: {
+              'content-type': 'application/json',
+              'x-request-id': 'req_1',
+              'set-cookie': 'a=b',
+            },
+          });
+        },
+      },
+    });
+    const res = await server.request('/api/v1/some/where?x=1&y=two', {
+      method: 'PUT',
+      body: '{"hello":"world"}',
+      headers: { cookie: 'session=secret', 'x-other-credential': 'nope' },
+    });
+    expect(res.status).toBe(418);
+    expect(await res.json()).toEqual({ echoed: '{"hello":"world"}' });
+    expect(res.headers.get('x-request-id')).toBe('req_1');
+    expect(res.headers.get('set-cookie')).toBeNull();
+    const req = seen[0];
+    expect(req?.method).toBe('PUT');
+    expect(req?.url).toBe('https://upstream.test/v1/some/where?x=1&y=two');
+    expect(req?.headers.get('authorization')).toBe(`Bearer ${KEY}`);
+    expect(req?.headers.get('cookie')).toBeNull();
+    expect(req?.headers.get('x-other-credential')).toBeNull();
+  });
+
+  it('answers 502 with the error body when the upstream is unreachable', async () => {
+    server = await startTestServer({
+      upstream: { baseUrl: 'http://127.0.0.1:9/v1', fetch: (r) => fetch(r) },
+    });
+    const res = await server.request('/api/v1/models');
+    expect(res.status).toBe(502);
+    expect(await res.json()).toMatchObject({
+      error: { type: 'api_error', code: 'upstream_unreachable' },
+    });
+  });
+
+  it('answers 504 when the upstream does not answer in time', async () => {
+    server = await startTestServer({
+      timeouts: { syncMs: 200, defaultMs: 50 },
+      upstream: {
+        baseUrl: 'https://upstream.test/v1',
+        fetch: (r) =>
+          new Promise((_, reject) =>
+            r.signal.addEventListener('abort', () => reject(r.signal.reason as Error)),
+          ),
+      },
+    });
+    const res = await server.request('/api/v1/tasks/abc');
+    expect(res.status).toBe(504);
+    expect(await res.json()).toMatchObject({ error: { code: 'upstream_timeout' } });
+  });
+
+  it('gives sync creates the long timeout', async () => {
+    server = await startTestServer({
+      timeouts: { syncMs: 400, defaultMs: 50 },
+      upstream: {
+        baseUrl: 'https://upstream.test/v1',
+        fetch: async () => {
+          await new Promise((r) => setTimeout(r, 150));
+          return Response.json(
+            { id: 't', object: 'task', status: 'pending', created: 1, data: null },
+            { status: 202 },
+          );
+        },
+      },
+    });
+    const res = await server.request(
+      '/api/v1/3d/generations',
+      post({ model: 'beta-text', prompt: 'a', mode: 'sync' }),
+    );
+    expect(res.status).toBe(202);
+  });
+
+  it('passes the upstream’s own errors through unchanged', async () => {
+    server = await startTestServer();
+    const res = await server.request(
+      '/api/v1/3d/generations',
+      post({ model: 'alpha-multiview', image_urls: ['https://x.test/1.png'] }),
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error: { param: 'image_urls', code: 'invalid_image_count' },
+    });
+    const denied = await server.request('/api/v1/models', { key: 'tr_not_a_key' });
+    expect(denied.status).toBe(401);
+  });
+});
+
+describe('idempotent creates', () => {
+  it('returns the first response for a repeat with the same key, and makes one task', async () => {
+    server = await startTestServer();
+    const init = () => post({ model: 'alpha', image_url: CHAIR }, { 'idempotency-key': 'click-1' });
+    const first = await server.request('/api/v1/3d/generations', init());
+    const second = await server.request('/api/v1/3d/generations', init());
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(202);
+    const a = PendingTaskSchema.parse(await first.json());
+    const b = PendingTaskSchema.parse(await second.json());
+    expect(b.id).toBe(a.id);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(
+      (await ledgerOf(server.mock.store, hashKey(KEY))).pending +
+        (await ledgerOf(server.mock.store, hashKey(KEY))).completed,
+    ).toBe(1);
+  });
+
+  it('makes one task from ten concurrent repeats still in flight', async () => {
+    server = await startTestServer({
+      mock: {
+        syncWaitMs: 200,
+        speed: { initializing: 100, downloading: 0, generating: 0, processing: 0, uploading: 0 },
+      },
+    });
+    const s = server;
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        s.request(
+          '/api/v1/3d/generations',
+          post(
+            { model: 'beta-text', prompt: 'a vase', mode: 'sync' },
+            { 'idempotency-key': 'double-click' },
+          ),
+        ),
+      ),
+    );
+    const ids = new Set(
+      await Promise.all(responses.map(async (r) => TaskSchema.parse(await r.json()).id)),
+    );
+    expect(ids.size).toBe(1);
+    const tasks = await s.mock.store.tasksOf(hashKey(KEY));
+    expect(tasks).toHaveLength(1);
+  });
+
+  it('refuses the same key with a different body with 409', async () => {
+    server = await startTestServer();
+    await server.request(
+      '/api/v1/3d/generations',
+      post({ model: 'beta-text', prompt: 'one' }, { 'idempotency-key': 'k' }),
+    );
+    const res = await server.request(
+      '/api/v1/3d/generations',
+      post({ model: 'beta-text', prompt: 'two' }, { 'idempotency-key': 'k' }),
+    );
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ error: { param: 'Idempotency-Key' } });
+  });
+
+  it('treats the same body with other whitespace or key order as the same request', async () => {
+    server = await startTestServer();
+    const a = await server.request('/api/v1/3d/generations', {
+      method: 'POST',
+      body: '{"model":"beta-text","prompt":"x"}',
+      headers: { 'idempotency-key': 'k2' },
+    });
+    const b = await server.request('/api/v1/3d/generations', {
+      method: 'POST',
+      body: '{ "prompt": "x",\n "model": "beta-text" }',
+      headers: { 'idempotency-key': 'k2' },
+    });
+    expect(TaskSchema.parse(await b.json()).id).toBe(TaskSchema.parse(await a.json()).id);
+  });
+
+  it('keys are per API key, and creates without a key are not deduplicated', async () => {
+    server = await startTestServer({
+      mock: {
+        keys: [
+          { key: KEY, balance: 100 },
+          { key: 'tr_other_key', balance: 100 },
+        ],
+      },
+    });
+    const body = post({ model: 'beta-text', prompt: 'x' }, { 'idempotency-key': 'same' });
+    const mine = TaskSchema.parse(
+      await (await server.request('/api/v1/3d/generations', body)).json(),
+    );
+    const theirs = TaskSchema.parse(
+      await (
+        await server.request('/api/v1/3d/generations', { ...body, key: 'tr_other_key' })
+      ).json(),
+    );
+    expect(theirs.id).not.toBe(mine.id);
+    const plain = post({ model: 'beta-text', prompt: 'x' });
+    const one = TaskSchema.parse(
+      await (await server.request('/api/v1/3d/generations', plain)).json(),
+    );
+    const two = TaskSchema.parse(
+      await (await server.request('/api/v1/3d/generations', plain)).json(),
+    );
+    expect(two.id).not.toBe(one.id);
+  });
+
+  it('does not keep a 5xx, so a retry with the same key can still succeed', async () => {
+    let calls = 0;
+    server = await startTestServer({
+      upstream: {
+        baseUrl: 'https://upstream.test/v1',
+        fetch: async () => {
+          calls++;
+          return calls === 1
+            ? new Response('oops', { status: 503 })
+            : Response.json(
+                { id: 'task_ok', object: 'task', status: 'pending', created: 1, data: null },
+                { status: 202 },
+              );
+        },
+      },
+    });
+    const init = () => post({ model: 'beta-text', prompt: 'x' }, { 'idempotency-key': 'retry-me' });
+    expect((await server.request('/api/v1/3d/generations', init())).status).toBe(503);
+    expect((await server.request('/api/v1/3d/generations', init())).status).toBe(202);
+    expect(
+      (await server.request('/api/v1/3d/generations', init())).headers.get('idempotent-replayed'),
+    ).toBe('true');
+    expect(calls).toBe(2);
+  });
+
+  it('refuses a malformed Idempotency-Key', async () => {
+    server = await startTestServer();
+    const res = await server.request(
+      '/api/v1/3d/generations',
+      post({ model: 'beta-text', prompt: 'x' }, { 'idempotency-key': 'x'.repeat(300) }),
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { param: 'Idempotency-Key' } });
+  });
+});
+
+describe('library, archive and credits', () => {
+  it('records a task, follows it to completion, archives its GLB and serves it forever', async () => {
+    server = await startTestServer();
+    const created = await server.request(
+      '/api/v1/3d/generations',
+      post({ model: 'alpha', image_url: CHAIR }),
+    );
+    const { id } = PendingTaskSchema.parse(await created.json());
+    const { task, res } = await pollUntilDone(server, id);
+    const done = CompletedTaskSchema.parse(task);
+    const asset = res.headers.get('x-kiln-asset-url');
+    expect(asset).toMatch(/^\/api\/assets\/[a-f0-9]{64}\.glb$/);
+
+    const page = LibraryPageSchema.parse(await (await server.request('/api/library')).json());
+    expect(page.data).toHaveLength(1);
+    const entry = page.data[0];
+    expect(entry).toMatchObject({
+      id,
+      model: 'alpha',
+      mode: 'async',
+      status: 'completed',
+      progress: 100,
+      credits_consumed: 10,
+      credits_remaining: 990,
+      archived: true,
+      model_url: asset,
+      prompt: null,
+    });
+    expect(entry?.images[0]?.url).toMatch(/^data:image\/png \(\d+ KB\)$/);
+
+    const glb = await server.request(asset ?? '', { key: null });
+    expect(glb.status).toBe(200);
+    expect(glb.headers.get('content-type')).toBe('model/gltf-binary');
+    expect(glb.headers.get('cache-control')).toContain('immutable');
+    const bytes = new Uint8Array(await glb.arrayBuffer());
+    const upstream = await server.request(new URL(done.data.model_url).pathname, { key: null });
+    expect(bytes).toEqual(new Uint8Array(await upstream.arrayBuffer()));
+  });
+
+  it('keeps the model when the upstream URL has expired', async () => {
+    const files = memoryModelFiles();
+    let expired = false;
+    server = await startTestServer({
+      mock: {
+        files: {
+          save: files.save,
+          read: (id) => (expired ? Promise.resolve(undefined) : files.read(id)),
+        },
+      },
+    });
+    const created = await server.request(
+      '/api/v1/3d/generations',
+      post({ model: 'beta-text', prompt: 'a cube', mode: 'sync' }),
+    );
+    expect(created.status).toBe(200);
+    const task = CompletedTaskSchema.parse(await created.json());
+    const asset = created.headers.get('x-kiln-asset-url');
+    expect(asset).toBeTruthy();
+
+    expired = true;
+    expect(
+      (await server.request(new URL(task.data.model_url).pathname, { key: null })).status,
+    ).toBe(404);
+    const page = LibraryPageSchema.parse(await (await server.request('/api/library')).json());
+    expect(page.data[0]?.model_url).toBe(asset);
+    const glb = await server.request(asset ?? '', { key: null });
+    expect(glb.status).toBe(200);
+    expect(new TextDecoder().decode(new Uint8Array(await glb.arrayBuffer()).slice(0, 4))).toBe(
+      'glTF',
+    );
+  });
+
+  it('retries a failed archive on the next sighting, never breaking the response', async () => {
+    let attempts = 0;
+    server = await startTestServer({
+      fetchGlb: async () => {
+        attempts++;
+        if (attempts === 1) throw new Error('connection reset');
+        const { Document, NodeIO } = await import('@gltf-transform/core');
+        return new NodeIO().writeBinary(new Document());
+      },
+    });
+    const created = await server.request(
+      '/api/v1/3d/generations',
+      post({ model: 'beta-text', prompt: 'x', mode: 'sync' }),
+    );
+    expect(created.status).toBe(200);
+    expect(created.headers.get('x-kiln-asset-url')).toBeNull();
+    const { id } = TaskSchema.parse(await created.json());
+    let entry = LibraryPageSchema.parse(await (await server.request('/api/library')).json())
+      .data[0];
+    expect(entry?.archived).toBe(false);
+    const again = await server.request(`/api/v1/tasks/${id}`);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-kiln-asset-url')).toMatch(/\.glb$/);
+    entry = LibraryPageSchema.parse(await (await server.request('/api/library')).json()).data[0];
+    expect(entry?.archived).toBe(true);
+    expect(attempts).toBe(2);
+  });
+
+  it('lists newest first with cursor pagination, per key, and hides on delete', async () => {
+    server = await startTestServer({
+      mock: {
+        keys: [
+          { key: KEY, balance: 1000 },
+          { key: 'tr_other_key', balance: 100 },
+        ],
+      },
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await server.request(
+        '/api/v1/3d/generations',
+        post({ model: 'beta-text', prompt: `thing ${i}` }),
+      );
+      ids.push(TaskSchema.parse(await r.json()).id);
+    }
+    const first = LibraryPageSchema.parse(
+      await (await server.request('/api/library?limit=2')).json(),
+    );
+    expect(first.data.map((e) => e.id)).toEqual([ids[4], ids[3]]);
+    expect(first.next_cursor).not.toBeNull();
+    const second = LibraryPageSchema.parse(
+      await (await server.request(`/api/library?limit=2&cursor=${first.next_cursor}`)).json(),
+    );
+    expect(second.data.map((e) => e.id)).toEqual([ids[2], ids[1]]);
+    const third = LibraryPageSchema.parse(
+      await (await server.request(`/api/library?limit=2&cursor=${second.next_cursor}`)).json(),
+    );
+    expect(third.data.map((e) => e.id)).toEqual([ids[0]]);
+    expect(third.next_cursor).toBeNull();
+
+    const other = LibraryPageSchema.parse(
+      await (await server.request('/api/library', { key: 'tr_other_key' })).json(),
+    );
+    expect(other.data).toEqual([]);
+    expect(
+      (await server.request(`/api/library/${ids[2]}`, { method: 'DELETE', key: 'tr_other_key' }))
+        .status,
+    ).toBe(404);
+
+    expect((await server.request(`/api/library/${ids[2]}`, { method: 'DELETE' })).status).toBe(204);
+    const after = LibraryPageSchema.parse(
+      await (await server.request('/api/library?limit=10')).json(),
+    );
+    expect(after.data.map((e) => e.id)).toEqual([ids[4], ids[3], ids[1], ids[0]]);
+  });
+
+  it('needs a key: no key, no library', async () => {
+    server = await startTestServer();
+    expect((await server.request('/api/library', { key: null })).status).toBe(401);
+    expect((await server.request('/api/credits', { key: null })).status).toBe(401);
+    const bad = await server.request('/api/library?limit=0');
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { param: 'limit' } });
+    expect((await server.request('/api/library?cursor=abc')).status).toBe(400);
+  });
+
+  it('tracks the balance and its history, including a refund', async () => {
+    server = await startTestServer();
+    const s = server;
+    await s.request(
+      '/api/v1/3d/generations',
+      post({ model: 'beta-text', prompt: 'a', mode: 'sync' }),
+    );
+    const failed = await s.request(
+      '/api/v1/3d/generations',
+      post({ model: 'alpha', image_url: 'http://127.0.0.1:9/x.png' }),
+    );
+    const { id } = TaskSchema.parse(await failed.json());
+    const { task } = await pollUntilDone(s, id);
+    expect(task.status).toBe('failed');
+    await s.request(
+      '/api/v1/3d/generations',
+      post({ model: 'gamma', image_url: CHAIR, mode: 'sync' }),
+    );
+    const credits = CreditsSchema.parse(await (await s.request('/api/credits')).json());
+    expect(credits.balance).toBe(1000 - 10 - 30);
+    expect(credits.history.map((h) => h.balance)).toEqual([990, 960]);
+    const entry = LibraryPageSchema.parse(await (await s.request('/api/library')).json()).data.find(
+      (e) => e.id === id,
+    );
+    expect(entry).toMatchObject({ status: 'failed', error: { code: 'image_download_failed' } });
+  });
+
+  it('survives a restart: the library is in the database file', async () => {
+    server = await startTestServer();
+    const dataDir = server.dataDir;
+    await server.request(
+      '/api/v1/3d/generations',
+      post({ model: 'beta-text', prompt: 'keep me', mode: 'sync' }),
+    );
+    await server.store.close();
+    const { openSqliteLibrary } = await import('./storage/sqlite.ts');
+    const reopened = await openSqliteLibrary(join(dataDir, 'kiln.sqlite'));
+    const rows = await reopened.list(
+      (await import('./owner.ts')).ownerHasher(Buffer.alloc(32, 7))(KEY),
+      { limit: 10 },
+    );
+    expect(rows[0]?.prompt).toBe('keep me');
+    server.store = reopened;
+  });
+
+  it('never writes the key to a log line or the database', async () => {
+    server = await startTestServer();
+    await server.request(
+      '/api/v1/3d/generations',
+      post({ model: 'beta-text', prompt: 'x', mode: 'sync' }, { 'idempotency-key': 'k' }),
+    );
+    await server.request('/api/library');
+    await server.request('/api/credits');
+    expect(server.logs.join('\n')).not.toContain(KEY);
+    expect(server.logs.join('\n')).toContain('key#');
+    for (const file of ['kiln.sqlite', 'kiln.sqlite-wal']) {
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(join(server.dataDir, file));
+      } catch {
+        continue;
+      }
+      expect(bytes.includes(Buffer.from(KEY))).toBe(false);
+    }
+  });
+});
+
+describe('limits and headers', () => {
+  it('limits new tasks per key with 429 and Retry-After, but not replays', async () => {
+    server = await startTestServer({ createsPerMinute: 2 });
+    const create = (k: string) =>
+      server!.request(
+        '/api/v1/3d/generations',
+        post({ model: 'beta-text', prompt: 'x' }, { 'idempotency-key': k }),
+      );
+    expect((await create('a')).status).toBe(202);
+    expect((await create('b')).status).toBe(202);
+    const limited = await create('c');
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await limited.json()).toMatchObject({ error: { type: 'rate_limit_error' } });
+    expect((await create('a')).status).toBe(202);
+  });
+
+  it('refuses create bodies over the limit with 413', async () => {
+    server = await startTestServer();
+    const res = await server.request('/api/v1/3d/generations', {
+      method: 'POST',
+      body: JSON.stringify({
+        model: 'alpha',
+        image_url: `data:image/png;base64,${'A'.repeat(33 * 1024 * 1024)}`,
+      }),
+    });
+    expect(res.status).toBe(413);
+  });
+
+  it('sends the security headers on every response', async () => {
+    server = await startTestServer();
+    for (const path of [
+      '/api/health',
+      '/api/v1/models',
+      '/api/library',
+      '/api/nothing',
+      '/mock/v1/models',
+    ]) {
+      const res = await server.request(path);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp, path).toContain("default-src 'self'");
+      expect(csp).toContain("connect-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
+      expect(csp).not.toContain("'unsafe-eval'");
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+    }
+  });
+});

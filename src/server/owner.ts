@@ -1,0 +1,39 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The server's secret, kept in DATA_DIR (created on first start, mode 0600).
+ * Library rows are filed under HMAC(secret, key): the key itself is never stored,
+ * and a stolen database cannot be checked against guessed keys without the secret.
+ */
+export function loadServerSecret(dataDir: string): Buffer {
+  const file = join(dataDir, 'server-secret');
+  try {
+    const hex = readFileSync(file, 'utf8').trim();
+    if (/^[a-f0-9]{64}$/.test(hex)) return Buffer.from(hex, 'hex');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32);
+  writeFileSync(file, `${secret.toString('hex')}\n`, { mode: 0o600, flag: 'w' });
+  return secret;
+}
+
+export type OwnerOf = (apiKey: string) => string;
+
+export function ownerHasher(secret: Buffer): OwnerOf {
+  return (apiKey) => createHmac('sha256', secret).update(apiKey).digest('hex');
+}
+
+/** The bearer token of an Authorization header, or undefined. */
+export function bearerKey(header: string | undefined): string | undefined {
+  const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return m?.[1];
+}
+
+/** How logs name a key: a short fingerprint of its owner hash, never the key. */
+export function fingerprintOf(owner: string): string {
+  return `key#${owner.slice(0, 8)}`;
+}

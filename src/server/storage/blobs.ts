@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, stat, writeFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+
+/** What a blob is: an uploaded input image or an archived GLB. */
+export type BlobKind = 'uploads' | 'assets';
+
+export interface StoredBlob {
+  sha256: string;
+  bytes: number;
+}
+
+/**
+ * Content-addressed blob storage. One implementation now (files in DATA_DIR);
+ * the interface is what an S3-compatible store would implement too.
+ */
+export interface BlobStore {
+  /** Stores the bytes under their SHA-256 (idempotent: the same bytes, the same name). */
+  put(kind: BlobKind, bytes: Uint8Array, ext: string): Promise<StoredBlob>;
+  /** The bytes, or undefined when absent. */
+  get(kind: BlobKind, sha256: string, ext: string): Promise<Uint8Array | undefined>;
+  /** A web stream of the bytes with their size, or undefined when absent. */
+  open(
+    kind: BlobKind,
+    sha256: string,
+    ext: string,
+  ): Promise<{ stream: ReadableStream<Uint8Array>; bytes: number } | undefined>;
+}
+
+export const SHA256_RE = /^[a-f0-9]{64}$/;
+const EXT_RE = /^[a-z0-9]{1,8}$/;
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export function diskBlobStore(root: string): BlobStore {
+  const pathOf = (kind: BlobKind, sha: string, ext: string) => {
+    if (!SHA256_RE.test(sha) || !EXT_RE.test(ext)) throw new Error('invalid blob name');
+    return join(root, kind, sha.slice(0, 2), `${sha}.${ext}`);
+  };
+  const missing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
+  return {
+    async put(kind, bytes, ext) {
+      const sha256 = sha256Hex(bytes);
+      const final = pathOf(kind, sha256, ext);
+      try {
+        const st = await stat(final);
+        if (st.size === bytes.byteLength) return { sha256, bytes: st.size };
+      } catch (err) {
+        if (!missing(err)) throw err;
+      }
+      await mkdir(join(root, kind, sha256.slice(0, 2)), { recursive: true });
+      const tmp = `${final}.${process.pid}.${Date.now()}.tmp`;
+      await writeFile(tmp, bytes);
+      await rename(tmp, final); // atomic: never half a blob under its final name
+      return { sha256, bytes: bytes.byteLength };
+    },
+    async get(kind, sha, ext) {
+      if (!SHA256_RE.test(sha) || !EXT_RE.test(ext)) return undefined;
+      try {
+        return new Uint8Array(await readFile(pathOf(kind, sha, ext)));
+      } catch (err) {
+        if (missing(err)) return undefined;
+        throw err;
+      }
+    },
+    async open(kind, sha, ext) {
+      if (!SHA256_RE.test(sha) || !EXT_RE.test(ext)) return undefined;
+      const path = pathOf(kind, sha, ext);
+      try {
+        const st = await stat(path);
+        const stream = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
+        return { stream, bytes: st.size };
+      } catch (err) {
+        if (missing(err)) return undefined;
+        throw err;
+      }
+    },
+  };
+}

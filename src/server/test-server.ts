@@ -1,0 +1,82 @@
+// Tests only: the Kiln server in-process, over the real mock (or a scripted upstream), with
+// real storage (SQLite file and blobs in a temp DATA_DIR).
+import { Hono } from 'hono';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestMock, type TestMock } from '../mock/test-helpers.ts';
+import { createServerApp, type ServerDeps } from './app.ts';
+import { diskBlobStore } from './storage/blobs.ts';
+import type { LibraryStore } from './storage/library.ts';
+import { openSqliteLibrary } from './storage/sqlite.ts';
+
+export const ORIGIN = 'http://kiln.test';
+export const KEY = 'tr_test_key';
+
+export interface TestServer {
+  app: Hono;
+  mock: TestMock;
+  store: LibraryStore;
+  dataDir: string;
+  logs: string[];
+  /** In-process request to the server; the key goes in Authorization unless `key: null`. */
+  request(path: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(
+  options: {
+    mock?: Parameters<typeof startTestMock>[0];
+    upstream?: ServerDeps['upstream'];
+    fetchGlb?: ServerDeps['fetchGlb'];
+    dataDir?: string;
+  } & Partial<Pick<ServerDeps, 'createsPerMinute' | 'timeouts' | 'publicUrl' | 'info'>> = {},
+): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kiln-server-'));
+  const mock = await startTestMock(options.mock ?? {});
+  const mockRoot = new Hono().route('/mock/v1', mock.app);
+  const store = await openSqliteLibrary(join(dataDir, 'kiln.sqlite'));
+  const logs: string[] = [];
+  const app = createServerApp({
+    upstream: options.upstream ?? {
+      baseUrl: (incoming) => `${incoming.origin}/mock/v1`,
+      fetch: async (r) => mockRoot.fetch(r),
+    },
+    mock: mockRoot,
+    store,
+    blobs: diskBlobStore(join(dataDir, 'blobs')),
+    secret: Buffer.alloc(32, 7),
+    fetchGlb:
+      options.fetchGlb ??
+      (async (url) => {
+        const res = await mockRoot.fetch(new Request(url));
+        if (!res.ok) throw new Error(`model_url answered ${res.status}`);
+        return new Uint8Array(await res.arrayBuffer());
+      }),
+    info: options.info ?? { mode: 'mock', demoKey: KEY },
+    createsPerMinute: options.createsPerMinute ?? 0,
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    log: (m) => logs.push(m),
+  });
+  return {
+    app,
+    mock,
+    store,
+    dataDir,
+    logs,
+    request(path, init = {}) {
+      const { key = KEY, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (key !== null) headers.set('authorization', `Bearer ${key}`);
+      if (typeof rest.body === 'string' && !headers.has('content-type'))
+        headers.set('content-type', 'application/json');
+      return Promise.resolve(app.request(`${ORIGIN}${path}`, { ...rest, headers }));
+    },
+    async close() {
+      await mock.close();
+      await store.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

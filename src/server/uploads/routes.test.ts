@@ -1,0 +1,317 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { diskBlobStore, sha256Hex, type BlobStore } from '../storage/blobs.ts';
+import { UploadResultSchema, type UploadResult } from '../../contract/index.ts';
+import { uploadRoutes } from './routes.ts';
+import { uploadUrlStrategy, type UploadUrlInfo } from './url-strategy.ts';
+import {
+  HEIC,
+  PDF,
+  SVG,
+  TEXT,
+  photo,
+  pngBombHeader,
+  sidewaysJpegWithGps,
+  solid,
+} from './test-helpers.ts';
+
+let dir: string;
+let blobs: BlobStore;
+let app: Hono;
+const seen: UploadUrlInfo[] = [];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'kiln-uploads-'));
+  blobs = diskBlobStore(dir);
+  const mockUrl = uploadUrlStrategy({ mode: 'mock' });
+  app = new Hono().route(
+    '/api/uploads',
+    uploadRoutes({
+      blobs,
+      urlFor: (info) => {
+        seen.push(info);
+        return mockUrl(info);
+      },
+    }),
+  );
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const asBody = (bytes: Uint8Array) => bytes as Uint8Array<ArrayBuffer>;
+
+function postFile(bytes: Uint8Array, name = 'photo.png', type = 'image/png', field = 'file') {
+  const form = new FormData();
+  form.append(field, new File([asBody(bytes)], name, { type }));
+  return app.request('/api/uploads', { method: 'POST', body: form });
+}
+
+function postRaw(bytes: Uint8Array, type = 'application/octet-stream', headers = {}) {
+  return app.request('/api/uploads', {
+    method: 'POST',
+    body: asBody(bytes),
+    headers: { 'content-type': type, ...headers },
+  });
+}
+
+async function created(res: Response): Promise<UploadResult> {
+  expect(res.status).toBe(201);
+  return UploadResultSchema.parse(await res.json());
+}
+
+async function refused(res: Response, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = (await res.json()) as {
+    error: { message: string; type: string; code: string; param: string };
+  };
+  expect(body.error).toMatchObject({ type: 'invalid_request_error', code, param: 'file' });
+  expect(body.error.message).toMatch(/^[A-Z].+\.$/);
+  return body.error.message;
+}
+
+describe('POST /api/uploads', () => {
+  it('takes a multipart file, stores it and serves the same bytes back', async () => {
+    const res = await postFile(photo('chair.png'), 'chair.png');
+    const body = await created(res);
+    expect(body).toMatchObject({ width: 512, height: 512 });
+    expect(body.sha256).toMatch(/^[a-f0-9]{64}$/);
+    expect(body.url).toBe(`http://localhost/api/uploads/${body.sha256}.png`);
+    expect(res.headers.get('location')).toBe(`/api/uploads/${body.sha256}.png`);
+
+    const stored = await blobs.get('uploads', body.sha256, 'png');
+    expect(stored?.byteLength).toBe(body.bytes);
+    expect(sha256Hex(stored!)).toBe(body.sha256);
+
+    const got = await app.request(new URL(body.url).pathname);
+    expect(got.status).toBe(200);
+    expect(got.headers.get('content-type')).toBe('image/png');
+    expect(got.headers.get('content-length')).toBe(String(body.bytes));
+    expect(got.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(got.headers.get('x-content-type-options')).toBe('nosniff');
+    const served = new Uint8Array(await got.arrayBuffer());
+    expect(Buffer.from(served).equals(Buffer.from(stored!))).toBe(true);
+  });
+
+  it('gives the same sha256 for the same image, multipart or raw, twice', async () => {
+    const a = await created(await postFile(photo('teapot.png'), 'teapot.png'));
+    const b = await created(await postFile(photo('teapot.png'), 'copy of teapot.png'));
+    const c = await created(await postRaw(photo('teapot.png'), 'image/png'));
+    expect(b.sha256).toBe(a.sha256);
+    expect(c.sha256).toBe(a.sha256);
+    expect(c.url).toBe(a.url);
+  });
+
+  it('takes a raw JPEG body, turns it upright and serves it as image/jpeg without EXIF', async () => {
+    const body = await created(await postRaw(await sidewaysJpegWithGps(), 'image/jpeg'));
+    expect(body).toMatchObject({ width: 100, height: 300 });
+    expect(body.url).toMatch(/\.jpg$/);
+    const got = await app.request(new URL(body.url).pathname);
+    expect(got.headers.get('content-type')).toBe('image/jpeg');
+    const meta = await sharp(new Uint8Array(await got.arrayBuffer())).metadata();
+    expect(meta).toMatchObject({ format: 'jpeg', width: 100, height: 300 });
+    expect(meta.exif).toBeUndefined();
+  });
+
+  it('takes a WebP sent as application/octet-stream', async () => {
+    const body = await created(await postRaw(await solid(3000, 1000, 'webp')));
+    expect(body).toMatchObject({ width: 2048, height: 683 });
+    expect(body.url).toMatch(/\.webp$/);
+    const got = await app.request(new URL(body.url).pathname);
+    expect(got.headers.get('content-type')).toBe('image/webp');
+  });
+
+  it('goes by content: a JPEG in a field called image, named .png, is stored as .jpg', async () => {
+    const res = await postFile(await solid(40, 30, 'jpeg'), 'lies.png', 'image/png', 'image');
+    const body = await created(res);
+    expect(body.url).toMatch(/\.jpg$/);
+    expect(seen.at(-1)).toMatchObject({
+      ext: 'jpg',
+      mime: 'image/jpeg',
+      origin: 'http://localhost',
+    });
+  });
+
+  it('prefers the field named file over an earlier file field', async () => {
+    const form = new FormData();
+    form.append('note', 'a text field');
+    form.append('thumbnail', new File([asBody(await solid(10, 10, 'png'))], 'thumb.png'));
+    form.append('file', new File([asBody(await solid(64, 32, 'png'))], 'main.png'));
+    const body = await created(await app.request('/api/uploads', { method: 'POST', body: form }));
+    expect(body).toMatchObject({ width: 64, height: 32 });
+  });
+
+  it('hands urlFor the stored bytes and the request origin', async () => {
+    const body = await created(await postFile(photo('chair.png')));
+    const info = seen.at(-1)!;
+    expect(info).toMatchObject({ sha256: body.sha256, ext: 'png', mime: 'image/png' });
+    expect(info.origin).toBe('http://localhost');
+    expect(info.bytes.byteLength).toBe(body.bytes);
+  });
+
+  it.each([
+    ['SVG', SVG, 'drawing.svg', 'image/svg+xml', /^This file is an SVG drawing; upload a PNG/],
+    ['HEIC', HEIC, 'IMG_0001.HEIC', 'image/heic', /HEIC\/HEIF/],
+    ['PDF', PDF, 'scan.pdf', 'application/pdf', /PDF document/],
+    ['text named .png', TEXT, 'photo.png', 'image/png', /plain text/],
+  ])('refuses %s with 415 and a sentence', async (_label, bytes, name, type, sentence) => {
+    expect(await refused(await postFile(bytes, name, type), 415, 'unsupported_image_type')).toMatch(
+      sentence,
+    );
+    expect(await refused(await postRaw(bytes, type), 415, 'unsupported_image_type')).toMatch(
+      sentence,
+    );
+  });
+
+  it('refuses GIF with 415', async () => {
+    const message = await refused(
+      await postFile(await solid(8, 8, 'gif'), 'a.gif', 'image/gif'),
+      415,
+      'unsupported_image_type',
+    );
+    expect(message).toMatch(/GIF is not supported/);
+  });
+
+  it('refuses an empty body or file with 400', async () => {
+    expect(await refused(await postRaw(new Uint8Array()), 400, 'empty_file')).toMatch(
+      /^The file is empty/,
+    );
+    expect(
+      await refused(await app.request('/api/uploads', { method: 'POST' }), 400, 'empty_file'),
+    ).toMatch(/empty/);
+    await refused(await postFile(new Uint8Array()), 400, 'empty_file');
+  });
+
+  it('refuses a truncated PNG with 400', async () => {
+    const chair = photo('chair.png');
+    const message = await refused(
+      await postFile(chair.subarray(0, chair.length >> 1)),
+      400,
+      'image_damaged',
+    );
+    expect(message).toMatch(/^The image is damaged or incomplete/);
+  });
+
+  it('refuses a form without a file, and a malformed form, with 400', async () => {
+    const form = new FormData();
+    form.append('file', 'not a file, just text');
+    expect(
+      await refused(
+        await app.request('/api/uploads', { method: 'POST', body: form }),
+        400,
+        'missing_file',
+      ),
+    ).toMatch(/form field "file"/);
+    await refused(
+      await postRaw(new TextEncoder().encode('--x\r\nbroken'), 'multipart/form-data; boundary=y'),
+      400,
+      'invalid_multipart',
+    );
+  });
+
+  it('refuses a 21 MB streamed body with 413', async () => {
+    const big = new Uint8Array(21 * 1024 * 1024);
+    big.set(photo('chair.png'));
+    const message = await refused(await postRaw(big, 'image/png'), 413, 'file_too_large');
+    expect(message).toMatch(/20 MB/);
+  });
+
+  it('refuses at once when Content-Length is over the cap', async () => {
+    const res = await postRaw(photo('chair.png'), 'image/png', {
+      'content-length': String(200 * 1024 * 1024),
+    });
+    const message = await refused(res, 413, 'file_too_large');
+    expect(message).toBe(
+      'The file is 200 MB; the limit is 20 MB per image, so pick a smaller image.',
+    );
+  });
+
+  it('refuses a 21 MB multipart file with 413', async () => {
+    const big = new Uint8Array(21 * 1024 * 1024);
+    big.set(photo('chair.png'));
+    await refused(await postFile(big), 413, 'file_too_large');
+  });
+
+  it('takes a file just under the cap in a multipart envelope (the margin)', async () => {
+    const small = uploadRoutes({
+      blobs,
+      urlFor: uploadUrlStrategy({ mode: 'mock' }),
+      maxBytes: 200_000,
+    });
+    const chair = photo('chair.png');
+    const padded = new Uint8Array(199_000);
+    padded.set(chair);
+    // chair.png plus zero padding after IEND: still a valid PNG, 199 000 bytes.
+    const form = new FormData();
+    form.append('file', new File([asBody(padded)], 'chair.png'));
+    expect((await small.request('/', { method: 'POST', body: form })).status).toBe(201);
+    const over = new FormData();
+    over.append('file', new File([asBody(new Uint8Array(200_001))], 'big.png'));
+    expect((await small.request('/', { method: 'POST', body: over })).status).toBe(413);
+  });
+
+  it('refuses a decompression bomb with 413, quickly', async () => {
+    const started = performance.now();
+    const message = await refused(
+      await postFile(await pngBombHeader(30_000, 30_000)),
+      413,
+      'image_too_large',
+    );
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(message).toMatch(/30000 × 30000 pixels/);
+  });
+
+  it('answers 500 JSON when storage fails (not the client’s fault)', async () => {
+    const broken: BlobStore = {
+      ...blobs,
+      put: () => Promise.reject(new Error('disk full')),
+    };
+    const logged: string[] = [];
+    const failing = uploadRoutes({
+      blobs: broken,
+      urlFor: uploadUrlStrategy({ mode: 'mock' }),
+      log: (m) => logged.push(m),
+    });
+    const res = await failing.request('/', { method: 'POST', body: asBody(photo('chair.png')) });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toMatchObject({ error: { type: 'api_error' } });
+    expect(logged.join()).toMatch(/disk full/);
+  });
+});
+
+describe('GET /api/uploads/:name', () => {
+  it.each([
+    ['an unknown sha', `${'a'.repeat(64)}.png`],
+    ['a malformed name', 'chair.png'],
+    ['an upper-case sha', `${'A'.repeat(64)}.png`],
+    ['another extension', `${'a'.repeat(64)}.gif`],
+    ['a path trick', '..%2F..%2Fetc%2Fpasswd'],
+  ])('answers 404 JSON for %s', async (_label, name) => {
+    const res = await app.request(`/api/uploads/${name}`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({
+      error: { type: 'not_found', code: 'upload_not_found' },
+    });
+  });
+
+  it('answers 304 to a matching If-None-Match', async () => {
+    const body = await created(await postFile(photo('chair.png')));
+    const path = new URL(body.url).pathname;
+    const first = await app.request(path);
+    const etag = first.headers.get('etag');
+    expect(etag).toBe(`"${body.sha256}"`);
+    await first.body?.cancel();
+    const again = await app.request(path, { headers: { 'if-none-match': etag! } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('serves an upload only under its own extension', async () => {
+    const body = await created(await postFile(photo('chair.png')));
+    const res = await app.request(`/api/uploads/${body.sha256}.jpg`);
+    expect(res.status).toBe(404);
+  });
+});

@@ -1,0 +1,165 @@
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { ERROR_TYPES, type UploadResult } from '../../contract/index.ts';
+import type { BlobStore } from '../storage/blobs.ts';
+import { normaliseImage, tooLarge, UPLOAD_MAX_BYTES, UploadError } from './normalise-image.ts';
+import type { UploadUrlFor } from './url-strategy.ts';
+
+export interface UploadRoutesDeps {
+  blobs: BlobStore;
+  /** Names a stored upload for the upstream (see `uploadUrlStrategy`). */
+  urlFor: UploadUrlFor;
+  /** Largest image accepted, in bytes (default 20 MiB). */
+  maxBytes?: number;
+  log?: (message: string) => void;
+}
+
+/** Room for the multipart envelope (boundaries, part headers, other small fields) over the image cap. */
+const MULTIPART_MARGIN = 64 * 1024;
+
+const NAME_RE = /^([a-f0-9]{64})\.(png|jpg|webp)$/;
+const MIME_OF: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
+
+/**
+ * `/api/uploads`: `POST /` takes one image (multipart/form-data, the field `file` or else the
+ * first file, or the raw body with any content type), normalises it and stores it by content;
+ * `GET /{sha256}.{ext}` serves it back, immutable. Mount with `app.route('/api/uploads', …)`.
+ */
+export function uploadRoutes(deps: UploadRoutesDeps): Hono {
+  const maxBytes = deps.maxBytes ?? UPLOAD_MAX_BYTES;
+  const log = deps.log ?? (() => {});
+  const app = new Hono();
+
+  const fail = (c: Context, err: UploadError) =>
+    c.json(
+      {
+        error: {
+          message: err.message,
+          type: ERROR_TYPES.invalidRequest,
+          code: err.code,
+          param: 'file',
+        },
+      },
+      err.status,
+    );
+
+  app.onError((err, c) => {
+    if (err instanceof UploadError) return fail(c, err);
+    log(`uploads: unhandled error on ${c.req.method} ${c.req.path}: ${String(err)}`);
+    return c.json(
+      {
+        error: {
+          message: 'The server could not store the image. Try again.',
+          type: ERROR_TYPES.api,
+          code: 'internal_error',
+        },
+      },
+      500,
+    );
+  });
+
+  app.post(
+    '/',
+    bodyLimit({
+      maxSize: maxBytes + MULTIPART_MARGIN,
+      onError: (c) => {
+        const declared = Number(c.req.header('content-length'));
+        const size = Number.isFinite(declared) && declared > 0 ? declared : undefined;
+        return fail(c, tooLarge(size, maxBytes));
+      },
+    }),
+    async (c) => {
+      const input = await readUpload(c, maxBytes);
+      const image = await normaliseImage(input, { maxBytes });
+      const stored = await deps.blobs.put('uploads', image.bytes, image.ext);
+      const name = `${stored.sha256}.${image.ext}`;
+      const result: UploadResult = {
+        url: deps.urlFor({
+          sha256: stored.sha256,
+          ext: image.ext,
+          mime: image.mime,
+          bytes: image.bytes,
+          origin: new URL(c.req.url).origin,
+        }),
+        sha256: stored.sha256,
+        width: image.width,
+        height: image.height,
+        bytes: stored.bytes,
+      };
+      c.header('Location', `${c.req.path.replace(/\/+$/, '')}/${name}`);
+      return c.json(result, 201);
+    },
+  );
+
+  app.get('/:name', async (c) => {
+    const match = NAME_RE.exec(c.req.param('name'));
+    const sha = match?.[1];
+    const ext = match?.[2];
+    const blob = sha && ext ? await deps.blobs.open('uploads', sha, ext) : undefined;
+    if (!sha || !ext || !blob)
+      return c.json(
+        {
+          error: {
+            message: 'No uploaded image here.',
+            type: ERROR_TYPES.notFound,
+            code: 'upload_not_found',
+          },
+        },
+        404,
+      );
+    const etag = `"${sha}"`;
+    const headers: Record<string, string> = {
+      'Content-Type': MIME_OF[ext] ?? 'application/octet-stream',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+      ETag: etag,
+    };
+    if (
+      c.req
+        .header('if-none-match')
+        ?.split(/\s*,\s*/)
+        .includes(etag)
+    ) {
+      await blob.stream.cancel();
+      return c.body(null, 304, headers);
+    }
+    headers['Content-Length'] = String(blob.bytes);
+    return c.body(blob.stream, 200, headers);
+  });
+
+  return app;
+}
+
+/** The uploaded file's bytes: a multipart field or the whole body. */
+async function readUpload(c: Context, maxBytes: number): Promise<Uint8Array> {
+  const type = c.req.header('content-type')?.toLowerCase() ?? '';
+  if (!type.startsWith('multipart/form-data')) return new Uint8Array(await c.req.raw.arrayBuffer());
+
+  let form: FormData;
+  try {
+    form = await c.req.raw.formData();
+  } catch {
+    throw new UploadError(
+      400,
+      'invalid_multipart',
+      'The upload form could not be read; send the image as the form field "file" or as the raw request body.',
+    );
+  }
+  const named = form.get('file');
+  let file = typeof named === 'string' ? undefined : named;
+  if (!file)
+    for (const [, value] of form) {
+      if (typeof value !== 'string') {
+        file = value;
+        break;
+      }
+    }
+  if (!file)
+    throw new UploadError(
+      400,
+      'missing_file',
+      'The upload has no file; attach the image as the form field "file".',
+    );
+  if (file.size > maxBytes) throw tooLarge(file.size, maxBytes);
+  return new Uint8Array(await file.arrayBuffer());
+}
