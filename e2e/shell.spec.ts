@@ -5,7 +5,11 @@ test('the shell opens in Chromium and reaches the server in mock mode', async ({
 }, testInfo) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto('/');
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text()); // CSP violations land here
+  });
+  const res = await page.goto('/');
+  expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
   await expect(page).toHaveTitle('Kiln');
   await expect(page.getByText('Demo upstream')).toBeVisible();
   await expect(page.getByTestId('server-status')).toContainText('tr_demo_kiln');
