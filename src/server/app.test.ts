@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   CompletedTaskSchema,
   CreditsSchema,
+  LibraryEntrySchema,
   LibraryPageSchema,
   PendingTaskSchema,
   TaskSchema,

@@ -73,6 +73,25 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
     return c.json(body, 200, { 'cache-control': 'no-store' });
   });
 
+  app.get('/library/:id', async (c) => {
+    const owner = ownerOrNull(c, deps.ownerOf);
+    if (!owner) return noKey(c);
+    const row = await deps.store.get(owner, c.req.param('id'));
+    if (!row || row.hidden)
+      return c.json(
+        {
+          error: {
+            message: 'No such task in your library.',
+            type: ERROR_TYPES.notFound,
+            code: 'task_not_found',
+            param: 'id',
+          },
+        },
+        404,
+      );
+    return c.json(deps.library.toEntry(row), 200, { 'cache-control': 'no-store' });
+  });
+
   app.delete('/library/:id', async (c) => {
     const owner = ownerOrNull(c, deps.ownerOf);
     if (!owner) return noKey(c);

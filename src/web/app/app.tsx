@@ -1,49 +1,83 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
+import { BalanceChip } from '../features/credits/balance-chip.tsx';
+import { useInfo } from '../features/key/info-query.ts';
+import { KeyChip } from '../features/key/key-chip.tsx';
+import { KeyScreen } from '../features/key/key-screen.tsx';
+import { useApiKey } from '../features/key/key-store.ts';
+import { StudioPage } from '../features/generate/studio-page.tsx';
+import { TaskPage } from '../features/tasks/task-page.tsx';
+import { Link } from '../ui/link.tsx';
+import { usePathname, useRoute } from './router.ts';
 
-interface Info {
-  mode: 'mock' | 'upstream';
-  demoKey?: string;
-}
+const GalleryPage = lazy(() => import('../features/library/gallery-page.tsx'));
+const CreditsPage = lazy(() => import('../features/credits/credits-page.tsx'));
 
-/** The shell until the studio lands: says what Kiln is and which upstream it drives. */
+const NAV = [
+  { href: '/', label: 'Studio' },
+  { href: '/gallery', label: 'Gallery' },
+  { href: '/credits', label: 'Credits' },
+] as const;
+
 export function App() {
-  const [info, setInfo] = useState<Info | null>(null);
-  const [failed, setFailed] = useState(false);
+  const key = useApiKey();
+  const info = useInfo();
+  const route = useRoute();
+  const pathname = usePathname();
+
   useEffect(() => {
-    const ac = new AbortController();
-    fetch('/api/info', { signal: ac.signal })
-      .then((r) =>
-        r.ok ? (r.json() as Promise<Info>) : Promise.reject(new Error(String(r.status))),
-      )
-      .then(setInfo)
-      .catch(() => {
-        if (!ac.signal.aborted) setFailed(true);
-      });
-    return () => ac.abort();
-  }, []);
+    if (route.page !== 'studio' && route.page !== 'task') document.title = `${route.page === 'gallery' ? 'Gallery' : route.page === 'credits' ? 'Credits' : 'Not found'} · Kiln`;
+  }, [route.page]);
 
   return (
-    <div className="shell">
-      <header className="shell-header">
-        <span className="brand">Kiln</span>
-        {info?.mode === 'mock' && <span className="badge">Demo upstream</span>}
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="app-header">
+        <Link href="/" className="brand" aria-label="Kiln, home">
+          <img src="/favicon.svg" alt="" width="22" height="22" /> Kiln
+        </Link>
+        {info.data?.mode === 'mock' && (
+          <span className="badge" title="Generations are made by Kiln’s built-in mock upstream">
+            Demo upstream
+          </span>
+        )}
+        {key && (
+          <>
+            <nav aria-label="Main">
+              {NAV.map((n) => (
+                <Link key={n.href} href={n.href} aria-current={pathname === n.href ? 'page' : undefined}>
+                  {n.label}
+                </Link>
+              ))}
+            </nav>
+            <div className="header-end">
+              <BalanceChip />
+              <KeyChip />
+            </div>
+          </>
+        )}
       </header>
-      <main className="shell-main">
-        <h1>Image to 3D, in your browser</h1>
-        <p>
-          Drop a photo, a few views of one object, or type a prompt; Kiln turns it into a GLB model
-          you can inspect, download and find again.
-        </p>
-        <p role="status" data-testid="server-status">
-          {failed
-            ? 'The Kiln server did not answer.'
-            : info === null
-              ? 'Connecting to the Kiln server…'
-              : info.mode === 'mock'
-                ? `Connected. Mock mode: try the demo key ${info.demoKey ?? ''}.`
-                : 'Connected to the upstream API.'}
-        </p>
-      </main>
+      <div id="main" tabIndex={-1}>
+        {!key ? (
+          <KeyScreen />
+        ) : (
+          <Suspense fallback={<p className="page muted">Loading…</p>}>
+            {route.page === 'studio' && <StudioPage />}
+            {route.page === 'task' && <TaskPage id={route.id} />}
+            {route.page === 'gallery' && <GalleryPage />}
+            {route.page === 'credits' && <CreditsPage />}
+            {route.page === 'not-found' && (
+              <main className="page">
+                <h1>Nothing here</h1>
+                <p>
+                  <Link href="/">Back to the studio</Link>
+                </p>
+              </main>
+            )}
+          </Suspense>
+        )}
+      </div>
     </div>
   );
 }

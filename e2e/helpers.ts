@@ -1,0 +1,61 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+
+export const PHOTOS = fileURLToPath(new URL('../../shared/fixtures/photos/', import.meta.url));
+export const photo = (name: string) => `${PHOTOS}${name}`;
+export const DEMO_KEY = 'tr_demo_kiln';
+
+/** Signs in by storing the key as the key screen would ("remember on this device"). */
+export async function useKey(page: Page, key = DEMO_KEY) {
+  await page.addInitScript((k) => {
+    if (!sessionStorage.getItem('kiln.e2e.keySet')) {
+      localStorage.setItem('kiln.apiKey', k);
+      sessionStorage.setItem('kiln.e2e.keySet', '1');
+    }
+  }, key);
+}
+
+export async function shot(page: Page, info: TestInfo, name: string) {
+  await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
+}
+
+/** No serious or critical axe violation on the current screen. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
+/** The canvas shows something: its pixels are not one flat colour. */
+export async function expectRenderedModel(viewer: Locator) {
+  await expect(viewer).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  const png = await viewer.locator('canvas').screenshot();
+  const stats = await sharp(png).stats();
+  const spread = stats.channels.slice(0, 3).reduce((s, c) => s + c.stdev, 0);
+  expect(spread, 'canvas pixels vary (a model is drawn)').toBeGreaterThan(15);
+}
+
+/** Downloads the GLB from the result and checks it parses as a GLB. */
+export async function downloadGlb(page: Page) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download GLB' }).click()]);
+  const path = await download.path();
+  const bytes = new Uint8Array(readFileSync(path));
+  expect(new TextDecoder().decode(bytes.slice(0, 4))).toBe('glTF');
+  const { validateBytes } = await import('gltf-validator');
+  const report = await validateBytes(bytes);
+  expect(report.issues.numErrors).toBe(0);
+  return { name: download.suggestedFilename(), bytes };
+}
+
+export async function balanceOf(page: Page): Promise<number> {
+  const res = await page.request.get('/api/credits', { headers: { authorization: `Bearer ${DEMO_KEY}` } });
+  return ((await res.json()) as { balance: number }).balance;
+}
+
+export async function libraryCount(page: Page, key = DEMO_KEY): Promise<number> {
+  const res = await page.request.get('/api/library?limit=100', { headers: { authorization: `Bearer ${key}` } });
+  return ((await res.json()) as { data: unknown[] }).data.length;
+}

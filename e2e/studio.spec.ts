@@ -1,0 +1,193 @@
+import { expect, test } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
+import {
+  DEMO_KEY,
+  balanceOf,
+  downloadGlb,
+  expectAccessible,
+  expectRenderedModel,
+  libraryCount,
+  photo,
+  shot,
+  useKey,
+} from './helpers.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+test('first run: the key screen explains, checks the prefix, and offers the demo key', async ({ page }, info) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Connect your API key' })).toBeVisible();
+  await expect(page.getByText('Demo upstream').first()).toBeVisible();
+  await page.getByText('Where do I get a key?').click();
+  await expect(page.getByText('API keys', { exact: false }).first()).toBeVisible();
+  await page.getByLabel('API key').fill('sk_live_123');
+  await expect(page.getByText('API keys start with tr_')).toBeVisible();
+  await shot(page, info, 'key-screen');
+  await expectAccessible(page);
+  await page.getByRole('button', { name: 'Use the demo key' }).click();
+  await expect(page.getByRole('heading', { name: 'New model' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /API key tr_demo/ })).toBeVisible();
+});
+
+test('single image: upload a photo, watch the stages, view and download the model', async ({ page }, info) => {
+  await useKey(page);
+  await page.goto('/');
+  await page.getByRole('radio', { name: /^alpha\b/ }).check();
+  await page.getByTestId('file-input').first().setInputFiles(photo('chair.png'));
+  await expect(page.getByText('Ready')).toBeVisible();
+  await shot(page, info, 'form');
+  await expectAccessible(page);
+  await page.getByRole('button', { name: 'Generate' }).click();
+  const detail = page.getByTestId('task-detail').first();
+  await expect(detail.getByRole('progressbar').first()).toBeVisible();
+  await shot(page, info, 'progress');
+  await expect(page).toHaveTitle(/\d+% · Kiln/);
+  await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+  await expectRenderedModel(page.getByTestId('model-viewer'));
+  await shot(page, info, 'result');
+  await expectAccessible(page);
+  const { name } = await downloadGlb(page);
+  expect(name).toMatch(/^kiln-alpha-.*\.glb$/);
+  await expect(page.getByTestId('credits-remaining')).not.toHaveText('—');
+});
+
+test('multi-view: the 2–4 rule is shown and enforced, then two views generate', async ({ page }) => {
+  await useKey(page);
+  await page.goto('/');
+  await page.getByRole('radio', { name: /^alpha-multiview/ }).check();
+  await page.getByTestId('file-input').first().setInputFiles([photo('robot.png')]);
+  await expect(page.getByText('1 of 2–4 views')).toBeVisible();
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await expect(page.getByText('Add 2 to 4 photos of the object.').or(page.getByText(/image_urls needs 2 to 4/))).toBeVisible();
+
+  // Five photos: only four fit.
+  await page.getByTestId('file-input').first().setInputFiles([photo('horse.png'), photo('chair.png'), photo('teapot.png'), photo('flamingo.png')]);
+  await expect(page.getByText(/Only 4 views fit; 1 was left out/)).toBeVisible();
+  await expect(page.getByText('4 of 2–4 views')).toBeVisible();
+  // Remove two, reorder: the robot goes second.
+  await page.getByRole('button', { name: 'Remove view 4' }).click();
+  await page.getByRole('button', { name: 'Remove view 3' }).click();
+  await page.getByRole('button', { name: 'Move view 1 later' }).click();
+  await expect(page.getByRole('img', { name: /View 2: robot\.png/ })).toBeVisible();
+  await expect(page.getByText('Ready')).toHaveCount(2);
+  await page.getByRole('button', { name: 'Generate' }).click();
+  const detail = page.getByTestId('task-detail').first();
+  await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+  await expectRenderedModel(page.getByTestId('model-viewer'));
+  await downloadGlb(page);
+});
+
+test('text: a live counter, a 2001-character prompt refused, then a prompt generates in sync mode', async ({ page }) => {
+  await useKey(page);
+  await page.goto('/');
+  await page.getByRole('radio', { name: /^beta-text/ }).check();
+  const prompt = page.getByLabel('Prompt');
+  await prompt.fill('x'.repeat(2001));
+  await expect(page.getByText('2,001 / 2,000')).toBeVisible();
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await expect(page.getByText(/prompt must be at most 2000 characters/)).toBeVisible();
+  await prompt.fill('a small red ceramic vase');
+  await page.getByLabel(/Wait for the result/).check();
+  await page.getByRole('button', { name: 'Generate' }).click();
+  const detail = page.getByTestId('task-detail').first();
+  await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+  await expectRenderedModel(page.getByTestId('model-viewer'));
+  await downloadGlb(page);
+});
+
+test('a failed task shows the refund, and the balance returns to where it was', async ({ page }) => {
+  await useKey(page);
+  const before = await balanceOf(page);
+  await page.goto('/');
+  await page.getByRole('radio', { name: /^gamma/ }).check();
+  await page.getByLabel('…or paste an image URL').fill('http://127.0.0.1:9/unreachable.png');
+  await page.getByRole('button', { name: 'Use URL' }).click();
+  await page.getByRole('button', { name: 'Generate' }).click();
+  const detail = page.getByTestId('task-detail').first();
+  await expect(detail).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
+  await expect(detail.getByText('30 credits refunded')).toBeVisible();
+  await expect(detail.getByText(/could not be reached|127\.0\.0\.1:9/).first()).toBeVisible();
+  await expect(detail.getByRole('button', { name: 'Try again' })).toBeVisible();
+  expect(await balanceOf(page)).toBe(before);
+});
+
+test('wrong files and wrong keys are answered in the UI', async ({ page }, info) => {
+  // A text file named .png is refused before any upload.
+  await useKey(page);
+  await page.goto('/');
+  await page.getByRole('radio', { name: /^beta\b/ }).check();
+  const fake = info.outputPath('notes.png');
+  writeFileSync(fake, 'these are my notes, not a photo');
+  const uploads: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/uploads') && r.method() === 'POST') uploads.push(r.url());
+  });
+  await page.getByTestId('file-input').first().setInputFiles(fake);
+  await expect(page.getByText(/“notes\.png” is not an image Kiln can use/)).toBeVisible();
+  expect(uploads).toEqual([]);
+
+  // A key with too few credits: 402 with the price and the balance.
+  await page.evaluate(() => localStorage.setItem('kiln.apiKey', 'tr_e2e_poor'));
+  await page.reload();
+  await page.getByRole('radio', { name: /^beta-text/ }).check();
+  await page.getByLabel('Prompt').fill('a cube');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await expect(page.getByText(/Not enough credits.*costs 10 credits.*balance is 5/)).toBeVisible();
+
+  // A key the upstream does not know: 401 at the key.
+  await page.evaluate(() => localStorage.setItem('kiln.apiKey', 'tr_not_a_real_key'));
+  await page.reload();
+  await page.getByRole('radio', { name: /^beta-text/ }).check();
+  await page.getByLabel('Prompt').fill('a cube');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await expect(page.getByText(/Your API key was refused/)).toBeVisible();
+  await page.getByRole('button', { name: 'Change key' }).click();
+  await expect(page.getByRole('heading', { name: 'Connect your API key' })).toBeVisible();
+});
+
+test('a double click creates one task, and a reload resumes it', async ({ page }) => {
+  await useKey(page);
+  await page.goto('/');
+  const before = await libraryCount(page);
+  await page.getByRole('radio', { name: /^beta-text/ }).check();
+  await page.getByLabel('Prompt').fill('a wooden chair');
+  await page.getByRole('button', { name: 'Generate' }).dblclick();
+  await expect.poll(() => libraryCount(page)).toBe(before + 1);
+  const detail = page.getByTestId('task-detail').first();
+  await expect(detail).toHaveAttribute('data-status', 'pending');
+  await page.reload();
+  await expect(page.getByTestId('task-detail').first()).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+  expect(await libraryCount(page)).toBe(before + 1);
+});
+
+test('gallery and credits show what happened', async ({ page }, info) => {
+  await useKey(page);
+  await page.goto('/gallery');
+  await expect(page.getByRole('heading', { name: 'Gallery' })).toBeVisible();
+  await expect(page.getByText('Failed').first()).toBeVisible();
+  await expect(page.getByText('Completed').first()).toBeVisible();
+  await shot(page, info, 'gallery');
+  await expectAccessible(page);
+  await page.getByRole('link', { name: /^Open/ }).first().click();
+  await expect(page.getByTestId('task-detail')).toBeVisible();
+  await page.goto('/credits');
+  await expect(page.getByRole('heading', { name: 'Credits' })).toBeVisible();
+  await expect(page.getByRole('table')).toBeVisible();
+  const balance = await balanceOf(page);
+  await expect(page.getByTestId('balance')).toContainText(balance.toLocaleString('en-US'));
+  await shot(page, info, 'credits');
+  await expectAccessible(page);
+});
+
+test('usable at 390 px and in the dark theme', async ({ page }, info) => {
+  await useKey(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Generate' })).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await shot(page, info, 'mobile-dark');
+  await expectAccessible(page);
+  expect(DEMO_KEY).toBe('tr_demo_kiln');
+});

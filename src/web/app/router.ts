@@ -1,0 +1,56 @@
+import { useSyncExternalStore } from 'react';
+
+/** Kiln's pages. A tiny router: the path is the state, history is the store. */
+export type Route =
+  | { page: 'studio' }
+  | { page: 'gallery' }
+  | { page: 'credits' }
+  | { page: 'task'; id: string }
+  | { page: 'not-found' };
+
+export function parseRoute(pathname: string): Route {
+  if (pathname === '/' || pathname === '') return { page: 'studio' };
+  if (pathname === '/gallery') return { page: 'gallery' };
+  if (pathname === '/credits') return { page: 'credits' };
+  const task = /^\/tasks\/([^/]+)$/.exec(pathname);
+  if (task?.[1]) return { page: 'task', id: decodeURIComponent(task[1]) };
+  return { page: 'not-found' };
+}
+
+export function hrefOf(route: Route): string {
+  switch (route.page) {
+    case 'studio':
+      return '/';
+    case 'task':
+      return `/tasks/${encodeURIComponent(route.id)}`;
+    case 'not-found':
+      return '/';
+    default:
+      return `/${route.page}`;
+  }
+}
+
+const listeners = new Set<() => void>();
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  window.addEventListener('popstate', listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('popstate', listener);
+  };
+}
+
+export function navigate(to: string) {
+  if (to === location.pathname) return;
+  history.pushState(null, '', to);
+  for (const l of listeners) l();
+  window.scrollTo({ top: 0 });
+}
+
+export function usePathname(): string {
+  return useSyncExternalStore(subscribe, () => location.pathname);
+}
+
+export function useRoute(): Route {
+  return parseRoute(usePathname());
+}

@@ -1,0 +1,201 @@
+import { useEffect, useMemo } from 'react';
+import type { LibraryEntry } from '../../../contract/index.ts';
+import { Link } from '../../ui/link.tsx';
+import { formatDateTime, formatNumber, isoDateTime } from '../library/entry-format.ts';
+import { useLibrary } from '../library/library-query.ts';
+import { StatusBadge } from '../library/status-badge.tsx';
+import { useModels } from '../models/models-query.ts';
+import { BalanceChart } from './balance-chart.tsx';
+import { creditCell } from './credit-cell.ts';
+import { useCredits } from './credits-query.ts';
+import './credits.css';
+
+/** The balance, how it moved, and what each task cost. */
+export default function CreditsPage() {
+  useEffect(() => {
+    document.title = 'Credits · Kiln';
+  }, []);
+
+  return (
+    <main className="page credits-page">
+      <h1>Credits</h1>
+      <BalanceSection />
+      <TaskCostsSection />
+    </main>
+  );
+}
+
+function BalanceSection() {
+  const credits = useCredits();
+
+  if (credits.isPending) {
+    return (
+      <p className="muted" role="status">
+        Loading your balance…
+      </p>
+    );
+  }
+  if (credits.isError) {
+    return (
+      <div className="card credits-message" role="alert">
+        <p className="error">The balance could not be loaded: {credits.error.message}</p>
+        <button type="button" onClick={() => void credits.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+
+  const { balance, learned_ms: learnedMs, history } = credits.data;
+  return (
+    <div className="credits-top">
+      <section className="card credits-balance" aria-labelledby="credits-balance-heading">
+        <h2 id="credits-balance-heading" className="credits-label">
+          Current balance
+        </h2>
+        {balance == null ? (
+          <p className="credits-unknown">
+            Not known yet — the balance shows after your first generation.
+          </p>
+        ) : (
+          <>
+            <p className="credits-amount">
+              <span className="credits-number">{formatNumber(balance)}</span>{' '}
+              <span className="credits-unit">credits</span>
+            </p>
+            {learnedMs != null && (
+              <p className="muted small credits-asof">
+                as of <time dateTime={isoDateTime(learnedMs)}>{formatDateTime(learnedMs)}</time>
+              </p>
+            )}
+          </>
+        )}
+        <p className="muted small credits-note">
+          Kiln learns the balance from the upstream’s answers, so it updates as you generate.
+        </p>
+      </section>
+      <section className="card credits-chart" aria-labelledby="credits-chart-heading">
+        <h2 id="credits-chart-heading" className="credits-label">
+          Balance over time
+        </h2>
+        <BalanceChart history={history} />
+      </section>
+    </div>
+  );
+}
+
+function TaskCostsSection() {
+  const library = useLibrary();
+  const models = useModels();
+
+  const prices = useMemo(() => {
+    const map = new Map<string, number>();
+    for (const m of models.data?.models ?? []) if (m.credits != null) map.set(m.id, m.credits);
+    return map;
+  }, [models.data]);
+
+  const entries = useMemo(() => {
+    const seen = new Set<string>();
+    const out: LibraryEntry[] = [];
+    for (const page of library.data?.pages ?? [])
+      for (const e of page.data) {
+        if (seen.has(e.id)) continue;
+        seen.add(e.id);
+        out.push(e);
+      }
+    return out;
+  }, [library.data]);
+
+  return (
+    <section className="credits-tasks" aria-labelledby="credits-tasks-heading">
+      <h2 id="credits-tasks-heading">Per task</h2>
+      {library.isPending ? (
+        <p className="muted" role="status">
+          Loading your tasks…
+        </p>
+      ) : library.isError && !library.data ? (
+        <div className="card credits-message" role="alert">
+          <p className="error">The tasks could not be loaded: {library.error.message}</p>
+          <button type="button" onClick={() => void library.refetch()}>
+            Try again
+          </button>
+        </div>
+      ) : entries.length === 0 ? (
+        <div className="card credits-message">
+          <p>
+            No tasks yet. <Link href="/">Make your first model in the Studio</Link>; what it costs
+            shows up here.
+          </p>
+        </div>
+      ) : (
+        <div
+          className="credits-table-wrap card"
+          role="region"
+          aria-labelledby="credits-table-caption"
+          tabIndex={0}
+        >
+          <table className="credits-table">
+            <caption id="credits-table-caption">
+              Credits per task, newest first
+              {library.hasNextPage ? ` (${entries.length} loaded)` : ''}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Model</th>
+                <th scope="col">Status</th>
+                <th scope="col" className="num">
+                  Credits
+                </th>
+                <th scope="col" className="num">
+                  Balance after
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((entry) => {
+                const ms = entry.created * 1000;
+                const cell = creditCell(entry, prices.get(entry.model), formatNumber);
+                return (
+                  <tr key={entry.id}>
+                    <td>
+                      <time dateTime={isoDateTime(ms)}>{formatDateTime(ms)}</time>
+                    </td>
+                    <td>
+                      <Link href={`/tasks/${encodeURIComponent(entry.id)}`}>{entry.model}</Link>
+                    </td>
+                    <td>
+                      <StatusBadge entry={entry} />
+                    </td>
+                    <td className={`num credit-${cell.tone}`}>{cell.text}</td>
+                    <td className="num">
+                      {entry.credits_remaining == null
+                        ? '—'
+                        : formatNumber(entry.credits_remaining)}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {library.isFetchNextPageError && (
+        <p className="error" role="alert">
+          More tasks could not be loaded: {library.error?.message}
+        </p>
+      )}
+      {library.hasNextPage && (
+        <div className="credits-more">
+          <button
+            type="button"
+            onClick={() => void library.fetchNextPage()}
+            disabled={library.isFetchingNextPage}
+          >
+            {library.isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,122 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { LIMITS, parseCreateRequest, type CreateGenerationInput, type Task } from '../../../contract/index.ts';
+import { forgetKey } from '../key/key-store.ts';
+import { useCredits } from '../credits/credits-query.ts';
+import { useModels, type ModelChoice } from '../models/models-query.ts';
+import { describeError, type ShownError } from './describe-error.ts';
+import { MultiViewInput, SingleImageInput } from './image-inputs.tsx';
+import { ModelPicker } from './model-picker.tsx';
+import { PromptInput } from './prompt-input.tsx';
+import { newIdempotencyKey, useCreateTask } from './use-create-task.ts';
+import { useImageItems } from './use-image-items.ts';
+
+/** The studio's form: model, inputs for that model, mode, Generate. */
+export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void }) {
+  const models = useModels();
+  const credits = useCredits();
+  const choices: ModelChoice[] = models.data?.models ?? [];
+  const [modelId, setModelId] = useState('alpha');
+  const model = choices.find((m) => m.id === modelId) ?? choices[0];
+  const single = useImageItems(1);
+  const views = useImageItems(LIMITS.maxImages);
+  const [prompt, setPrompt] = useState('');
+  const [wait, setWait] = useState(false);
+  const [shown, setShown] = useState<ShownError | null>(null);
+  const create = useCreateTask();
+  // A ref, not state: a second click in the same frame must see the first.
+  const inFlight = useRef(false);
+
+  if (models.isPending) return <p className="muted">Loading models…</p>;
+  if (!model) return <p className="error">No models are available.</p>;
+  const kind = model.input;
+  const images = kind === 'multiview' ? views : single;
+  const busyUploads = images.items.some((i) => i.status === 'checking' || i.status === 'uploading');
+  const badUploads = images.items.some((i) => i.status === 'error');
+
+  const body = (): CreateGenerationInput => {
+    const mode = wait ? 'sync' : 'async';
+    if (kind === 'text') return { model: model.id as CreateGenerationInput['model'], prompt, mode };
+    const urls = images.items.map((i) => i.url ?? '');
+    return kind === 'multiview'
+      ? { model: model.id as CreateGenerationInput['model'], image_urls: urls, mode }
+      : { model: model.id as CreateGenerationInput['model'], ...(urls[0] !== undefined ? { image_url: urls[0] } : {}), mode };
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (inFlight.current || create.isPending) return;
+    if (busyUploads) return setShown({ at: 'form', message: 'Wait for the uploads to finish.' });
+    if (badUploads) return setShown({ at: kind === 'multiview' ? 'image_urls' : 'image_url', message: 'Remove the images that could not be used.' });
+    const req = body();
+    const local = parseCreateRequest(req);
+    if (!local.ok) {
+      const at = (local.error.param ?? 'form').replace(/\[\d+\]$/, '');
+      const friendly =
+        at === 'image_url' && local.error.code === 'missing_field'
+          ? 'Add a photo first.'
+          : at === 'image_urls' && local.error.code === 'missing_field'
+            ? `Add ${LIMITS.minImages} to ${LIMITS.maxImages} photos of the object.`
+            : at === 'prompt' && local.error.code === 'missing_field'
+              ? 'Describe the object you want.'
+              : local.error.message;
+      return setShown({ at, message: friendly });
+    }
+    setShown(null);
+    inFlight.current = true;
+    create.mutate(
+      { body: req, idempotencyKey: newIdempotencyKey() },
+      {
+        onSuccess: (task) => onCreated(task),
+        onError: (err) => setShown(describeError(err, { price: model.credits, balance: credits.data?.balance ?? null })),
+        onSettled: () => {
+          inFlight.current = false;
+        },
+      },
+    );
+  };
+
+  const errorAt = (field: string) => (shown?.at === field ? shown.message : undefined);
+  const disabled = create.isPending || busyUploads;
+
+  return (
+    <form className="generate-form card" onSubmit={submit} noValidate aria-labelledby="generate-title">
+      <h2 id="generate-title">New model</h2>
+      <ModelPicker models={choices} value={model.id} onChange={(id) => (setModelId(id), setShown(null))} error={errorAt('model')} />
+      {models.data?.fallback && (
+        <p className="muted small">The model list could not be loaded; showing the standard models.</p>
+      )}
+      <fieldset className="inputs">
+        <legend>{kind === 'text' ? 'Describe it' : kind === 'multiview' ? 'Photos (2–4 views)' : 'Photo'}</legend>
+        {kind === 'image' && <SingleImageInput images={single} error={errorAt('image_url')} />}
+        {kind === 'multiview' && <MultiViewInput images={views} error={errorAt('image_urls') ?? errorAt('image_url')} />}
+        {kind === 'text' && <PromptInput value={prompt} onChange={setPrompt} error={errorAt('prompt')} />}
+      </fieldset>
+      <label className="check">
+        <input type="checkbox" checked={wait} onChange={(e) => setWait(e.target.checked)} />
+        Wait for the result (sync mode; up to 55 s, then it keeps going in the background)
+      </label>
+      {shown?.at === 'key' && (
+        <div className="form-error" role="alert">
+          <p>{shown.message}</p>
+          <button type="button" onClick={() => forgetKey()}>
+            Change key
+          </button>
+        </div>
+      )}
+      {(shown?.at === 'form' || shown?.at === 'mode') && (
+        <p className="form-error" role="alert">
+          {shown.message}
+        </p>
+      )}
+      <div className="submit-row">
+        <button type="submit" className="primary big" disabled={disabled} aria-describedby="price-note">
+          {create.isPending ? (wait ? 'Generating… (waiting)' : 'Starting…') : 'Generate'}
+        </button>
+        <span id="price-note" className="muted small">
+          {model.credits !== null ? `${model.credits} credits` : ''}
+          {credits.data?.balance != null ? ` · balance ${credits.data.balance}` : ''}
+        </span>
+      </div>
+    </form>
+  );
+}

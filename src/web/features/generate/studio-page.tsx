@@ -1,0 +1,63 @@
+import { useQueries } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { progressOf } from '../../../contract/index.ts';
+import { useClient, useKeyScope } from '../../lib/api.ts';
+import { useLibrary } from '../library/library-query.ts';
+import { TaskCard } from '../tasks/task-card.tsx';
+import { TaskDetail } from '../tasks/task-detail.tsx';
+import { taskQuery } from '../tasks/task-query.ts';
+import { GenerateForm } from './generate-form.tsx';
+import './studio.css';
+
+const RECENT = 8;
+
+/** The tab title carries the progress of running tasks: "42% · Kiln", "2 running · 35% · Kiln". */
+function useTabTitle(pendingIds: string[]) {
+  const client = useClient();
+  const scope = useKeyScope();
+  const results = useQueries({ queries: pendingIds.map((id) => taskQuery(client, scope, id)) });
+  const running = results.map((r) => r.data).filter((t) => t?.status === 'pending');
+  const pct = running.length ? Math.min(...running.map((t) => (t ? progressOf(t) : 0))) : null;
+  useEffect(() => {
+    document.title =
+      pct === null ? 'Studio · Kiln' : running.length > 1 ? `${running.length} running · ${pct}% · Kiln` : `${pct}% · Kiln`;
+  }, [pct, running.length]);
+}
+
+export function StudioPage() {
+  const library = useLibrary();
+  const recent = (library.data?.pages[0]?.data ?? []).slice(0, RECENT);
+  const [selected, setSelected] = useState<string | null>(null);
+  const focus = selected ?? recent[0]?.id ?? null;
+  useTabTitle(recent.filter((e) => e.status === 'pending').map((e) => e.id));
+
+  return (
+    <main className="page studio">
+      <h1 className="visually-hidden">Studio</h1>
+      <div className="studio-grid">
+        <GenerateForm onCreated={(t) => setSelected(t.id)} />
+        <div className="studio-side">
+          {focus ? (
+            <TaskDetail key={focus} id={focus} />
+          ) : (
+            <div className="card empty-result">
+              <h2>Your model appears here</h2>
+              <p className="muted">Choose a model, add a photo or a prompt, and press Generate. You can start several at once.</p>
+            </div>
+          )}
+          {recent.length > 0 && (
+            <section aria-labelledby="recent-title" className="recent">
+              <h2 id="recent-title">Recent tasks</h2>
+              <ul className="task-list">
+                {recent.map((e) => (
+                  <TaskCard key={e.id} entry={e} selected={e.id === focus} onSelect={() => setSelected(e.id)} />
+                ))}
+              </ul>
+            </section>
+          )}
+          {library.isError && <p className="error">The library could not be loaded.</p>}
+        </div>
+      </div>
+    </main>
+  );
+}

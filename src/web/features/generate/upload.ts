@@ -1,0 +1,41 @@
+import { UploadResultSchema, type UploadResult } from '../../../contract/index.ts';
+import { APIConnectionError, APIError, APIUserAbortError } from '../../../client/index.ts';
+
+/**
+ * POST /api/uploads with upload progress (fetch cannot report it; XHR can).
+ * Errors are the client's typed errors, carrying the server's sentence.
+ */
+export function uploadImage(
+  file: Blob,
+  options: { onProgress?: (fraction: number) => void; signal?: AbortSignal } = {},
+): Promise<UploadResult> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/uploads');
+    xhr.responseType = 'text';
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) options.onProgress?.(e.loaded / e.total);
+    };
+    xhr.onload = () => {
+      let body: unknown = xhr.responseText;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        // keep the text
+      }
+      if (xhr.status === 201 || xhr.status === 200) {
+        const parsed = UploadResultSchema.safeParse(body);
+        if (parsed.success) {
+          options.onProgress?.(1);
+          resolve(parsed.data);
+        } else reject(APIError.from(502, 'The server answered the upload with an unexpected body.'));
+      } else reject(APIError.from(xhr.status, body, undefined, xhr.statusText));
+    };
+    xhr.onerror = () => reject(new APIConnectionError('The upload could not reach Kiln’s server.'));
+    xhr.onabort = () => reject(new APIUserAbortError('The upload was cancelled.'));
+    options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    const form = new FormData();
+    form.append('file', file);
+    xhr.send(form);
+  });
+}

@@ -1,0 +1,34 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useRef } from 'react';
+import { forgetKey, keyPersistence, maskKey, useApiKey } from './key-store.ts';
+
+/** The key in the header, masked, with switch and forget. */
+export function KeyChip() {
+  const key = useApiKey();
+  const queryClient = useQueryClient();
+  const menuId = useId();
+  const details = useRef<HTMLDetailsElement>(null);
+  if (!key) return null;
+  const leave = () => {
+    forgetKey();
+    queryClient.clear();
+  };
+  return (
+    <details className="key-chip" ref={details}>
+      <summary aria-label={`API key ${maskKey(key)}: key options`}>
+        <span aria-hidden="true">🔑</span> <code>{maskKey(key)}</code>
+      </summary>
+      <div className="menu" id={menuId}>
+        <p className="muted small">
+          {keyPersistence() === 'device' ? 'Remembered on this device.' : 'Kept for this session only.'}
+        </p>
+        <button type="button" onClick={leave}>
+          Switch key
+        </button>
+        <button type="button" className="danger" onClick={leave}>
+          Forget key
+        </button>
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,108 @@
+import { useId, useState, type FormEvent } from 'react';
+import { keyProblem, saveKey, type KeyPersistence } from './key-store.ts';
+import { useInfo } from './info-query.ts';
+
+/** First run: what the key is, where to get one, and where it is kept. */
+export function KeyScreen({ refused }: { refused?: string | undefined }) {
+  const info = useInfo();
+  const [key, setKey] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [persistence, setPersistence] = useState<KeyPersistence>('device');
+  const inputId = useId();
+  const problem = keyProblem(key);
+  const showProblem = touched && key.length > 0 ? problem : null;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (!problem) saveKey(key.trim(), persistence);
+  };
+  const demoKey = info.data?.mode === 'mock' ? info.data.demoKey : undefined;
+
+  return (
+    <main className="key-screen" aria-labelledby="key-title">
+      <div className="card key-card">
+        <h1 id="key-title">Connect your API key</h1>
+        <p className="muted">
+          Kiln turns photos and prompts into 3D models through the image-to-3D API. Each generation is billed
+          in credits to the account the key belongs to.
+        </p>
+        {refused && (
+          <p className="error" role="alert">
+            {refused}
+          </p>
+        )}
+        <form onSubmit={submit} noValidate>
+          <label htmlFor={inputId}>API key</label>
+          <input
+            id={inputId}
+            name="api-key"
+            type="password"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="tr_…"
+            value={key}
+            onChange={(e) => {
+              setKey(e.target.value);
+              setTouched(true);
+            }}
+            aria-invalid={showProblem ? true : undefined}
+            aria-describedby={`${inputId}-hint`}
+          />
+          <p id={`${inputId}-hint`} className={showProblem ? 'error' : 'muted small'} aria-live="polite">
+            {showProblem ?? 'Keys start with tr_.'}
+          </p>
+          <fieldset className="radio-row">
+            <legend>Keep the key</legend>
+            <label>
+              <input
+                type="radio"
+                name="persistence"
+                checked={persistence === 'device'}
+                onChange={() => setPersistence('device')}
+              />
+              Remember on this device
+            </label>
+            <label>
+              <input
+                type="radio"
+                name="persistence"
+                checked={persistence === 'session'}
+                onChange={() => setPersistence('session')}
+              />
+              This session only
+            </label>
+          </fieldset>
+          <button type="submit" className="primary" disabled={key.length > 0 && problem !== null}>
+            Use this key
+          </button>
+        </form>
+        <details className="where">
+          <summary>Where do I get a key?</summary>
+          <ol>
+            <li>Sign in to your account and open <strong>Settings</strong>.</li>
+            <li>
+              Choose <strong>API keys</strong>, then <strong>Create key</strong>.
+            </li>
+            <li>Give it a name (for example “Kiln”), create it, and copy it. It starts with tr_.</li>
+          </ol>
+          <p className="muted small">
+            The key stays in this browser and is sent only in the Authorization header. Kiln’s server never
+            stores it.
+          </p>
+        </details>
+        {demoKey && (
+          <div className="demo-box">
+            <p>
+              <span className="badge">Demo upstream</span> This Kiln runs on its built-in mock: generations are
+              made locally and credits are pretend.
+            </p>
+            <button type="button" onClick={() => saveKey(demoKey, persistence)}>
+              Use the demo key
+            </button>
+          </div>
+        )}
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { formatNumber, isoDateTime, promptExcerpt, statusView } from './entry-format.ts';
+
+describe('statusView', () => {
+  it('labels the three spec statuses', () => {
+    expect(statusView({ status: 'completed', progress: 100 })).toEqual({
+      label: 'Completed',
+      tone: 'ok',
+    });
+    expect(statusView({ status: 'failed', progress: 30 })).toEqual({
+      label: 'Failed',
+      tone: 'failed',
+    });
+    expect(statusView({ status: 'pending', progress: 42.4 })).toEqual({
+      label: 'In progress 42%',
+      tone: 'pending',
+    });
+  });
+
+  it('clamps odd progress values', () => {
+    expect(statusView({ status: 'pending', progress: -5 }).label).toBe('In progress 0%');
+    expect(statusView({ status: 'pending', progress: 180 }).label).toBe('In progress 100%');
+    expect(statusView({ status: 'pending', progress: Number.NaN }).label).toBe('In progress 0%');
+  });
+
+  it('shows any other status in words', () => {
+    expect(statusView({ status: 'queued_for_review', progress: 0 })).toEqual({
+      label: 'Queued for review',
+      tone: 'other',
+    });
+    expect(statusView({ status: '', progress: 0 }).label).toBe('Unknown');
+  });
+});
+
+describe('promptExcerpt', () => {
+  it('keeps a short prompt whole', () => {
+    expect(promptExcerpt('a red vase')).toBe('a red vase');
+    expect(promptExcerpt('  a   red\nvase ')).toBe('a red vase');
+  });
+
+  it('keeps the first words and adds an ellipsis', () => {
+    expect(promptExcerpt('one two three four five six seven eight nine ten')).toBe(
+      'one two three four five six seven eight…',
+    );
+    expect(promptExcerpt('one two three', 2)).toBe('one two…');
+  });
+
+  it('cuts a prompt of very long words by characters', () => {
+    const out = promptExcerpt('supercalifragilistic '.repeat(6), 8, 30);
+    expect(out.endsWith('…')).toBe(true);
+    expect(out.length).toBeLessThanOrEqual(31);
+    expect(promptExcerpt('x'.repeat(100), 8, 10)).toBe(`${'x'.repeat(10)}…`);
+  });
+});
+
+describe('formatting', () => {
+  it('gives an ISO datetime attribute, or empty for a bad time', () => {
+    expect(isoDateTime(0)).toBe('1970-01-01T00:00:00.000Z');
+    expect(isoDateTime(Number.NaN)).toBe('');
+  });
+
+  it('formats whole numbers', () => {
+    expect(formatNumber(960)).toBe('960');
+    expect(formatNumber(1000).replace(/\D/g, '')).toBe('1000');
+  });
+});

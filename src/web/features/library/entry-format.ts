@@ -1,0 +1,72 @@
+import type { LibraryEntry } from '../../../contract/index.ts';
+
+/**
+ * How a library entry reads: its status badge, a prompt excerpt, its dates.
+ * Pure, shared by the gallery and the credits page.
+ */
+
+export type StatusTone = 'ok' | 'failed' | 'pending' | 'other';
+
+export interface StatusView {
+  label: string;
+  tone: StatusTone;
+}
+
+/** "Completed", "Failed", "In progress 40%", or the upstream's own word, capitalised. */
+export function statusView(entry: Pick<LibraryEntry, 'status' | 'progress'>): StatusView {
+  switch (entry.status) {
+    case 'completed':
+      return { label: 'Completed', tone: 'ok' };
+    case 'failed':
+      return { label: 'Failed', tone: 'failed' };
+    case 'pending': {
+      const pct = Number.isFinite(entry.progress)
+        ? Math.min(100, Math.max(0, Math.round(entry.progress)))
+        : 0;
+      return { label: `In progress ${pct}%`, tone: 'pending' };
+    }
+    default: {
+      const words = entry.status.replace(/[_-]+/g, ' ').trim();
+      return { label: words ? words[0]!.toUpperCase() + words.slice(1) : 'Unknown', tone: 'other' };
+    }
+  }
+}
+
+/** The first `maxWords` words of a prompt, with an ellipsis when there were more. */
+export function promptExcerpt(prompt: string, maxWords = 8, maxChars = 80): string {
+  const words = prompt.trim().split(/\s+/).filter(Boolean);
+  let text = words.slice(0, maxWords).join(' ');
+  let cut = words.length > maxWords;
+  if (text.length > maxChars) {
+    text = text.slice(0, maxChars).replace(/\s+\S*$/, '') || text.slice(0, maxChars);
+    cut = true;
+  }
+  return cut ? `${text}…` : text;
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const numberFormat = new Intl.NumberFormat();
+
+/** "5 Jan 2025, 14:02" (in the user's locale) of epoch milliseconds. */
+export function formatDateTime(ms: number): string {
+  return Number.isFinite(ms) ? dateTimeFormat.format(new Date(ms)) : '—';
+}
+
+/** "5 Jan 2025" (in the user's locale) of epoch milliseconds. */
+export function formatDate(ms: number): string {
+  return Number.isFinite(ms) ? dateFormat.format(new Date(ms)) : '—';
+}
+
+/** A whole number in the user's locale ("1,000"). */
+export function formatNumber(n: number): string {
+  return numberFormat.format(n);
+}
+
+/** The `datetime` attribute of a <time>. */
+export function isoDateTime(ms: number): string {
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : '';
+}

@@ -1,0 +1,264 @@
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
+import { NotFoundError } from '../../../client/index.ts';
+import type { LibraryEntry } from '../../../contract/index.ts';
+import { Link } from '../../ui/link.tsx';
+import { formatDateTime, isoDateTime, promptExcerpt } from './entry-format.ts';
+import { glbFileName } from './file-name.ts';
+import { useHideTask, useLibrary } from './library-query.ts';
+import { StatusBadge } from './status-badge.tsx';
+import './gallery.css';
+
+/** Every task this key made through Kiln, as cards: look, open, download, hide. */
+export default function GalleryPage() {
+  const library = useLibrary();
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const [announcement, setAnnouncement] = useState('');
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+
+  useEffect(() => {
+    document.title = 'Gallery · Kiln';
+  }, []);
+
+  const entries = useMemo(() => {
+    const seen = new Set<string>();
+    const out: LibraryEntry[] = [];
+    for (const page of library.data?.pages ?? []) {
+      for (const entry of page.data) {
+        if (seen.has(entry.id) || hidden.has(entry.id)) continue;
+        seen.add(entry.id);
+        out.push(entry);
+      }
+    }
+    return out;
+  }, [library.data, hidden]);
+
+  /** The card is gone: say so, and put focus on its neighbour rather than losing it. */
+  const onHidden = (id: string) => {
+    const index = entries.findIndex((e) => e.id === id);
+    const neighbour = entries[index + 1] ?? entries[index - 1];
+    flushSync(() => {
+      setHidden((prev) => new Set(prev).add(id));
+      // A trailing no-break space alternates so that a second hide is announced again.
+      setAnnouncement((prev) => (prev === 'Task hidden.' ? 'Task hidden.\u00a0' : 'Task hidden.'));
+    });
+    const target = neighbour
+      ? listRef.current?.querySelector<HTMLElement>(
+          `[data-task-id="${CSS.escape(neighbour.id)}"] .gallery-open`,
+        )
+      : null;
+    (target ?? headingRef.current)?.focus();
+  };
+
+  return (
+    <main className="page gallery-page">
+      <h1 ref={headingRef} tabIndex={-1}>
+        Gallery
+      </h1>
+      <p role="status" className="visually-hidden">
+        {announcement}
+      </p>
+
+      {library.isPending ? (
+        <p className="muted" role="status">
+          Loading your gallery…
+        </p>
+      ) : library.isError && !library.data ? (
+        <div className="card gallery-message" role="alert">
+          <p className="error">The gallery could not be loaded: {library.error.message}</p>
+          <button type="button" onClick={() => void library.refetch()}>
+            Try again
+          </button>
+        </div>
+      ) : entries.length === 0 ? (
+        <div className="card gallery-message gallery-empty">
+          <p className="gallery-empty-title">
+            Nothing here yet — make your first model in the Studio.
+          </p>
+          <p>
+            <Link href="/" className="button primary">
+              Go to the Studio
+            </Link>
+          </p>
+        </div>
+      ) : (
+        <>
+          <p className="muted small gallery-count">
+            {entries.length === 1 ? '1 task' : `${entries.length} tasks`}
+            {library.hasNextPage ? ' shown so far' : ''}, newest first.
+          </p>
+          <ul className="gallery-grid" ref={listRef}>
+            {entries.map((entry) => (
+              <GalleryCard key={entry.id} entry={entry} onHidden={onHidden} />
+            ))}
+          </ul>
+        </>
+      )}
+
+      {library.isFetchNextPageError && (
+        <p className="error" role="alert">
+          More tasks could not be loaded: {library.error?.message}
+        </p>
+      )}
+      {library.hasNextPage && (
+        <div className="gallery-more">
+          <button
+            type="button"
+            onClick={() => void library.fetchNextPage()}
+            disabled={library.isFetchingNextPage}
+          >
+            {library.isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </button>
+        </div>
+      )}
+    </main>
+  );
+}
+
+function GalleryCard({ entry, onHidden }: { entry: LibraryEntry; onHidden: (id: string) => void }) {
+  const hide = useHideTask();
+  const [confirming, setConfirming] = useState(false);
+  const hideRef = useRef<HTMLButtonElement>(null);
+  const noRef = useRef<HTMLButtonElement>(null);
+  const questionId = useId();
+
+  const createdMs = entry.created * 1000;
+  const when = formatDateTime(createdMs);
+  const canDownload = entry.status === 'completed' && entry.model_url !== null;
+
+  const ask = () => {
+    hide.reset();
+    flushSync(() => setConfirming(true));
+    noRef.current?.focus();
+  };
+  const cancel = () => {
+    flushSync(() => setConfirming(false));
+    hideRef.current?.focus();
+  };
+  const confirm = () => {
+    hide.mutate(entry.id, {
+      onSuccess: () => onHidden(entry.id),
+      onError: (err) => {
+        // Already gone on the server: as good as hidden.
+        if (err instanceof NotFoundError) onHidden(entry.id);
+      },
+    });
+  };
+
+  return (
+    <li className="card gallery-card" data-task-id={entry.id}>
+      <Thumbnail entry={entry} when={when} />
+      <div className="gallery-body">
+        <div className="gallery-title">
+          <h2>{entry.model}</h2>
+          <StatusBadge entry={entry} />
+        </div>
+        <p className="muted small gallery-date">
+          <time dateTime={isoDateTime(createdMs)}>{when}</time>
+        </p>
+        {entry.status === 'failed' && entry.error && (
+          <p className="small gallery-error" title={entry.error.message}>
+            {entry.error.message}
+          </p>
+        )}
+
+        {confirming ? (
+          <div className="gallery-confirm" role="group" aria-labelledby={questionId}>
+            <span id={questionId}>Hide this task?</span>
+            <button
+              type="button"
+              className="small danger"
+              onClick={confirm}
+              disabled={hide.isPending}
+              aria-label={`Yes, hide task from ${when}`}
+            >
+              {hide.isPending ? 'Hiding…' : 'Yes'}
+            </button>
+            <button
+              type="button"
+              className="small"
+              ref={noRef}
+              onClick={cancel}
+              disabled={hide.isPending}
+              aria-label={`No, keep task from ${when}`}
+            >
+              No
+            </button>
+            {hide.isError && !(hide.error instanceof NotFoundError) && (
+              <p className="error small gallery-confirm-error" role="alert">
+                Could not hide it: {hide.error.message}
+              </p>
+            )}
+          </div>
+        ) : (
+          <div className="gallery-actions">
+            <Link
+              href={`/tasks/${encodeURIComponent(entry.id)}`}
+              className="button small gallery-open"
+              aria-label={`Open task from ${when}`}
+            >
+              Open
+            </Link>
+            {canDownload && entry.model_url && (
+              <a
+                className="button small"
+                href={entry.model_url}
+                download={glbFileName(entry)}
+                aria-label={`Download GLB of task from ${when}`}
+              >
+                Download GLB
+              </a>
+            )}
+            <button
+              type="button"
+              className="small danger gallery-hide"
+              ref={hideRef}
+              onClick={ask}
+              aria-label={`Hide task from ${when}`}
+            >
+              Hide
+            </button>
+          </div>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function Thumbnail({ entry, when }: { entry: LibraryEntry; when: string }) {
+  const first = entry.images[0];
+  const views = entry.images.length;
+  const [broken, setBroken] = useState(false);
+
+  if (first?.upload && !broken) {
+    return (
+      <div className="gallery-thumb">
+        <img
+          src={first.upload}
+          alt={`Input photo for task from ${when}`}
+          loading="lazy"
+          decoding="async"
+          onError={() => setBroken(true)}
+        />
+        {views > 1 && <span className="gallery-views small">{views} views</span>}
+      </div>
+    );
+  }
+  if (entry.prompt?.trim()) {
+    return (
+      <div className="gallery-thumb gallery-prompt">
+        <p>
+          <span className="visually-hidden">Prompt: </span>“{promptExcerpt(entry.prompt)}”
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="gallery-thumb gallery-placeholder">
+      <p className="muted small">
+        {first ? (broken ? 'Photo not available' : 'Photo from a link') : 'No preview'}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+import { STAGES, progressOf, stageForProgress, stageFromName, type Task } from '../../../contract/index.ts';
+import { Elapsed } from './elapsed.tsx';
+
+/** initializing → downloading images → generating 3D mesh → processing mesh → uploading result → completed */
+export function StageStepper({ task, label }: { task: Task; label: string }) {
+  const progress = progressOf(task);
+  const current = stageFromName(task.progress_stage) ?? stageForProgress(progress);
+  const failed = task.status === 'failed';
+  const currentIndex = STAGES.indexOf(current);
+  return (
+    <div className="stepper">
+      <div className="stepper-head">
+        <strong>{failed ? `Failed while ${current.label.toLowerCase()}` : current.label}</strong>
+        <span className="muted small">
+          {progress}% · <Elapsed since={task.created ?? null} until={task.completed_at ?? null} />
+        </span>
+      </div>
+      <div
+        className="progress"
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={progress}
+        aria-valuetext={`${progress}% — ${current.label}`}
+      >
+        <span style={{ width: `${progress}%` }} />
+      </div>
+      <ol className="steps">
+        {STAGES.map((s, i) => {
+          const state =
+            i < currentIndex || task.status === 'completed'
+              ? 'done'
+              : i === currentIndex
+                ? failed
+                  ? 'failed'
+                  : 'current'
+                : 'todo';
+          return (
+            <li key={s.key} className={`step ${state}`} aria-current={state === 'current' ? 'step' : undefined}>
+              <span className="dot" aria-hidden="true">
+                {state === 'done' ? '✓' : state === 'failed' ? '✕' : ''}
+              </span>
+              <span className="step-label">{s.label}</span>
+              <span className="visually-hidden">
+                {state === 'done' ? ' (done)' : state === 'current' ? ' (in progress)' : state === 'failed' ? ' (failed)' : ''}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}

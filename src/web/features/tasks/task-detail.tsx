@@ -1,0 +1,125 @@
+import { Suspense, useRef } from 'react';
+import { NotFoundError } from '../../../client/index.ts';
+import type { LibraryEntry, Task } from '../../../contract/index.ts';
+import { navigate } from '../../app/router.ts';
+import { describeError } from '../generate/describe-error.ts';
+import { requestFor } from '../generate/request-memory.ts';
+import { newIdempotencyKey, useCreateTask } from '../generate/use-create-task.ts';
+import { useLibraryEntry } from '../library/entry-query.ts';
+import { glbFileName } from '../library/file-name.ts';
+import { useModels } from '../models/models-query.ts';
+import { LazyModelViewer } from '../viewer/index.ts';
+import { StageStepper } from './stage-stepper.tsx';
+import { useTask } from './task-query.ts';
+
+function subjectOf(entry: LibraryEntry | undefined, task: Task): string {
+  if (entry?.prompt) return `“${entry.prompt.length > 60 ? `${entry.prompt.slice(0, 57)}…` : entry.prompt}”`;
+  return entry ? `${entry.images.length === 1 ? 'one photo' : `${entry.images.length} photos`}` : task.id;
+}
+
+function FailurePanel({ task, entry }: { task: Task; entry: LibraryEntry | undefined }) {
+  const models = useModels();
+  const create = useCreateTask();
+  const key = useRef<string | null>(null);
+  const price = models.data?.models.find((m) => m.id === entry?.model)?.credits ?? null;
+  const body = requestFor(task.id, entry);
+  const retry = () => {
+    if (!body || create.isPending) return;
+    key.current ??= newIdempotencyKey();
+    create.mutate(
+      { body, idempotencyKey: key.current },
+      { onSuccess: (t) => navigate(`/tasks/${encodeURIComponent(t.id)}`), onSettled: () => (key.current = null) },
+    );
+  };
+  return (
+    <div className="failure" role="alert">
+      <h3>The generation failed</h3>
+      <p>{task.error?.message ?? 'The upstream did not say why.'}</p>
+      <p className="refund">
+        <span aria-hidden="true">↩</span>{' '}
+        {price !== null ? `${price} credits refunded` : 'The credits for this task were refunded'} — failed tasks cost
+        nothing.
+      </p>
+      {body ? (
+        <button type="button" className="primary" onClick={retry} disabled={create.isPending}>
+          {create.isPending ? 'Starting…' : 'Try again'}
+        </button>
+      ) : (
+        <p className="muted small">Start a new generation in the Studio to try again.</p>
+      )}
+      {create.error && <p className="error">{describeError(create.error).message}</p>}
+    </div>
+  );
+}
+
+function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }) {
+  const url = entry?.archived ? entry.model_url : null;
+  const name = glbFileName(entry ?? { model: String(task.data?.model ?? 'model'), prompt: null, created: task.created ?? Date.now() / 1000 });
+  return (
+    <div className="result">
+      {url ? (
+        <Suspense fallback={<div className="viewer-placeholder">Loading the viewer…</div>}>
+          <LazyModelViewer url={url} label={`3D model of ${subjectOf(entry, task)}`} />
+        </Suspense>
+      ) : (
+        <div className="viewer-placeholder">Saving the model to your library…</div>
+      )}
+      <div className="result-bar">
+        {url && (
+          <a className="button primary" href={url} download={name}>
+            Download GLB
+          </a>
+        )}
+        <dl className="usage">
+          <div>
+            <dt>Credits used</dt>
+            <dd>{task.usage?.credits_consumed ?? entry?.credits_consumed ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>Remaining</dt>
+            <dd data-testid="credits-remaining">{task.usage?.credits_remaining ?? entry?.credits_remaining ?? '—'}</dd>
+          </div>
+        </dl>
+      </div>
+    </div>
+  );
+}
+
+/** Everything about one task: live progress, then the model or the failure. */
+export function TaskDetail({ id, heading = 'h2' }: { id: string; heading?: 'h1' | 'h2' }) {
+  const task = useTask(id);
+  const entry = useLibraryEntry(id);
+  const H = heading;
+  if (task.isPending) return <p className="muted">Loading the task…</p>;
+  if (task.isError)
+    return (
+      <div className="card">
+        <H>Task {id}</H>
+        <p className="error" role="alert">
+          {task.error instanceof NotFoundError
+            ? 'This task is not known for your API key. It may belong to another key.'
+            : describeError(task.error).message}
+        </p>
+        <button type="button" onClick={() => void task.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  const t = task.data;
+  const e = entry.data;
+  return (
+    <section className="task-detail card" aria-labelledby={`task-${id}`} data-testid="task-detail" data-status={t.status}>
+      <div className="task-head">
+        <H id={`task-${id}`}>
+          {e?.model ?? String(t.data?.model ?? 'Task')} · {subjectOf(e, t)}
+        </H>
+        <span className={`badge ${t.status === 'completed' ? 'ok' : t.status === 'failed' ? 'failed' : ''}`}>
+          {t.status === 'completed' ? 'Completed' : t.status === 'failed' ? 'Failed' : 'In progress'}
+        </span>
+      </div>
+      {t.status !== 'completed' && <StageStepper task={t} label={`Progress of ${subjectOf(e, t)}`} />}
+      {t.status === 'completed' && <Result task={t} entry={e} />}
+      {t.status === 'failed' && <FailurePanel task={t} entry={e} />}
+    </section>
+  );
+}
