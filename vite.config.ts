@@ -1,6 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const api = process.env.KILN_DEV_API ?? 'http://127.0.0.1:8080';
@@ -12,17 +12,22 @@ const api = process.env.KILN_DEV_API ?? 'http://127.0.0.1:8080';
  */
 function localDecoders(): Plugin {
   const libs = fileURLToPath(new URL('./node_modules/three/examples/jsm/libs/', import.meta.url));
-  const files = new Map<string, string>();
-  for (const [dir, from] of [['draco', 'draco/gltf/'], ['basis', 'basis/']] as const)
-    for (const name of readdirSync(libs + from).filter((f) => /\.(js|wasm)$/.test(f)))
-      files.set(`/decoders/${dir}/${name}`, libs + from + name);
+  const files = new Map([
+    ['/decoders/draco/draco_wasm_wrapper.js', `${libs}draco/gltf/draco_wasm_wrapper.js`],
+    ['/decoders/draco/draco_decoder.wasm', `${libs}draco/gltf/draco_decoder.wasm`],
+    ['/decoders/basis/basis_transcoder.js', `${libs}basis/basis_transcoder.js`],
+    ['/decoders/basis/basis_transcoder.wasm', `${libs}basis/basis_transcoder.wasm`],
+  ]);
   return {
     name: 'kiln-local-decoders',
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
         const file = files.get((req.url ?? '').split('?')[0] ?? '');
         if (!file) return next();
-        res.setHeader('Content-Type', file.endsWith('.wasm') ? 'application/wasm' : 'text/javascript');
+        res.setHeader(
+          'Content-Type',
+          file.endsWith('.wasm') ? 'application/wasm' : 'text/javascript',
+        );
         res.end(readFileSync(file));
       });
     },

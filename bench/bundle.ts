@@ -86,7 +86,9 @@ function sizeOf(outDir: string, files: Iterable<string>) {
 
 function line(label: string, outDir: string, files: string[]): { raw: number; gzip: number } {
   const s = sizeOf(outDir, files);
-  console.log(`${label.padEnd(28)} ${kb(s.raw)} raw ${kb(s.gzip)} gzip   (${files.length} file${files.length === 1 ? '' : 's'})`);
+  console.log(
+    `${label.padEnd(28)} ${kb(s.raw)} raw ${kb(s.gzip)} gzip   (${files.length} file${files.length === 1 ? '' : 's'})`,
+  );
   for (const f of files) {
     const one = sizeOf(outDir, [f]);
     console.log(`  ${f.padEnd(42)} ${kb(one.raw)} raw ${kb(one.gzip)} gzip`);
@@ -112,23 +114,32 @@ try {
   // Initial: what index.html loads (cross-checked against the manifest's static import graph).
   const html = readFileSync(join(outDir, 'index.html'), 'utf8');
   const fromHtml = new Set(
-    [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="\/?([^"]+\.js)"/g)].map(
-      (m) => m[1] ?? '',
-    ),
+    [
+      ...html.matchAll(
+        /<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="\/?([^"]+\.js)"/g,
+      ),
+    ].map((m) => m[1] ?? ''),
   );
-  const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry && k.endsWith('index.html'));
+  const entryKey = Object.keys(manifest).find(
+    (k) => manifest[k]?.isEntry && k.endsWith('index.html'),
+  );
   const initialKeys = entryKey ? staticClosure(manifest, entryKey) : new Set<string>();
-  const initialJs = [...initialKeys].map((k) => manifest[k]?.file ?? '').filter((f) => f.endsWith('.js'));
+  const initialJs = [...initialKeys]
+    .map((k) => manifest[k]?.file ?? '')
+    .filter((f) => f.endsWith('.js'));
   const initialCss = [...new Set([...initialKeys].flatMap((k) => manifest[k]?.css ?? []))];
-  const mismatch =
-    initialJs.length !== fromHtml.size || initialJs.some((f) => !fromHtml.has(f));
+  const mismatch = initialJs.length !== fromHtml.size || initialJs.some((f) => !fromHtml.has(f));
 
   console.log(`vite build: ${seconds} s, ${Object.keys(manifest).length} manifest entries\n`);
   const initial = line('initial JS', outDir, initialJs.sort());
   if (mismatch)
-    console.log(`  (index.html loads: ${[...fromHtml].join(', ')} — differs from the manifest's graph)`);
+    console.log(
+      `  (index.html loads: ${[...fromHtml].join(', ')} — differs from the manifest's graph)`,
+    );
   const threeInInitial = initialJs.filter((f) => hasThree(modules.get(f) ?? []));
-  console.log(`  three.js in initial JS: ${threeInInitial.length ? `YES (${threeInInitial.join(', ')})` : 'no'}`);
+  console.log(
+    `  three.js in initial JS: ${threeInInitial.length ? `YES (${threeInInitial.join(', ')})` : 'no'}`,
+  );
   line('initial CSS', outDir, initialCss.sort());
 
   // The viewer: its lazy chunk (model-viewer.tsx) and what it imports statically, beyond the
@@ -159,7 +170,9 @@ try {
     .filter(([f, ids]) => hasThree(ids) && !lazyJs.includes(f) && !entryFiles.has(f))
     .map(([f]) => f);
   const initialCssSet = new Set(
-    [...entryFiles].length ? Object.values(vm).filter((c) => c.isEntry).flatMap((c) => c.css ?? []) : [],
+    Object.values(vm)
+      .filter((c) => c.isEntry)
+      .flatMap((c) => c.css ?? []),
   );
   const lazyCss = [...new Set([...viewerKeys].flatMap((k) => vm[k]?.css ?? []))].filter(
     (f) => !initialCssSet.has(f),
@@ -171,7 +184,9 @@ try {
   console.log(`  chunks holding three.js: ${threeIn.join(', ') || 'none'}`);
   line('lazy viewer CSS', viewer.outDir, lazyCss.sort());
   line('three.js add-ons (on demand)', viewer.outDir, onDemand.sort());
-  const decoders = walk(join(viewer.outDir, 'decoders')).map((f) => relative(viewer.outDir, f).split(sep).join('/'));
+  const decoders = walk(join(viewer.outDir, 'decoders')).map((f) =>
+    relative(viewer.outDir, f).split(sep).join('/'),
+  );
   line('decoders (on demand)', viewer.outDir, decoders.sort());
   if (viewer !== app) rmSync(viewer.outDir, { recursive: true, force: true });
 

@@ -32,7 +32,12 @@ export async function expectAccessible(page: Page) {
 /** The canvas shows something: its pixels are not one flat colour. */
 export async function expectRenderedModel(viewer: Locator) {
   await expect(viewer).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
-  const png = await viewer.locator('canvas').screenshot();
+  // A page screenshot clipped to the canvas: no waiting for "stable", which a live canvas never is.
+  const canvas = viewer.locator('canvas');
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  expect(box, 'the canvas has a size').not.toBeNull();
+  const png = await viewer.page().screenshot({ clip: box ?? { x: 0, y: 0, width: 1, height: 1 } });
   const stats = await sharp(png).stats();
   const spread = stats.channels.slice(0, 3).reduce((s, c) => s + c.stdev, 0);
   expect(spread, 'canvas pixels vary (a model is drawn)').toBeGreaterThan(15);
@@ -58,4 +63,8 @@ export async function balanceOf(page: Page): Promise<number> {
 export async function libraryCount(page: Page, key = DEMO_KEY): Promise<number> {
   const res = await page.request.get('/api/library?limit=100', { headers: { authorization: `Bearer ${key}` } });
   return ((await res.json()) as { data: unknown[] }).data.length;
+}
+
+export async function pickModel(page: Page, id: string) {
+  await page.locator(`input[name="model"][value="${id}"]`).check();
 }

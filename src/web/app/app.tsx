@@ -6,6 +6,7 @@ import { KeyScreen } from '../features/key/key-screen.tsx';
 import { useApiKey } from '../features/key/key-store.ts';
 import { StudioPage } from '../features/generate/studio-page.tsx';
 import { TaskPage } from '../features/tasks/task-page.tsx';
+import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import { Link } from '../ui/link.tsx';
 import { usePathname, useRoute } from './router.ts';
 
@@ -62,6 +63,7 @@ export function App() {
         {!key ? (
           <KeyScreen />
         ) : (
+          <ErrorBoundary resetKey={pathname}>
           <Suspense fallback={<p className="page muted">Loading…</p>}>
             {route.page === 'studio' && <StudioPage />}
             {route.page === 'task' && <TaskPage id={route.id} />}
@@ -76,6 +78,7 @@ export function App() {
               </main>
             )}
           </Suspense>
+          </ErrorBoundary>
         )}
       </div>
     </div>

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { APIConnectionError, APIError, createClient, type KilnClient } from '../../client/index.ts';
-import { useApiKey } from '../features/key/key-store.ts';
+import { currentApiKey, useApiKey } from '../features/key/key-store.ts';
 
 export const API_BASE = '/api/v1';
 
@@ -16,10 +16,11 @@ export function useClient(): KilnClient {
  */
 export async function kilnFetch<T>(
   path: string,
-  options: { apiKey?: string | null; method?: string; signal?: AbortSignal | undefined; parse: (body: unknown) => T },
+  options: { method?: string; signal?: AbortSignal | undefined; parse: (body: unknown) => T },
 ): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  const apiKey = currentApiKey();
+  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   let res: Response;
   try {
     res = await fetch(path, { method: options.method ?? 'GET', headers, signal: options.signal ?? null });
@@ -38,8 +39,18 @@ export async function kilnFetch<T>(
   return options.parse(res.status === 204 ? undefined : body);
 }
 
-/** A key-scoped query key prefix, so switching keys never shows another key's data. */
+/**
+ * A key-scoped query key prefix, so switching keys never shows another key's data.
+ * A short non-reversible fingerprint, not the key.
+ */
 export function useKeyScope(): string {
   const key = useApiKey();
-  return key ? key.slice(-12) : 'no-key';
+  return useMemo(() => (key ? fingerprint(key) : NO_KEY), [key]);
+}
+export const NO_KEY = 'no-key';
+
+function fingerprint(key: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return `k${(h >>> 0).toString(36)}`;
 }

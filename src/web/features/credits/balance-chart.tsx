@@ -1,6 +1,12 @@
 import { useId } from 'react';
 import type { BalancePoint } from '../../../contract/index.ts';
-import { formatDate, formatDateTime, formatNumber, isoDateTime } from '../library/entry-format.ts';
+import {
+  formatDate,
+  formatDateTime,
+  formatNumber,
+  formatTime,
+  isoDateTime,
+} from '../library/entry-format.ts';
 import { balanceChart, chartSummary, cleanSamples, type ChartBox } from './chart-scale.ts';
 
 const BOX: ChartBox = { width: 600, height: 120, padY: 14 };
@@ -28,8 +34,10 @@ export function BalanceChart({ history }: { history: readonly BalancePoint[] }) 
 
   const pct = (y: number) => `${(y / BOX.height) * 100}%`;
   const flat = model.minBalance === model.maxBalance;
+  // Within one day the times tell the changes apart; across days the dates do.
   const sameDay = formatDate(model.firstMs) === formatDate(model.lastMs);
-  const xLabel = sameDay ? formatDateTime : formatDate;
+  const firstLabel = sameDay ? formatDateTime(model.firstMs) : formatDate(model.firstMs);
+  const lastLabel = sameDay ? formatTime(model.lastMs) : formatDate(model.lastMs);
   const longest = [model.maxBalance, model.minBalance]
     .map(formatNumber)
     .reduce((a, b) => (b.length > a.length ? b : a));
@@ -76,8 +84,8 @@ export function BalanceChart({ history }: { history: readonly BalancePoint[] }) 
             ))}
         </svg>
         <div className="chart-x" aria-hidden="true">
-          <span>{xLabel(model.firstMs)}</span>
-          {model.count > 1 && model.lastMs !== model.firstMs && <span>{xLabel(model.lastMs)}</span>}
+          <span>{firstLabel}</span>
+          {model.count > 1 && model.lastMs !== model.firstMs && <span>{lastLabel}</span>}
         </div>
       </div>
       <figcaption className="muted small">

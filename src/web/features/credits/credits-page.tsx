@@ -1,7 +1,13 @@
 import { useEffect, useMemo } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { Link } from '../../ui/link.tsx';
-import { formatDateTime, formatNumber, isoDateTime } from '../library/entry-format.ts';
+import {
+  formatDate,
+  formatDateTime,
+  formatNumber,
+  formatTime,
+  isoDateTime,
+} from '../library/entry-format.ts';
 import { useLibrary } from '../library/library-query.ts';
 import { StatusBadge } from '../library/status-badge.tsx';
 import { useModels } from '../models/models-query.ts';
@@ -159,7 +165,9 @@ function TaskCostsSection() {
                 return (
                   <tr key={entry.id}>
                     <td>
-                      <time dateTime={isoDateTime(ms)}>{formatDateTime(ms)}</time>
+                      <time dateTime={isoDateTime(ms)} className="credits-when">
+                        <span>{formatDate(ms)}</span> <span>{formatTime(ms)}</span>
+                      </time>
                     </td>
                     <td>
                       <Link href={`/tasks/${encodeURIComponent(entry.id)}`}>{entry.model}</Link>

@@ -1,18 +1,16 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { CreditsSchema } from '../../../contract/index.ts';
-import { kilnFetch, useKeyScope } from '../../lib/api.ts';
-import { useApiKey } from '../key/key-store.ts';
+import { kilnFetch, NO_KEY, useKeyScope } from '../../lib/api.ts';
 
-export function creditsQuery(apiKey: string | null, scope: string) {
+export function creditsQuery(scope: string) {
   return queryOptions({
     queryKey: ['credits', scope],
-    queryFn: ({ signal }) => kilnFetch('/api/credits', { apiKey, signal, parse: (b) => CreditsSchema.parse(b) }),
-    enabled: apiKey !== null,
+    queryFn: ({ signal }) => kilnFetch('/api/credits', { signal, parse: (b) => CreditsSchema.parse(b) }),
+    enabled: scope !== NO_KEY,
   });
 }
 
 /** The last known balance and its history (GET /api/credits). */
 export function useCredits() {
-  const apiKey = useApiKey();
-  return useQuery(creditsQuery(apiKey, useKeyScope()));
+  return useQuery(creditsQuery(useKeyScope()));
 }

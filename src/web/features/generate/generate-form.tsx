@@ -1,8 +1,9 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { LIMITS, parseCreateRequest, type CreateGenerationInput, type Task } from '../../../contract/index.ts';
+import { AuthenticationError } from '../../../client/index.ts';
 import { forgetKey } from '../key/key-store.ts';
 import { useCredits } from '../credits/credits-query.ts';
-import { useModels, type ModelChoice } from '../models/models-query.ts';
+import { FALLBACK_CHOICES, useModels, type ModelChoice } from '../models/models-query.ts';
 import { describeError, type ShownError } from './describe-error.ts';
 import { MultiViewInput, SingleImageInput } from './image-inputs.tsx';
 import { ModelPicker } from './model-picker.tsx';
@@ -14,14 +15,16 @@ import { useImageItems } from './use-image-items.ts';
 export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void }) {
   const models = useModels();
   const credits = useCredits();
-  const choices: ModelChoice[] = models.data?.models ?? [];
+  const choices: ModelChoice[] = models.data?.models ?? (models.isError ? FALLBACK_CHOICES : []);
   const [modelId, setModelId] = useState('alpha');
   const model = choices.find((m) => m.id === modelId) ?? choices[0];
   const single = useImageItems(1);
   const views = useImageItems(LIMITS.maxImages);
   const [prompt, setPrompt] = useState('');
   const [wait, setWait] = useState(false);
-  const [shown, setShown] = useState<ShownError | null>(null);
+  const [submitted, setShown] = useState<ShownError | null>(null);
+  // A refused key shows at once, before any submit: the models listing already told us.
+  const shown = submitted ?? (models.error instanceof AuthenticationError ? describeError(models.error) : null);
   const create = useCreateTask();
   // A ref, not state: a second click in the same frame must see the first.
   const inFlight = useRef(false);

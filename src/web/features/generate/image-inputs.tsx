@@ -43,17 +43,21 @@ function Drop({
   disabled?: boolean;
 }) {
   // Every file goes through Kiln's own check (by content), so nothing is filtered silently here.
-  const { getRootProps, getInputProps, isDragActive } = useDropzone({
+  // The drop area is a plain region; a real button opens the file picker (no nested controls).
+  const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
     onDrop: (accepted) => onFiles(accepted),
     multiple,
     disabled: disabled ?? false,
-    noKeyboard: false,
+    noClick: true,
+    noKeyboard: true,
   });
   return (
-    <div {...getRootProps({ className: `dropzone${isDragActive ? ' active' : ''}${disabled ? ' disabled' : ''}`, 'aria-label': label, role: 'button' })}>
-      <input {...getInputProps({ 'aria-label': label, name: 'file' })} data-testid="file-input" />
-      <span className="drop-title">{isDragActive ? 'Drop it here' : label}</span>
-      <span className="muted small">{hint}</span>
+    <div {...getRootProps({ className: `dropzone${isDragActive ? ' active' : ''}${disabled ? ' disabled' : ''}` })}>
+      <input {...getInputProps({ name: 'file' })} data-testid="file-input" />
+      <button type="button" className="primary" onClick={open} disabled={disabled}>
+        {label}
+      </button>
+      <span className="muted small">{isDragActive ? 'Drop it here' : hint}</span>
     </div>
   );
 }
@@ -143,7 +147,7 @@ export function SingleImageInput({ images, error }: { images: ImageItems; error?
           </div>
         </div>
       ) : (
-        <Drop onFiles={onFiles} multiple={false} label="Choose a photo or drop it here" hint="PNG, JPEG or WebP up to 20 MB. You can also paste an image." />
+        <Drop onFiles={onFiles} multiple={false} label="Choose a photo" hint="…or drop it here, or paste it. PNG, JPEG or WebP up to 20 MB." />
       )}
       {error && (
         <p className="error" role="alert">
@@ -198,8 +202,8 @@ export function MultiViewInput({ images, error }: { images: ImageItems; error?: 
         <Drop
           onFiles={onFiles}
           multiple
-          label={count === 0 ? 'Choose 2–4 photos or drop them here' : 'Add another view'}
-          hint="Front first, then the other sides. PNG, JPEG or WebP up to 20 MB each."
+          label={count === 0 ? 'Choose 2–4 photos' : 'Add another view'}
+          hint="…or drop them here. Front first, then the other sides. PNG, JPEG or WebP up to 20 MB each."
         />
       )}
       {overflow && (

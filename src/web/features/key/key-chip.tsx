@@ -16,7 +16,11 @@ export function KeyChip() {
   return (
     <details className="key-chip" ref={details}>
       <summary aria-label={`API key ${maskKey(key)}: key options`}>
-        <span aria-hidden="true">🔑</span> <code>{maskKey(key)}</code>
+        <svg aria-hidden="true" width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.2">
+          <circle cx="8" cy="15" r="4" />
+          <path d="M11 12l9-9M17 6l3 3M15 8l2 2" />
+        </svg>{' '}
+        <code>{maskKey(key)}</code>
       </summary>
       <div className="menu" id={menuId}>
         <p className="muted small">

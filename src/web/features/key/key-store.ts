@@ -53,6 +53,11 @@ export function keyPersistence(): KeyPersistence | null {
   return null;
 }
 
+/** The key right now, for query functions (which run outside render). */
+export function currentApiKey(): string | null {
+  return current;
+}
+
 export function useApiKey(): string | null {
   return useSyncExternalStore(
     (l) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatNumber, isoDateTime, promptExcerpt, statusView } from './entry-format.ts';
+import { formatNumber, isoDateTime, promptExcerpt, statusView, taskLabel } from './entry-format.ts';
 
 describe('statusView', () => {
   it('labels the three spec statuses', () => {
@@ -62,5 +62,22 @@ describe('formatting', () => {
   it('formats whole numbers', () => {
     expect(formatNumber(960)).toBe('960');
     expect(formatNumber(1000).replace(/\D/g, '')).toBe('1000');
+  });
+});
+
+describe('taskLabel', () => {
+  it('names a text task by model and prompt', () => {
+    expect(taskLabel({ model: 'beta-text', prompt: 'a red vase' }, '5 Jan 2025, 14:02')).toBe(
+      'beta-text task “a red vase” from 5 Jan 2025, 14:02',
+    );
+  });
+  it('shortens a long prompt', () => {
+    expect(
+      taskLabel({ model: 'beta-text', prompt: 'one two three four five six seven' }, 'today'),
+    ).toBe('beta-text task “one two three four five…” from today');
+  });
+  it('names a photo task by model alone', () => {
+    expect(taskLabel({ model: 'gamma', prompt: null }, 'today')).toBe('gamma task from today');
+    expect(taskLabel({ model: 'gamma', prompt: '  ' }, 'today')).toBe('gamma task from today');
   });
 });

@@ -44,11 +44,23 @@ export function promptExcerpt(prompt: string, maxWords = 8, maxChars = 80): stri
   return cut ? `${text}…` : text;
 }
 
+/**
+ * A task named for screen readers and labels, telling cards apart:
+ * `beta-text task “a red vase” from 5 Jan 2025, 14:02` or `gamma task from 5 Jan 2025, 14:02`.
+ * `when` is the already formatted date.
+ */
+export function taskLabel(entry: Pick<LibraryEntry, 'model' | 'prompt'>, when: string): string {
+  const prompt = entry.prompt?.trim();
+  const subject = prompt ? ` “${promptExcerpt(prompt, 5, 40)}”` : '';
+  return `${entry.model} task${subject} from ${when}`;
+}
+
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
   dateStyle: 'medium',
   timeStyle: 'short',
 });
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 const numberFormat = new Intl.NumberFormat();
 
 /** "5 Jan 2025, 14:02" (in the user's locale) of epoch milliseconds. */
@@ -59,6 +71,11 @@ export function formatDateTime(ms: number): string {
 /** "5 Jan 2025" (in the user's locale) of epoch milliseconds. */
 export function formatDate(ms: number): string {
   return Number.isFinite(ms) ? dateFormat.format(new Date(ms)) : '—';
+}
+
+/** "14:02" (in the user's locale) of epoch milliseconds. */
+export function formatTime(ms: number): string {
+  return Number.isFinite(ms) ? timeFormat.format(new Date(ms)) : '—';
 }
 
 /** A whole number in the user's locale ("1,000"). */

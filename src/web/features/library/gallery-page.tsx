@@ -3,7 +3,7 @@ import { flushSync } from 'react-dom';
 import { NotFoundError } from '../../../client/index.ts';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { Link } from '../../ui/link.tsx';
-import { formatDateTime, isoDateTime, promptExcerpt } from './entry-format.ts';
+import { formatDateTime, isoDateTime, promptExcerpt, taskLabel } from './entry-format.ts';
 import { glbFileName } from './file-name.ts';
 import { useHideTask, useLibrary } from './library-query.ts';
 import { StatusBadge } from './status-badge.tsx';
@@ -125,6 +125,7 @@ function GalleryCard({ entry, onHidden }: { entry: LibraryEntry; onHidden: (id: 
 
   const createdMs = entry.created * 1000;
   const when = formatDateTime(createdMs);
+  const label = taskLabel(entry, when);
   const canDownload = entry.status === 'completed' && entry.model_url !== null;
 
   const ask = () => {
@@ -171,7 +172,7 @@ function GalleryCard({ entry, onHidden }: { entry: LibraryEntry; onHidden: (id: 
               className="small danger"
               onClick={confirm}
               disabled={hide.isPending}
-              aria-label={`Yes, hide task from ${when}`}
+              aria-label={hide.isPending ? undefined : `Yes, hide ${label}`}
             >
               {hide.isPending ? 'Hiding…' : 'Yes'}
             </button>
@@ -181,7 +182,7 @@ function GalleryCard({ entry, onHidden }: { entry: LibraryEntry; onHidden: (id: 
               ref={noRef}
               onClick={cancel}
               disabled={hide.isPending}
-              aria-label={`No, keep task from ${when}`}
+              aria-label={`No, keep ${label}`}
             >
               No
             </button>
@@ -196,7 +197,7 @@ function GalleryCard({ entry, onHidden }: { entry: LibraryEntry; onHidden: (id: 
             <Link
               href={`/tasks/${encodeURIComponent(entry.id)}`}
               className="button small gallery-open"
-              aria-label={`Open task from ${when}`}
+              aria-label={`Open ${label}`}
             >
               Open
             </Link>
@@ -205,7 +206,7 @@ function GalleryCard({ entry, onHidden }: { entry: LibraryEntry; onHidden: (id: 
                 className="button small"
                 href={entry.model_url}
                 download={glbFileName(entry)}
-                aria-label={`Download GLB of task from ${when}`}
+                aria-label={`Download GLB of ${label}`}
               >
                 Download GLB
               </a>
@@ -215,7 +216,7 @@ function GalleryCard({ entry, onHidden }: { entry: LibraryEntry; onHidden: (id: 
               className="small danger gallery-hide"
               ref={hideRef}
               onClick={ask}
-              aria-label={`Hide task from ${when}`}
+              aria-label={`Hide ${label}`}
             >
               Hide
             </button>
@@ -236,7 +237,7 @@ function Thumbnail({ entry, when }: { entry: LibraryEntry; when: string }) {
       <div className="gallery-thumb">
         <img
           src={first.upload}
-          alt={`Input photo for task from ${when}`}
+          alt={`Input photo for ${entry.model} task from ${when}`}
           loading="lazy"
           decoding="async"
           onError={() => setBroken(true)}

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { MODEL_INPUT, isModelAlias, type InputKind, type ModelRecord } from '../../../contract/index.ts';
+import { FALLBACK_MODELS, MODEL_INPUT, isModelAlias, type InputKind, type ModelRecord } from '../../../contract/index.ts';
 import type { KilnClient } from '../../../client/index.ts';
 import { useClient, useKeyScope } from '../../lib/api.ts';
 
@@ -35,3 +35,8 @@ export function useModels() {
   const client = useClient();
   return useQuery(modelsQuery(client, useKeyScope()));
 }
+
+/** The spec's six aliases, for when even the listing's fallback is not reached (a refused key). */
+export const FALLBACK_CHOICES: ModelChoice[] = FALLBACK_MODELS.data
+  .map(toChoice)
+  .filter((m): m is ModelChoice => m !== null);

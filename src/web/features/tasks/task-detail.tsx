@@ -54,7 +54,7 @@ function FailurePanel({ task, entry }: { task: Task; entry: LibraryEntry | undef
 
 function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }) {
   const url = entry?.archived ? entry.model_url : null;
-  const name = glbFileName(entry ?? { model: String(task.data?.model ?? 'model'), prompt: null, created: task.created ?? Date.now() / 1000 });
+  const name = glbFileName(entry ?? { model: String(task.data?.model ?? 'model'), prompt: null, created: task.created ?? task.completed_at ?? 0 });
   return (
     <div className="result">
       {url ? (

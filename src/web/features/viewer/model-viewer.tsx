@@ -7,6 +7,7 @@ import {
   useCallback,
   useEffect,
   useId,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -84,10 +85,16 @@ class LazyKTX2Loader {
     this.#loader ??= import('three/examples/jsm/loaders/KTX2Loader.js').then(({ KTX2Loader }) =>
       new KTX2Loader().setTranscoderPath(`${DECODERS}basis/`),
     );
-    return this.#loader.then((loader) => (this.renderer ? loader.detectSupport(this.renderer) : loader));
+    return this.#loader.then((loader) =>
+      this.renderer ? loader.detectSupport(this.renderer) : loader,
+    );
   }
 
-  parse(buffer: ArrayBuffer, onLoad: (t: CompressedTexture) => void, onError: (e: unknown) => void) {
+  parse(
+    buffer: ArrayBuffer,
+    onLoad: (t: CompressedTexture) => void,
+    onError: (e: unknown) => void,
+  ) {
     this.#get().then((loader) => loader.parse(buffer, onLoad, onError), onError);
   }
 
@@ -166,8 +173,42 @@ function release(gltf: GLTF, url: string): void {
 // ---------------------------------------------------------------------------------------------
 // Scene parts (inside <Canvas>).
 
-/** Image-based lighting from three's RoomEnvironment, prefiltered here: no HDR download. */
-function RoomLighting() {
+/**
+ * True when WebGL runs on the CPU (SwiftShader, llvmpipe, Windows' Basic Render Driver): there
+ * prefiltering the environment (PMREM, 256 GGX samples a texel) blocks the page for seconds.
+ */
+function isSoftwareRenderer(gl: WebGLRenderer): boolean {
+  const context = gl.getContext();
+  const info = context.getExtension('WEBGL_debug_renderer_info');
+  const name: unknown = context.getParameter(
+    info ? info.UNMASKED_RENDERER_WEBGL : context.RENDERER,
+  );
+  return /swiftshader|llvmpipe|softpipe|software|basic render/i.test(String(name));
+}
+
+/**
+ * Lighting: a soft key light over image-based lighting from three's RoomEnvironment, prefiltered
+ * here (no HDR download). On a software renderer, a hemisphere and a fill light stand in for it.
+ */
+function Lighting() {
+  const gl = useThree((s) => s.gl);
+  const software = useMemo(() => isSoftwareRenderer(gl), [gl]);
+  return (
+    <>
+      <directionalLight position={[3, 5, 4]} intensity={software ? 1.6 : 1.1} />
+      {software ? (
+        <>
+          <hemisphereLight args={[0xffffff, 0x8d7f70, 1.5]} />
+          <directionalLight position={[-4, 2, -3]} intensity={0.6} />
+        </>
+      ) : (
+        <RoomEnvironmentMap />
+      )}
+    </>
+  );
+}
+
+function RoomEnvironmentMap() {
   const get = useThree((s) => s.get);
   useEffect(() => {
     const { gl, scene, invalidate } = get();
@@ -190,13 +231,56 @@ function RoomLighting() {
 interface ModelProps {
   url: string;
   onProgress: (event: ProgressEvent) => void;
+  onReady: () => void;
+  onError: (error: Error) => void;
   handleRef: RefObject<ViewHandle | null>;
 }
 
-/** The model, centred on the origin, with a soft contact shadow under it. Suspends while loading. */
-function Model({ url, onProgress, handleRef }: ModelProps) {
+/**
+ * Loads a GLB (suspending meanwhile) and returns it, or the error that stopped it. Errors are
+ * returned rather than thrown: react-three-fiber reports every error caught in its tree as an
+ * uncaught one (window.reportError), and a missing model is not a crash.
+ */
+function useModel(url: string, onProgress: (event: ProgressEvent) => void): GLTF | Error {
   const gl = useThree((s) => s.gl);
-  const gltf = useLoader(GLTFLoader, url, (loader) => configureLoader(loader, gl), onProgress);
+  useEffect(
+    () => () => {
+      if (ktx2Loader.renderer === gl) ktx2Loader.renderer = undefined;
+    },
+    [gl],
+  );
+  try {
+    return useLoader(GLTFLoader, url, (loader) => configureLoader(loader, gl), onProgress);
+  } catch (thrown) {
+    // A pending load throws its promise, which Suspense must see.
+    if (thrown instanceof Promise) throw thrown;
+    return thrown instanceof Error ? thrown : new Error(String(thrown));
+  }
+}
+
+function Model({ url, onProgress, onReady, onError, handleRef }: ModelProps) {
+  const loaded = useModel(url, onProgress);
+  return loaded instanceof Error ? (
+    <ReportError error={loaded} onError={onError} />
+  ) : (
+    <LoadedModel gltf={loaded} url={url} onReady={onReady} handleRef={handleRef} />
+  );
+}
+
+function ReportError({ error, onError }: { error: Error; onError: (error: Error) => void }) {
+  useEffect(() => onError(error), [error, onError]);
+  return null;
+}
+
+interface LoadedModelProps {
+  gltf: GLTF;
+  url: string;
+  onReady: () => void;
+  handleRef: RefObject<ViewHandle | null>;
+}
+
+/** The model, centred on the origin and fitted to view, with a soft contact shadow under it. */
+function LoadedModel({ gltf, url, onReady, handleRef }: LoadedModelProps) {
   // A clone per viewer (sharing geometry, materials and textures): an object has one parent.
   const object = useMemo(() => cloneObject(gltf.scene), [gltf]);
   const size = useMemo(() => {
@@ -207,12 +291,6 @@ function Model({ url, onProgress, handleRef }: ModelProps) {
     acquire(gltf);
     return () => release(gltf, url);
   }, [gltf, url]);
-  useEffect(
-    () => () => {
-      if (ktx2Loader.renderer === gl) ktx2Loader.renderer = undefined;
-    },
-    [gl],
-  );
 
   const footprint = Math.max(size.x, size.z, size.y * 0.5, 1e-3);
   return (
@@ -232,6 +310,8 @@ function Model({ url, onProgress, handleRef }: ModelProps) {
         blur={2.2}
         opacity={0.45}
       />
+      {/* After Bounds, so that each frame it sees the camera Bounds has just moved. */}
+      <ReadySignal onReady={onReady} />
     </>
   );
 }
@@ -240,6 +320,13 @@ function Model({ url, onProgress, handleRef }: ModelProps) {
 function ViewControls({ handleRef }: { handleRef: RefObject<ViewHandle | null> }) {
   const bounds = useBounds();
   const controls = useThree((s) => s.controls) as ComponentRef<typeof OrbitControls> | null;
+  const get = useThree((s) => s.get);
+  // Each model starts from the default direction (Bounds keeps the camera's, and a layout
+  // effect here runs before the one in which Bounds fits the view).
+  useLayoutEffect(() => {
+    const { camera } = get();
+    camera.position.copy(VIEW_DIRECTION).multiplyScalar(camera.position.length() || 4);
+  }, [get]);
   useEffect(() => {
     handleRef.current = {
       reset() {
@@ -315,9 +402,12 @@ class ViewerErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
   }
 }
 
-/** "Could not load /x.glb: fetch for "…" responded with 404: Not Found" → the part after the URL. */
+/** A sentence from a loader error ("Could not load /x.glb: fetch for "…" responded with 404: Not Found"). */
 function describe(error: Error): string {
   const message = error.message.trim();
+  const status = /responded with (\d{3})(?::\s*(.*))?$/s.exec(message);
+  if (status)
+    return `the server answered ${status[1]}${status[2] ? ` (${status[2].trim()})` : ''}.`;
   const inner = /^Could not load .*?: (.+)$/s.exec(message)?.[1] ?? message;
   return inner.endsWith('.') ? inner : `${inner}.`;
 }
@@ -403,7 +493,7 @@ export default function ModelViewer({ url, label, className }: ModelViewerProps)
             </button>
           </div>
         ) : (
-          <ViewerErrorBoundary key={key} onError={onError}>
+          <ViewerErrorBoundary key={attempt} onError={onError}>
             <Canvas
               aria-hidden="true"
               className="model-viewer__canvas"
@@ -415,21 +505,23 @@ export default function ModelViewer({ url, label, className }: ModelViewerProps)
               camera={{ position: VIEW_DIRECTION.clone().multiplyScalar(4), fov: 35 }}
               onCreated={onCreated}
             >
-              <RoomLighting />
-              <directionalLight position={[3, 5, 4]} intensity={1.1} />
+              <Lighting />
               <OrbitControls makeDefault enableDamping dampingFactor={0.12} />
-              <Suspense fallback={null}>
-                <Model url={url} onProgress={onProgress} handleRef={handle} />
-                <ReadySignal onReady={onReady} />
+              <Suspense key={url} fallback={null}>
+                <Model
+                  url={url}
+                  onProgress={onProgress}
+                  onReady={onReady}
+                  onError={onError}
+                  handleRef={handle}
+                />
               </Suspense>
             </Canvas>
           </ViewerErrorBoundary>
         )}
         {state === 'loading' && (
           <div className="model-viewer__overlay model-viewer__loading">
-            <p role="status">
-              Loading model…{percent === null ? '' : ` ${percent}%`}
-            </p>
+            <p role="status">Loading model…{percent === null ? '' : ` ${percent}%`}</p>
             <div
               className="progress"
               role="progressbar"
@@ -438,7 +530,10 @@ export default function ModelViewer({ url, label, className }: ModelViewerProps)
               aria-valuemax={100}
               {...(percent === null ? {} : { 'aria-valuenow': percent })}
             >
-              <span className={percent === null ? 'indeterminate' : undefined} style={{ width: `${percent ?? 30}%` }} />
+              <span
+                className={percent === null ? 'indeterminate' : undefined}
+                style={{ width: `${percent ?? 30}%` }}
+              />
             </div>
           </div>
         )}
