@@ -26,7 +26,9 @@ export async function shot(page: Page, info: TestInfo, name: string) {
 export async function expectAccessible(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+  expect(
+    bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+  ).toEqual([]);
 }
 
 /** The canvas shows something: its pixels are not one flat colour. */
@@ -45,7 +47,10 @@ export async function expectRenderedModel(viewer: Locator) {
 
 /** Downloads the GLB from the result and checks it parses as a GLB. */
 export async function downloadGlb(page: Page) {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download GLB' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download GLB' }).click(),
+  ]);
   const path = await download.path();
   const bytes = new Uint8Array(readFileSync(path));
   expect(new TextDecoder().decode(bytes.slice(0, 4))).toBe('glTF');
@@ -56,12 +61,16 @@ export async function downloadGlb(page: Page) {
 }
 
 export async function balanceOf(page: Page): Promise<number> {
-  const res = await page.request.get('/api/credits', { headers: { authorization: `Bearer ${DEMO_KEY}` } });
+  const res = await page.request.get('/api/credits', {
+    headers: { authorization: `Bearer ${DEMO_KEY}` },
+  });
   return ((await res.json()) as { balance: number }).balance;
 }
 
 export async function libraryCount(page: Page, key = DEMO_KEY): Promise<number> {
-  const res = await page.request.get('/api/library?limit=100', { headers: { authorization: `Bearer ${key}` } });
+  const res = await page.request.get('/api/library?limit=100', {
+    headers: { authorization: `Bearer ${key}` },
+  });
   return ((await res.json()) as { data: unknown[] }).data.length;
 }
 

@@ -39,10 +39,14 @@ if (stale) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const server = spawn(process.execPath, [tsx, join(root, 'src', 'server', 'main.ts')], {
-  cwd: root,
-  stdio: 'inherit',
-});
+// tsx as a loader in this one child process (its CLI would fork another).
+const server = spawn(
+  process.execPath,
+  ['--import', 'tsx', join(root, 'src', 'server', 'main.ts')],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

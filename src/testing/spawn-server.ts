@@ -3,7 +3,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = `${ROOT}node_modules/tsx/dist/cli.mjs`;
 
 export interface Spawned {
   child: ChildProcess;
@@ -20,7 +19,8 @@ export async function spawnEntry(
   env: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<Spawned> {
-  const child = spawn(process.execPath, [TSX, `${ROOT}${entry}`], {
+  // One process (tsx as a loader, not its CLI, which would fork): a SIGKILL really kills the server.
+  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}${entry}`], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -26,7 +26,8 @@ export function App() {
   const pathname = usePathname();
 
   useEffect(() => {
-    if (route.page !== 'studio' && route.page !== 'task') document.title = `${route.page === 'gallery' ? 'Gallery' : route.page === 'credits' ? 'Credits' : 'Not found'} · Kiln`;
+    if (route.page !== 'studio' && route.page !== 'task')
+      document.title = `${route.page === 'gallery' ? 'Gallery' : route.page === 'credits' ? 'Credits' : 'Not found'} · Kiln`;
   }, [route.page]);
 
   return (
@@ -47,7 +48,11 @@ export function App() {
           <>
             <nav aria-label="Main">
               {NAV.map((n) => (
-                <Link key={n.href} href={n.href} aria-current={pathname === n.href ? 'page' : undefined}>
+                <Link
+                  key={n.href}
+                  href={n.href}
+                  aria-current={pathname === n.href ? 'page' : undefined}
+                >
                   {n.label}
                 </Link>
               ))}
@@ -64,20 +69,20 @@ export function App() {
           <KeyScreen />
         ) : (
           <ErrorBoundary resetKey={pathname}>
-          <Suspense fallback={<p className="page muted">Loading…</p>}>
-            {route.page === 'studio' && <StudioPage />}
-            {route.page === 'task' && <TaskPage id={route.id} />}
-            {route.page === 'gallery' && <GalleryPage />}
-            {route.page === 'credits' && <CreditsPage />}
-            {route.page === 'not-found' && (
-              <main className="page">
-                <h1>Nothing here</h1>
-                <p>
-                  <Link href="/">Back to the studio</Link>
-                </p>
-              </main>
-            )}
-          </Suspense>
+            <Suspense fallback={<p className="page muted">Loading…</p>}>
+              {route.page === 'studio' && <StudioPage />}
+              {route.page === 'task' && <TaskPage id={route.id} />}
+              {route.page === 'gallery' && <GalleryPage />}
+              {route.page === 'credits' && <CreditsPage />}
+              {route.page === 'not-found' && (
+                <main className="page">
+                  <h1>Nothing here</h1>
+                  <p>
+                    <Link href="/">Back to the studio</Link>
+                  </p>
+                </main>
+              )}
+            </Suspense>
           </ErrorBoundary>
         )}
       </div>

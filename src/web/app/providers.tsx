@@ -10,7 +10,9 @@ export function Providers({ children }: { children: ReactNode }) {
           queries: {
             // The client already retries transient failures; React Query adds none on top,
             // and never retries a refused key.
-            retry: (count, err) => !(err instanceof AuthenticationError || err instanceof APIUserAbortError) && count < 1,
+            retry: (count, err) =>
+              !(err instanceof AuthenticationError || err instanceof APIUserAbortError) &&
+              count < 1,
             refetchOnWindowFocus: false,
           },
         },

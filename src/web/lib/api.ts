@@ -23,10 +23,16 @@ export async function kilnFetch<T>(
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   let res: Response;
   try {
-    res = await fetch(path, { method: options.method ?? 'GET', headers, signal: options.signal ?? null });
+    res = await fetch(path, {
+      method: options.method ?? 'GET',
+      headers,
+      signal: options.signal ?? null,
+    });
   } catch (err) {
     if (options.signal?.aborted) throw err;
-    throw new APIConnectionError('Kiln’s server could not be reached. Check that it is running.', { cause: err });
+    throw new APIConnectionError('Kiln’s server could not be reached. Check that it is running.', {
+      cause: err,
+    });
   }
   const text = await res.text();
   let body: unknown = text;

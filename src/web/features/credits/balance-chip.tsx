@@ -6,7 +6,12 @@ export function BalanceChip() {
   const credits = useCredits();
   const balance = credits.data?.balance;
   return (
-    <Link href="/credits" className="balance-chip" data-testid="balance" aria-label={balance == null ? 'Credits: not known yet' : `Credits: ${balance}`}>
+    <Link
+      href="/credits"
+      className="balance-chip"
+      data-testid="balance"
+      aria-label={balance == null ? 'Credits: not known yet' : `Credits: ${balance}`}
+    >
       <span aria-hidden="true">◆</span> {balance == null ? '—' : balance.toLocaleString()}{' '}
       <span className="muted small">credits</span>
     </Link>

@@ -5,7 +5,8 @@ import { kilnFetch, NO_KEY, useKeyScope } from '../../lib/api.ts';
 export function creditsQuery(scope: string) {
   return queryOptions({
     queryKey: ['credits', scope],
-    queryFn: ({ signal }) => kilnFetch('/api/credits', { signal, parse: (b) => CreditsSchema.parse(b) }),
+    queryFn: ({ signal }) =>
+      kilnFetch('/api/credits', { signal, parse: (b) => CreditsSchema.parse(b) }),
     enabled: scope !== NO_KEY,
   });
 }

@@ -18,7 +18,9 @@ export function sniff(head: Uint8Array): ImageKind | 'heic' | 'gif' | 'svg' | 'p
 }
 
 function sizeText(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+  return bytes >= 1024 * 1024
+    ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
+    : `${Math.ceil(bytes / 1024)} KB`;
 }
 
 /**

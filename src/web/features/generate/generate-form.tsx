@@ -1,5 +1,10 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { LIMITS, parseCreateRequest, type CreateGenerationInput, type Task } from '../../../contract/index.ts';
+import {
+  LIMITS,
+  parseCreateRequest,
+  type CreateGenerationInput,
+  type Task,
+} from '../../../contract/index.ts';
 import { AuthenticationError } from '../../../client/index.ts';
 import { forgetKey } from '../key/key-store.ts';
 import { useCredits } from '../credits/credits-query.ts';
@@ -24,7 +29,8 @@ export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void })
   const [wait, setWait] = useState(false);
   const [submitted, setShown] = useState<ShownError | null>(null);
   // A refused key shows at once, before any submit: the models listing already told us.
-  const shown = submitted ?? (models.error instanceof AuthenticationError ? describeError(models.error) : null);
+  const shown =
+    submitted ?? (models.error instanceof AuthenticationError ? describeError(models.error) : null);
   const create = useCreateTask();
   // A ref, not state: a second click in the same frame must see the first.
   const inFlight = useRef(false);
@@ -42,14 +48,22 @@ export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void })
     const urls = images.items.map((i) => i.url ?? '');
     return kind === 'multiview'
       ? { model: model.id as CreateGenerationInput['model'], image_urls: urls, mode }
-      : { model: model.id as CreateGenerationInput['model'], ...(urls[0] !== undefined ? { image_url: urls[0] } : {}), mode };
+      : {
+          model: model.id as CreateGenerationInput['model'],
+          ...(urls[0] !== undefined ? { image_url: urls[0] } : {}),
+          mode,
+        };
   };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (inFlight.current || create.isPending) return;
     if (busyUploads) return setShown({ at: 'form', message: 'Wait for the uploads to finish.' });
-    if (badUploads) return setShown({ at: kind === 'multiview' ? 'image_urls' : 'image_url', message: 'Remove the images that could not be used.' });
+    if (badUploads)
+      return setShown({
+        at: kind === 'multiview' ? 'image_urls' : 'image_url',
+        message: 'Remove the images that could not be used.',
+      });
     const req = body();
     const local = parseCreateRequest(req);
     if (!local.ok) {
@@ -70,7 +84,10 @@ export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void })
       { body: req, idempotencyKey: newIdempotencyKey() },
       {
         onSuccess: (task) => onCreated(task),
-        onError: (err) => setShown(describeError(err, { price: model.credits, balance: credits.data?.balance ?? null })),
+        onError: (err) =>
+          setShown(
+            describeError(err, { price: model.credits, balance: credits.data?.balance ?? null }),
+          ),
         onSettled: () => {
           inFlight.current = false;
         },
@@ -82,17 +99,35 @@ export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void })
   const disabled = create.isPending || busyUploads;
 
   return (
-    <form className="generate-form card" onSubmit={submit} noValidate aria-labelledby="generate-title">
+    <form
+      className="generate-form card"
+      onSubmit={submit}
+      noValidate
+      aria-labelledby="generate-title"
+    >
       <h2 id="generate-title">New model</h2>
-      <ModelPicker models={choices} value={model.id} onChange={(id) => (setModelId(id), setShown(null))} error={errorAt('model')} />
+      <ModelPicker
+        models={choices}
+        value={model.id}
+        onChange={(id) => (setModelId(id), setShown(null))}
+        error={errorAt('model')}
+      />
       {models.data?.fallback && (
-        <p className="muted small">The model list could not be loaded; showing the standard models.</p>
+        <p className="muted small">
+          The model list could not be loaded; showing the standard models.
+        </p>
       )}
       <fieldset className="inputs">
-        <legend>{kind === 'text' ? 'Describe it' : kind === 'multiview' ? 'Photos (2–4 views)' : 'Photo'}</legend>
+        <legend>
+          {kind === 'text' ? 'Describe it' : kind === 'multiview' ? 'Photos (2–4 views)' : 'Photo'}
+        </legend>
         {kind === 'image' && <SingleImageInput images={single} error={errorAt('image_url')} />}
-        {kind === 'multiview' && <MultiViewInput images={views} error={errorAt('image_urls') ?? errorAt('image_url')} />}
-        {kind === 'text' && <PromptInput value={prompt} onChange={setPrompt} error={errorAt('prompt')} />}
+        {kind === 'multiview' && (
+          <MultiViewInput images={views} error={errorAt('image_urls') ?? errorAt('image_url')} />
+        )}
+        {kind === 'text' && (
+          <PromptInput value={prompt} onChange={setPrompt} error={errorAt('prompt')} />
+        )}
       </fieldset>
       <label className="check">
         <input type="checkbox" checked={wait} onChange={(e) => setWait(e.target.checked)} />
@@ -112,7 +147,12 @@ export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void })
         </p>
       )}
       <div className="submit-row">
-        <button type="submit" className="primary big" disabled={disabled} aria-describedby="price-note">
+        <button
+          type="submit"
+          className="primary big"
+          disabled={disabled}
+          aria-describedby="price-note"
+        >
           {create.isPending ? (wait ? 'Generating… (waiting)' : 'Starting…') : 'Generate'}
         </button>
         <span id="price-note" className="muted small">

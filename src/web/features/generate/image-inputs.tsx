@@ -24,7 +24,9 @@ function ItemStatus({ item }: { item: ImageItem }) {
       >
         <span style={{ width: `${pct}%` }} />
       </div>
-      <span className="muted small">{item.status === 'checking' ? 'Checking…' : `Uploading ${pct}%`}</span>
+      <span className="muted small">
+        {item.status === 'checking' ? 'Checking…' : `Uploading ${pct}%`}
+      </span>
     </div>
   );
 }
@@ -52,7 +54,11 @@ function Drop({
     noKeyboard: true,
   });
   return (
-    <div {...getRootProps({ className: `dropzone${isDragActive ? ' active' : ''}${disabled ? ' disabled' : ''}` })}>
+    <div
+      {...getRootProps({
+        className: `dropzone${isDragActive ? ' active' : ''}${disabled ? ' disabled' : ''}`,
+      })}
+    >
       <input {...getInputProps({ name: 'file' })} data-testid="file-input" />
       <button type="button" className="primary" onClick={open} disabled={disabled}>
         {label}
@@ -70,7 +76,12 @@ function usePasteImages(onFiles: (files: File[]) => void, enabled: boolean) {
       const files = [...(e.clipboardData?.files ?? [])];
       if (files.length === 0) return;
       const target = e.target as HTMLElement | null;
-      if (target && (target.tagName === 'TEXTAREA' || (target.tagName === 'INPUT' && (target as HTMLInputElement).type !== 'file'))) return;
+      if (
+        target &&
+        (target.tagName === 'TEXTAREA' ||
+          (target.tagName === 'INPUT' && (target as HTMLInputElement).type !== 'file'))
+      )
+        return;
       e.preventDefault();
       onFiles(files);
     };
@@ -127,7 +138,13 @@ function UrlField({ onUrl, error }: { onUrl: (url: string) => void; error?: stri
   );
 }
 
-export function SingleImageInput({ images, error }: { images: ImageItems; error?: string | undefined }) {
+export function SingleImageInput({
+  images,
+  error,
+}: {
+  images: ImageItems;
+  error?: string | undefined;
+}) {
   const item = images.items[0];
   const onFiles = (files: File[]) => {
     if (files[0]) images.addFiles([files[0]], true);
@@ -147,7 +164,12 @@ export function SingleImageInput({ images, error }: { images: ImageItems; error?
           </div>
         </div>
       ) : (
-        <Drop onFiles={onFiles} multiple={false} label="Choose a photo" hint="…or drop it here, or paste it. PNG, JPEG or WebP up to 20 MB." />
+        <Drop
+          onFiles={onFiles}
+          multiple={false}
+          label="Choose a photo"
+          hint="…or drop it here, or paste it. PNG, JPEG or WebP up to 20 MB."
+        />
       )}
       {error && (
         <p className="error" role="alert">
@@ -159,18 +181,31 @@ export function SingleImageInput({ images, error }: { images: ImageItems; error?
   );
 }
 
-export function MultiViewInput({ images, error }: { images: ImageItems; error?: string | undefined }) {
+export function MultiViewInput({
+  images,
+  error,
+}: {
+  images: ImageItems;
+  error?: string | undefined;
+}) {
   const count = images.items.length;
   const full = count >= LIMITS.maxImages;
   const [overflow, setOverflow] = useState<string | null>(null);
   const onFiles = (files: File[]) => {
     const dropped = images.addFiles(files);
-    setOverflow(dropped > 0 ? `Only ${LIMITS.maxImages} views fit; ${dropped} ${dropped === 1 ? 'was' : 'were'} left out.` : null);
+    setOverflow(
+      dropped > 0
+        ? `Only ${LIMITS.maxImages} views fit; ${dropped} ${dropped === 1 ? 'was' : 'were'} left out.`
+        : null,
+    );
   };
   usePasteImages(onFiles, !full);
   return (
     <div className="image-input">
-      <p className={`count-rule${count > 0 && count < LIMITS.minImages ? ' error' : ' muted'}`} aria-live="polite">
+      <p
+        className={`count-rule${count > 0 && count < LIMITS.minImages ? ' error' : ' muted'}`}
+        aria-live="polite"
+      >
         {count} of {LIMITS.minImages}–{LIMITS.maxImages} views of the same object.
         {count > 0 && count < LIMITS.minImages ? ` Add ${LIMITS.minImages - count} more.` : ''}
       </p>
@@ -178,19 +213,40 @@ export function MultiViewInput({ images, error }: { images: ImageItems; error?: 
         <ol className="views">
           {images.items.map((it, i) => (
             <li key={it.id} className="view">
-              {it.preview ? <img src={it.preview} alt={`View ${i + 1}: ${it.name}`} /> : <div className="thumb-blank" />}
+              {it.preview ? (
+                <img src={it.preview} alt={`View ${i + 1}: ${it.name}`} />
+              ) : (
+                <div className="thumb-blank" />
+              )}
               <span className="small view-name">
                 {i + 1}. {it.name}
               </span>
               <ItemStatus item={it} />
               <div className="view-actions">
-                <button type="button" className="small" onClick={() => images.move(it.id, -1)} disabled={i === 0} aria-label={`Move view ${i + 1} earlier`}>
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() => images.move(it.id, -1)}
+                  disabled={i === 0}
+                  aria-label={`Move view ${i + 1} earlier`}
+                >
                   ↑
                 </button>
-                <button type="button" className="small" onClick={() => images.move(it.id, 1)} disabled={i === count - 1} aria-label={`Move view ${i + 1} later`}>
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() => images.move(it.id, 1)}
+                  disabled={i === count - 1}
+                  aria-label={`Move view ${i + 1} later`}
+                >
                   ↓
                 </button>
-                <button type="button" className="small" onClick={() => images.remove(it.id)} aria-label={`Remove view ${i + 1}`}>
+                <button
+                  type="button"
+                  className="small"
+                  onClick={() => images.remove(it.id)}
+                  aria-label={`Remove view ${i + 1}`}
+                >
                   ✕
                 </button>
               </div>

@@ -19,7 +19,13 @@ export function ModelPicker({
       <div className="model-grid">
         {models.map((m) => (
           <label key={m.id} className={`model-option${m.id === value ? ' selected' : ''}`}>
-            <input type="radio" name="model" value={m.id} checked={m.id === value} onChange={() => onChange(m.id)} />
+            <input
+              type="radio"
+              name="model"
+              value={m.id}
+              checked={m.id === value}
+              onChange={() => onChange(m.id)}
+            />
             <span className="model-name">{m.id}</span>
             <span className="model-meta">
               {KIND_LABEL[m.input]}

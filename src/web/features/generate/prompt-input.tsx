@@ -12,7 +12,11 @@ export function PromptInput({
 }) {
   const id = useId();
   const over = value.length > LIMITS.maxPromptLength;
-  const shown = error ?? (over ? `The prompt is ${value.length - LIMITS.maxPromptLength} characters too long.` : undefined);
+  const shown =
+    error ??
+    (over
+      ? `The prompt is ${value.length - LIMITS.maxPromptLength} characters too long.`
+      : undefined);
   return (
     <div className="field">
       <label htmlFor={id}>Prompt</label>
@@ -34,7 +38,11 @@ export function PromptInput({
         ) : (
           <span className="muted small">Describe one object: shape, material, colour.</span>
         )}
-        <span id={`${id}-count`} className={`counter${over ? ' error' : ' muted'}`} aria-live="polite">
+        <span
+          id={`${id}-count`}
+          className={`counter${over ? ' error' : ' muted'}`}
+          aria-live="polite"
+        >
           {value.length.toLocaleString()} / {LIMITS.maxPromptLength.toLocaleString()}
         </span>
       </div>

@@ -8,7 +8,10 @@ const STORAGE_KEY = 'kiln.requests';
 
 function readAll(): Record<string, CreateGenerationInput> {
   try {
-    return JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '{}') as Record<string, CreateGenerationInput>;
+    return JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '{}') as Record<
+      string,
+      CreateGenerationInput
+    >;
   } catch {
     return {};
   }
@@ -26,11 +29,16 @@ export function rememberRequest(taskId: string, body: CreateGenerationInput) {
   }
 }
 
-export function requestFor(taskId: string, entry: LibraryEntry | undefined): CreateGenerationInput | null {
+export function requestFor(
+  taskId: string,
+  entry: LibraryEntry | undefined,
+): CreateGenerationInput | null {
   const remembered = readAll()[taskId];
   if (remembered) return remembered;
   if (!entry) return null;
-  const urls = entry.images.map((i) => (i.upload ? new URL(i.upload, location.origin).href : i.url));
+  const urls = entry.images.map((i) =>
+    i.upload ? new URL(i.upload, location.origin).href : i.url,
+  );
   if (urls.some((u) => u.startsWith('data:') && u.includes(' '))) return null; // shortened data: URI
   const base = { model: entry.model as CreateGenerationInput['model'], mode: entry.mode };
   if (entry.prompt !== null && urls.length === 0) return { ...base, prompt: entry.prompt };

@@ -20,7 +20,11 @@ function useTabTitle(pendingIds: string[]) {
   const pct = running.length ? Math.min(...running.map((t) => (t ? progressOf(t) : 0))) : null;
   useEffect(() => {
     document.title =
-      pct === null ? 'Studio · Kiln' : running.length > 1 ? `${running.length} running · ${pct}% · Kiln` : `${pct}% · Kiln`;
+      pct === null
+        ? 'Studio · Kiln'
+        : running.length > 1
+          ? `${running.length} running · ${pct}% · Kiln`
+          : `${pct}% · Kiln`;
   }, [pct, running.length]);
 }
 
@@ -42,7 +46,10 @@ export function StudioPage() {
           ) : (
             <div className="card empty-result">
               <h2>Your model appears here</h2>
-              <p className="muted">Choose a model, add a photo or a prompt, and press Generate. You can start several at once.</p>
+              <p className="muted">
+                Choose a model, add a photo or a prompt, and press Generate. You can start several
+                at once.
+              </p>
             </div>
           )}
           {recent.length > 0 && (
@@ -50,7 +57,12 @@ export function StudioPage() {
               <h2 id="recent-title">Recent tasks</h2>
               <ul className="task-list">
                 {recent.map((e) => (
-                  <TaskCard key={e.id} entry={e} selected={e.id === focus} onSelect={() => setSelected(e.id)} />
+                  <TaskCard
+                    key={e.id}
+                    entry={e}
+                    selected={e.id === focus}
+                    onSelect={() => setSelected(e.id)}
+                  />
                 ))}
               </ul>
             </section>

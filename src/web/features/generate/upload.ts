@@ -28,7 +28,8 @@ export function uploadImage(
         if (parsed.success) {
           options.onProgress?.(1);
           resolve(parsed.data);
-        } else reject(APIError.from(502, 'The server answered the upload with an unexpected body.'));
+        } else
+          reject(APIError.from(502, 'The server answered the upload with an unexpected body.'));
       } else reject(APIError.from(xhr.status, body, undefined, xhr.statusText));
     };
     xhr.onerror = () => reject(new APIConnectionError('The upload could not reach Kiln’s server.'));

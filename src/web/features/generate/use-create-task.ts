@@ -12,8 +12,13 @@ export function useCreateTask() {
   const scope = useKeyScope();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ body, idempotencyKey }: { body: CreateGenerationInput; idempotencyKey: string }) =>
-      client.createGeneration(body, { idempotencyKey }),
+    mutationFn: ({
+      body,
+      idempotencyKey,
+    }: {
+      body: CreateGenerationInput;
+      idempotencyKey: string;
+    }) => client.createGeneration(body, { idempotencyKey }),
     onSuccess: (task: Task, { body }) => {
       rememberRequest(task.id, body);
       queryClient.setQueryData(['task', scope, task.id], task);

@@ -75,10 +75,14 @@ export function useImageItems(max: number) {
           controllers.current.set(item.id, ac);
           patch(item.id, { preview, status: 'uploading' });
           try {
-            const up = await uploadImage(file, { signal: ac.signal, onProgress: (p) => patch(item.id, { progress: p }) });
+            const up = await uploadImage(file, {
+              signal: ac.signal,
+              onProgress: (p) => patch(item.id, { progress: p }),
+            });
             patch(item.id, { status: 'ready', progress: 1, url: up.url });
           } catch (err) {
-            if (!ac.signal.aborted) patch(item.id, { status: 'error', error: describeError(err).message });
+            if (!ac.signal.aborted)
+              patch(item.id, { status: 'error', error: describeError(err).message });
           } finally {
             controllers.current.delete(item.id);
           }
@@ -92,7 +96,15 @@ export function useImageItems(max: number) {
   const addUrl = useCallback(
     (url: string, replace = false) => {
       if (replace) for (const it of items) release(it.id);
-      const item: ImageItem = { id: `img-${++counter}`, name: url, preview: url, status: 'ready', progress: 1, url, error: null };
+      const item: ImageItem = {
+        id: `img-${++counter}`,
+        name: url,
+        preview: url,
+        status: 'ready',
+        progress: 1,
+        url,
+        error: null,
+      };
       setItems((all) => (replace ? [item] : [...all, item].slice(0, max)));
     },
     [items, max, release],

@@ -16,7 +16,15 @@ export function KeyChip() {
   return (
     <details className="key-chip" ref={details}>
       <summary aria-label={`API key ${maskKey(key)}: key options`}>
-        <svg aria-hidden="true" width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.2">
+        <svg
+          aria-hidden="true"
+          width="14"
+          height="14"
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2.2"
+        >
           <circle cx="8" cy="15" r="4" />
           <path d="M11 12l9-9M17 6l3 3M15 8l2 2" />
         </svg>{' '}
@@ -24,7 +32,9 @@ export function KeyChip() {
       </summary>
       <div className="menu" id={menuId}>
         <p className="muted small">
-          {keyPersistence() === 'device' ? 'Remembered on this device.' : 'Kept for this session only.'}
+          {keyPersistence() === 'device'
+            ? 'Remembered on this device.'
+            : 'Kept for this session only.'}
         </p>
         <button type="button" onClick={leave}>
           Switch key

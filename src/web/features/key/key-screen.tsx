@@ -24,8 +24,8 @@ export function KeyScreen({ refused }: { refused?: string | undefined }) {
       <div className="card key-card">
         <h1 id="key-title">Connect your API key</h1>
         <p className="muted">
-          Kiln turns photos and prompts into 3D models through the image-to-3D API. Each generation is billed
-          in credits to the account the key belongs to.
+          Kiln turns photos and prompts into 3D models through the image-to-3D API. Each generation
+          is billed in credits to the account the key belongs to.
         </p>
         {refused && (
           <p className="error" role="alert">
@@ -49,7 +49,11 @@ export function KeyScreen({ refused }: { refused?: string | undefined }) {
             aria-invalid={showProblem ? true : undefined}
             aria-describedby={`${inputId}-hint`}
           />
-          <p id={`${inputId}-hint`} className={showProblem ? 'error' : 'muted small'} aria-live="polite">
+          <p
+            id={`${inputId}-hint`}
+            className={showProblem ? 'error' : 'muted small'}
+            aria-live="polite"
+          >
             {showProblem ?? 'Keys start with tr_.'}
           </p>
           <fieldset className="radio-row">
@@ -80,22 +84,26 @@ export function KeyScreen({ refused }: { refused?: string | undefined }) {
         <details className="where">
           <summary>Where do I get a key?</summary>
           <ol>
-            <li>Sign in to your account and open <strong>Settings</strong>.</li>
+            <li>
+              Sign in to your account and open <strong>Settings</strong>.
+            </li>
             <li>
               Choose <strong>API keys</strong>, then <strong>Create key</strong>.
             </li>
-            <li>Give it a name (for example “Kiln”), create it, and copy it. It starts with tr_.</li>
+            <li>
+              Give it a name (for example “Kiln”), create it, and copy it. It starts with tr_.
+            </li>
           </ol>
           <p className="muted small">
-            The key stays in this browser and is sent only in the Authorization header. Kiln’s server never
-            stores it.
+            The key stays in this browser and is sent only in the Authorization header. Kiln’s
+            server never stores it.
           </p>
         </details>
         {demoKey && (
           <div className="demo-box">
             <p>
-              <span className="badge">Demo upstream</span> This Kiln runs on its built-in mock: generations are
-              made locally and credits are pretend.
+              <span className="badge">Demo upstream</span> This Kiln runs on its built-in mock:
+              generations are made locally and credits are pretend.
             </p>
             <button type="button" onClick={() => saveKey(demoKey, persistence)}>
               Use the demo key

@@ -88,7 +88,8 @@ export function maskKey(key: string): string {
 export function keyProblem(key: string): string | null {
   const k = key.trim();
   if (!k) return 'Paste your API key.';
-  if (!k.startsWith(KEY_PREFIX)) return `API keys start with ${KEY_PREFIX} — check that you copied the whole key.`;
+  if (!k.startsWith(KEY_PREFIX))
+    return `API keys start with ${KEY_PREFIX} — check that you copied the whole key.`;
   if (/\s/.test(k)) return 'The key has a space in it — copy it again without spaces.';
   if (k.length < 8) return 'This key looks too short — copy the whole key.';
   return null;

@@ -1,4 +1,9 @@
-import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { LibraryPageSchema } from '../../../contract/index.ts';
 import { kilnFetch, NO_KEY, useKeyScope } from '../../lib/api.ts';
 
@@ -8,10 +13,13 @@ export function libraryQuery(scope: string) {
   return infiniteQueryOptions({
     queryKey: ['library', scope],
     queryFn: ({ signal, pageParam }) =>
-      kilnFetch(`/api/library?limit=${LIBRARY_PAGE_SIZE}${pageParam ? `&cursor=${pageParam}` : ''}`, {
-        signal,
-        parse: (b) => LibraryPageSchema.parse(b),
-      }),
+      kilnFetch(
+        `/api/library?limit=${LIBRARY_PAGE_SIZE}${pageParam ? `&cursor=${pageParam}` : ''}`,
+        {
+          signal,
+          parse: (b) => LibraryPageSchema.parse(b),
+        },
+      ),
     initialPageParam: '',
     getNextPageParam: (last) => last.next_cursor ?? undefined,
     enabled: scope !== NO_KEY,

@@ -1,5 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { FALLBACK_MODELS, MODEL_INPUT, isModelAlias, type InputKind, type ModelRecord } from '../../../contract/index.ts';
+import {
+  FALLBACK_MODELS,
+  MODEL_INPUT,
+  isModelAlias,
+  type InputKind,
+  type ModelRecord,
+} from '../../../contract/index.ts';
 import type { KilnClient } from '../../../client/index.ts';
 import { useClient, useKeyScope } from '../../lib/api.ts';
 
@@ -13,7 +19,12 @@ export interface ModelChoice {
 function toChoice(m: ModelRecord): ModelChoice | null {
   const input = m.input ?? (isModelAlias(m.id) ? MODEL_INPUT[m.id] : undefined);
   if (!input) return null;
-  return { id: m.id, input, credits: m.credits_per_task ?? null, description: m.description ?? null };
+  return {
+    id: m.id,
+    input,
+    credits: m.credits_per_task ?? null,
+    description: m.description ?? null,
+  };
 }
 
 export function modelsQuery(client: KilnClient, scope: string) {

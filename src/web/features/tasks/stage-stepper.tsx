@@ -1,4 +1,10 @@
-import { STAGES, progressOf, stageForProgress, stageFromName, type Task } from '../../../contract/index.ts';
+import {
+  STAGES,
+  progressOf,
+  stageForProgress,
+  stageFromName,
+  type Task,
+} from '../../../contract/index.ts';
 import { Elapsed } from './elapsed.tsx';
 
 /** initializing → downloading images → generating 3D mesh → processing mesh → uploading result → completed */
@@ -37,13 +43,23 @@ export function StageStepper({ task, label }: { task: Task; label: string }) {
                   : 'current'
                 : 'todo';
           return (
-            <li key={s.key} className={`step ${state}`} aria-current={state === 'current' ? 'step' : undefined}>
+            <li
+              key={s.key}
+              className={`step ${state}`}
+              aria-current={state === 'current' ? 'step' : undefined}
+            >
               <span className="dot" aria-hidden="true">
                 {state === 'done' ? '✓' : state === 'failed' ? '✕' : ''}
               </span>
               <span className="step-label">{s.label}</span>
               <span className="visually-hidden">
-                {state === 'done' ? ' (done)' : state === 'current' ? ' (in progress)' : state === 'failed' ? ' (failed)' : ''}
+                {state === 'done'
+                  ? ' (done)'
+                  : state === 'current'
+                    ? ' (in progress)'
+                    : state === 'failed'
+                      ? ' (failed)'
+                      : ''}
               </span>
             </li>
           );

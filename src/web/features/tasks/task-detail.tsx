@@ -13,8 +13,11 @@ import { StageStepper } from './stage-stepper.tsx';
 import { useTask } from './task-query.ts';
 
 function subjectOf(entry: LibraryEntry | undefined, task: Task): string {
-  if (entry?.prompt) return `“${entry.prompt.length > 60 ? `${entry.prompt.slice(0, 57)}…` : entry.prompt}”`;
-  return entry ? `${entry.images.length === 1 ? 'one photo' : `${entry.images.length} photos`}` : task.id;
+  if (entry?.prompt)
+    return `“${entry.prompt.length > 60 ? `${entry.prompt.slice(0, 57)}…` : entry.prompt}”`;
+  return entry
+    ? `${entry.images.length === 1 ? 'one photo' : `${entry.images.length} photos`}`
+    : task.id;
 }
 
 function FailurePanel({ task, entry }: { task: Task; entry: LibraryEntry | undefined }) {
@@ -28,7 +31,10 @@ function FailurePanel({ task, entry }: { task: Task; entry: LibraryEntry | undef
     key.current ??= newIdempotencyKey();
     create.mutate(
       { body, idempotencyKey: key.current },
-      { onSuccess: (t) => navigate(`/tasks/${encodeURIComponent(t.id)}`), onSettled: () => (key.current = null) },
+      {
+        onSuccess: (t) => navigate(`/tasks/${encodeURIComponent(t.id)}`),
+        onSettled: () => (key.current = null),
+      },
     );
   };
   return (
@@ -37,8 +43,8 @@ function FailurePanel({ task, entry }: { task: Task; entry: LibraryEntry | undef
       <p>{task.error?.message ?? 'The upstream did not say why.'}</p>
       <p className="refund">
         <span aria-hidden="true">↩</span>{' '}
-        {price !== null ? `${price} credits refunded` : 'The credits for this task were refunded'} — failed tasks cost
-        nothing.
+        {price !== null ? `${price} credits refunded` : 'The credits for this task were refunded'} —
+        failed tasks cost nothing.
       </p>
       {body ? (
         <button type="button" className="primary" onClick={retry} disabled={create.isPending}>
@@ -54,7 +60,13 @@ function FailurePanel({ task, entry }: { task: Task; entry: LibraryEntry | undef
 
 function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }) {
   const url = entry?.archived ? entry.model_url : null;
-  const name = glbFileName(entry ?? { model: String(task.data?.model ?? 'model'), prompt: null, created: task.created ?? task.completed_at ?? 0 });
+  const name = glbFileName(
+    entry ?? {
+      model: String(task.data?.model ?? 'model'),
+      prompt: null,
+      created: task.created ?? task.completed_at ?? 0,
+    },
+  );
   return (
     <div className="result">
       {url ? (
@@ -77,7 +89,9 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
           </div>
           <div>
             <dt>Remaining</dt>
-            <dd data-testid="credits-remaining">{task.usage?.credits_remaining ?? entry?.credits_remaining ?? '—'}</dd>
+            <dd data-testid="credits-remaining">
+              {task.usage?.credits_remaining ?? entry?.credits_remaining ?? '—'}
+            </dd>
           </div>
         </dl>
       </div>
@@ -108,16 +122,29 @@ export function TaskDetail({ id, heading = 'h2' }: { id: string; heading?: 'h1' 
   const t = task.data;
   const e = entry.data;
   return (
-    <section className="task-detail card" aria-labelledby={`task-${id}`} data-testid="task-detail" data-status={t.status}>
+    <section
+      className="task-detail card"
+      aria-labelledby={`task-${id}`}
+      data-testid="task-detail"
+      data-status={t.status}
+    >
       <div className="task-head">
         <H id={`task-${id}`}>
           {e?.model ?? String(t.data?.model ?? 'Task')} · {subjectOf(e, t)}
         </H>
-        <span className={`badge ${t.status === 'completed' ? 'ok' : t.status === 'failed' ? 'failed' : ''}`}>
-          {t.status === 'completed' ? 'Completed' : t.status === 'failed' ? 'Failed' : 'In progress'}
+        <span
+          className={`badge ${t.status === 'completed' ? 'ok' : t.status === 'failed' ? 'failed' : ''}`}
+        >
+          {t.status === 'completed'
+            ? 'Completed'
+            : t.status === 'failed'
+              ? 'Failed'
+              : 'In progress'}
         </span>
       </div>
-      {t.status !== 'completed' && <StageStepper task={t} label={`Progress of ${subjectOf(e, t)}`} />}
+      {t.status !== 'completed' && (
+        <StageStepper task={t} label={`Progress of ${subjectOf(e, t)}`} />
+      )}
       {t.status === 'completed' && <Result task={t} entry={e} />}
       {t.status === 'failed' && <FailurePanel task={t} entry={e} />}
     </section>

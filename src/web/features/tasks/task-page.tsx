@@ -8,7 +8,11 @@ export function TaskPage({ id }: { id: string }) {
   const task = useTask(id);
   const t = task.data;
   useEffect(() => {
-    document.title = t ? (t.status === 'pending' ? `${progressOf(t)}% · Kiln` : `${t.status === 'completed' ? 'Model ready' : 'Failed'} · Kiln`) : 'Task · Kiln';
+    document.title = t
+      ? t.status === 'pending'
+        ? `${progressOf(t)}% · Kiln`
+        : `${t.status === 'completed' ? 'Model ready' : 'Failed'} · Kiln`
+      : 'Task · Kiln';
   }, [t]);
   return (
     <main className="page task-page">

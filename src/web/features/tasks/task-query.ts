@@ -34,7 +34,10 @@ export function useTask(id: string, initial?: Task) {
   const client = useClient();
   const scope = useKeyScope();
   const queryClient = useQueryClient();
-  const query = useQuery({ ...taskQuery(client, scope, id), ...(initial ? { initialData: initial } : {}) });
+  const query = useQuery({
+    ...taskQuery(client, scope, id),
+    ...(initial ? { initialData: initial } : {}),
+  });
   const status = query.data?.status;
   const seen = useRef(status);
   useEffect(() => {
