@@ -1,4 +1,5 @@
 import { useEffect, useMemo } from 'react';
+import { LoadMore } from '../library/load-more.tsx';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { Link } from '../../ui/link.tsx';
 import {
@@ -188,22 +189,7 @@ function TaskCostsSection() {
           </table>
         </div>
       )}
-      {library.isFetchNextPageError && (
-        <p className="error" role="alert">
-          More tasks could not be loaded: {library.error?.message}
-        </p>
-      )}
-      {library.hasNextPage && (
-        <div className="credits-more">
-          <button
-            type="button"
-            onClick={() => void library.fetchNextPage()}
-            disabled={library.isFetchingNextPage}
-          >
-            {library.isFetchingNextPage ? 'Loading…' : 'Load more'}
-          </button>
-        </div>
-      )}
+      <LoadMore library={library} className="credits-more" />
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { LoadMore } from './load-more.tsx';
 import { flushSync } from 'react-dom';
 import { NotFoundError } from '../../../client/index.ts';
 import type { LibraryEntry } from '../../../contract/index.ts';
@@ -96,22 +97,7 @@ export default function GalleryPage() {
         </>
       )}
 
-      {library.isFetchNextPageError && (
-        <p className="error" role="alert">
-          More tasks could not be loaded: {library.error?.message}
-        </p>
-      )}
-      {library.hasNextPage && (
-        <div className="gallery-more">
-          <button
-            type="button"
-            onClick={() => void library.fetchNextPage()}
-            disabled={library.isFetchingNextPage}
-          >
-            {library.isFetchingNextPage ? 'Loading…' : 'Load more'}
-          </button>
-        </div>
-      )}
+      <LoadMore library={library} className="gallery-more" />
     </main>
   );
 }

@@ -30,13 +30,14 @@ export function taskQuery(client: KilnClient, scope: string, id: string) {
  * One task, polled until it completes or fails. When it ends, the library and
  * the balance are refreshed (they learn from the response that passed through).
  */
-export function useTask(id: string, initial?: Task) {
+export function useTask(id: string, options: { initial?: Task; enabled?: boolean } = {}) {
   const client = useClient();
   const scope = useKeyScope();
   const queryClient = useQueryClient();
   const query = useQuery({
     ...taskQuery(client, scope, id),
-    ...(initial ? { initialData: initial } : {}),
+    ...(options.initial ? { initialData: options.initial } : {}),
+    enabled: options.enabled ?? true,
   });
   const status = query.data?.status;
   const seen = useRef(status);
