@@ -1,7 +1,13 @@
 import type { useLibrary } from './library-query.ts';
 
 /** "Load more" for the library's pages, with the error if a page failed. */
-export function LoadMore({ library, className }: { library: ReturnType<typeof useLibrary>; className: string }) {
+export function LoadMore({
+  library,
+  className,
+}: {
+  library: ReturnType<typeof useLibrary>;
+  className: string;
+}) {
   return (
     <>
       {library.isFetchNextPageError && (
@@ -11,7 +17,11 @@ export function LoadMore({ library, className }: { library: ReturnType<typeof us
       )}
       {library.hasNextPage && (
         <div className={className}>
-          <button type="button" onClick={() => void library.fetchNextPage()} disabled={library.isFetchingNextPage}>
+          <button
+            type="button"
+            onClick={() => void library.fetchNextPage()}
+            disabled={library.isFetchingNextPage}
+          >
             {library.isFetchingNextPage ? 'Loading…' : 'Load more'}
           </button>
         </div>

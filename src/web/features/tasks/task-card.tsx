@@ -9,7 +9,15 @@ function title(entry: LibraryEntry) {
 }
 
 /** A compact line for a recent task; a pending one is polled and shows its stage. */
-export function TaskCard({ entry, selected, onSelect }: { entry: LibraryEntry; selected: boolean; onSelect: () => void }) {
+export function TaskCard({
+  entry,
+  selected,
+  onSelect,
+}: {
+  entry: LibraryEntry;
+  selected: boolean;
+  onSelect: () => void;
+}) {
   const task = useTask(entry.id, { enabled: entry.status === 'pending' });
   const t = task.data;
   const status = t?.status ?? entry.status;
@@ -35,7 +43,11 @@ export function TaskCard({ entry, selected, onSelect }: { entry: LibraryEntry; s
         )}
         <span className="task-card-text">
           <strong>{entry.model}</strong> <span className="muted">{title(entry)}</span>
-          <span className={`small ${status === 'failed' ? 'error' : status === 'completed' ? 'ok' : ''}`}>{line}</span>
+          <span
+            className={`small ${status === 'failed' ? 'error' : status === 'completed' ? 'ok' : ''}`}
+          >
+            {line}
+          </span>
         </span>
       </button>
       {status === 'pending' ? (

@@ -61,7 +61,11 @@ interface ViewHandle {
 /** The direction the camera looks from, before and after "Reset view": front, a little right and above. */
 const VIEW_DIRECTION = new Vector3(0.45, 0.3, 1).normalize();
 const FIT_MARGIN = 1.2;
+/** Side of the contact-shadow square, in model footprints. */
+const SHADOW_SCALE = 2.2;
 const ORBIT_STEP = Math.PI / 12;
+const GL_OPTIONS = { preserveDrawingBuffer: false, antialias: true, alpha: true };
+const CAMERA_OPTIONS = { position: VIEW_DIRECTION.clone().multiplyScalar(4), fov: 35 };
 const ZOOM_STEP = 0.85;
 
 // ---------------------------------------------------------------------------------------------
@@ -195,11 +199,11 @@ function Lighting() {
   const software = useMemo(() => isSoftwareRenderer(gl), [gl]);
   return (
     <>
-      <directionalLight position={[3, 5, 4]} intensity={software ? 1.6 : 1.1} />
+      <directionalLight position={[3, 5, 4]} intensity={software ? 2 : 1.1} />
       {software ? (
         <>
-          <hemisphereLight args={[0xffffff, 0x8d7f70, 1.5]} />
-          <directionalLight position={[-4, 2, -3]} intensity={0.6} />
+          <hemisphereLight args={[0xffffff, 0x8d7f70, 2.6]} />
+          <directionalLight position={[-4, 2, -3]} intensity={0.8} />
         </>
       ) : (
         <RoomEnvironmentMap />
@@ -228,12 +232,48 @@ function RoomEnvironmentMap() {
   return null;
 }
 
-interface ModelProps {
+interface SceneProps {
   url: string;
   onProgress: (event: ProgressEvent) => void;
   onReady: () => void;
   onError: (error: Error) => void;
   handleRef: RefObject<ViewHandle | null>;
+}
+
+/**
+ * The current model and its contact shadow. The shadow outlives the models (drei's
+ * ContactShadows does not free its render targets on unmount), and is redrawn for each one
+ * once its size is known.
+ */
+function Scene({ url, ...props }: SceneProps) {
+  const [fitted, setFitted] = useState<{ url: string; size: Vector3 } | null>(null);
+  const size = fitted?.url === url ? fitted.size : null;
+  const onSize = useCallback((size: Vector3) => setFitted({ url, size }), [url]);
+  const height = size?.y ?? 1;
+  return (
+    <>
+      <Suspense key={url} fallback={null}>
+        <Model url={url} onSize={onSize} {...props} />
+      </Suspense>
+      {/* Models are scaled to a unit footprint, so `scale` (which, changed, makes ContactShadows
+          allocate new render targets without freeing the old) stays put. */}
+      <ContactShadows
+        visible={size !== null}
+        frames={1}
+        position={[0, -height / 2 - 0.002, 0]}
+        scale={SHADOW_SCALE}
+        far={0.6 * height}
+        resolution={512}
+        blur={2.2}
+        opacity={0.45}
+      />
+    </>
+  );
+}
+
+interface ModelProps extends Omit<SceneProps, 'onError'> {
+  onError: (error: Error) => void;
+  onSize: (size: Vector3) => void;
 }
 
 /**
@@ -258,12 +298,12 @@ function useModel(url: string, onProgress: (event: ProgressEvent) => void): GLTF
   }
 }
 
-function Model({ url, onProgress, onReady, onError, handleRef }: ModelProps) {
+function Model({ url, onProgress, onReady, onError, onSize, handleRef }: ModelProps) {
   const loaded = useModel(url, onProgress);
   return loaded instanceof Error ? (
     <ReportError error={loaded} onError={onError} />
   ) : (
-    <LoadedModel gltf={loaded} url={url} onReady={onReady} handleRef={handleRef} />
+    <LoadedModel gltf={loaded} url={url} onReady={onReady} onSize={onSize} handleRef={handleRef} />
   );
 }
 
@@ -276,40 +316,37 @@ interface LoadedModelProps {
   gltf: GLTF;
   url: string;
   onReady: () => void;
+  onSize: (size: Vector3) => void;
   handleRef: RefObject<ViewHandle | null>;
 }
 
-/** The model, centred on the origin and fitted to view, with a soft contact shadow under it. */
-function LoadedModel({ gltf, url, onReady, handleRef }: LoadedModelProps) {
+/** The model, centred on the origin, scaled to a unit footprint and fitted to view. */
+function LoadedModel({ gltf, url, onReady, onSize, handleRef }: LoadedModelProps) {
   // A clone per viewer (sharing geometry, materials and textures): an object has one parent.
   const object = useMemo(() => cloneObject(gltf.scene), [gltf]);
-  const size = useMemo(() => {
+  const { unit, size } = useMemo(() => {
     object.updateMatrixWorld(true);
-    return new Box3().setFromObject(object, true).getSize(new Vector3());
+    const raw = new Box3().setFromObject(object, true).getSize(new Vector3());
+    const footprint = Math.max(raw.x, raw.z, raw.y / 2);
+    const unit = Number.isFinite(footprint) && footprint > 0 ? 1 / footprint : 1;
+    return { unit, size: raw.multiplyScalar(unit) };
   }, [object]);
   useEffect(() => {
     acquire(gltf);
     return () => release(gltf, url);
   }, [gltf, url]);
-
-  const footprint = Math.max(size.x, size.z, size.y * 0.5, 1e-3);
+  // Before the first frame, so the contact shadow is drawn with the model in place.
+  useLayoutEffect(() => onSize(size), [onSize, size]);
   return (
     <>
       <Bounds fit clip observe margin={FIT_MARGIN} maxDuration={0.6}>
-        <Center>
-          <primitive object={object} />
-        </Center>
+        <group scale={unit}>
+          <Center>
+            <primitive object={object} />
+          </Center>
+        </group>
         <ViewControls handleRef={handleRef} />
       </Bounds>
-      <ContactShadows
-        frames={1}
-        position={[0, -size.y / 2 - footprint * 0.002, 0]}
-        scale={footprint * 2.2}
-        far={Math.max(size.y, footprint) * 0.6}
-        resolution={512}
-        blur={2.2}
-        opacity={0.45}
-      />
       {/* After Bounds, so that each frame it sees the camera Bounds has just moved. */}
       <ReadySignal onReady={onReady} />
     </>
@@ -405,6 +442,7 @@ class ViewerErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
 /** A sentence from a loader error ("Could not load /x.glb: fetch for "…" responded with 404: Not Found"). */
 function describe(error: Error): string {
   const message = error.message.trim();
+  if (/webgl/i.test(message)) return 'this browser could not start 3D graphics (WebGL).';
   const status = /responded with (\d{3})(?::\s*(.*))?$/s.exec(message);
   if (status)
     return `the server answered ${status[1]}${status[2] ? ` (${status[2].trim()})` : ''}.`;
@@ -459,8 +497,8 @@ export default function ModelViewer({ url, label, className }: ModelViewerProps)
     const moves: Record<string, () => void> = {
       ArrowLeft: () => view.orbit(ORBIT_STEP, 0),
       ArrowRight: () => view.orbit(-ORBIT_STEP, 0),
-      ArrowUp: () => view.orbit(0, ORBIT_STEP),
-      ArrowDown: () => view.orbit(0, -ORBIT_STEP),
+      ArrowUp: () => view.orbit(0, -ORBIT_STEP),
+      ArrowDown: () => view.orbit(0, ORBIT_STEP),
       '+': () => view.zoom(ZOOM_STEP),
       '=': () => view.zoom(ZOOM_STEP),
       '-': () => view.zoom(1 / ZOOM_STEP),
@@ -501,27 +539,28 @@ export default function ModelViewer({ url, label, className }: ModelViewerProps)
               dpr={[1, 2]}
               flat={false}
               linear={false}
-              gl={{ preserveDrawingBuffer: false, antialias: true, alpha: true }}
-              camera={{ position: VIEW_DIRECTION.clone().multiplyScalar(4), fov: 35 }}
+              gl={GL_OPTIONS}
+              camera={CAMERA_OPTIONS}
               onCreated={onCreated}
             >
               <Lighting />
               <OrbitControls makeDefault enableDamping dampingFactor={0.12} />
-              <Suspense key={url} fallback={null}>
-                <Model
-                  url={url}
-                  onProgress={onProgress}
-                  onReady={onReady}
-                  onError={onError}
-                  handleRef={handle}
-                />
-              </Suspense>
+              <Scene
+                url={url}
+                onProgress={onProgress}
+                onReady={onReady}
+                onError={onError}
+                handleRef={handle}
+              />
             </Canvas>
           </ViewerErrorBoundary>
         )}
         {state === 'loading' && (
           <div className="model-viewer__overlay model-viewer__loading">
-            <p role="status">Loading model…{percent === null ? '' : ` ${percent}%`}</p>
+            {/* The live region says "Loading model…" once; the figure is for the eyes. */}
+            <p role="status">
+              Loading model…<span aria-hidden="true">{percent === null ? '' : ` ${percent}%`}</span>
+            </p>
             <div
               className="progress"
               role="progressbar"
@@ -539,8 +578,12 @@ export default function ModelViewer({ url, label, className }: ModelViewerProps)
         )}
         {state === 'ready' && (
           <div className="model-viewer__toolbar">
-            <button type="button" className="small" onClick={reset}>
-              Reset view
+            <button type="button" title="Reset view" onClick={reset}>
+              <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16">
+                <path d="M3.5 12a8.5 8.5 0 1 0 2.5-6L3.5 8.5" />
+                <path d="M3.5 3.5v5h5" />
+              </svg>
+              <span className="model-viewer__label">Reset view</span>
             </button>
           </div>
         )}
