@@ -416,6 +416,13 @@ describe('library, archive and credits', () => {
       await (await server.request('/api/library', { key: 'tr_other_key' })).json(),
     );
     expect(other.data).toEqual([]);
+    expect((await server.request(`/api/library/${ids[2]}`, { key: 'tr_other_key' })).status).toBe(
+      404,
+    );
+    const one = LibraryEntrySchema.parse(
+      await (await server.request(`/api/library/${ids[2]}`)).json(),
+    );
+    expect(one).toMatchObject({ id: ids[2], prompt: 'thing 2' });
     expect(
       (await server.request(`/api/library/${ids[2]}`, { method: 'DELETE', key: 'tr_other_key' }))
         .status,
@@ -426,6 +433,7 @@ describe('library, archive and credits', () => {
       await (await server.request('/api/library?limit=10')).json(),
     );
     expect(after.data.map((e) => e.id)).toEqual([ids[4], ids[3], ids[1], ids[0]]);
+    expect((await server.request(`/api/library/${ids[2]}`)).status).toBe(404);
   });
 
   it('needs a key: no key, no library', async () => {

@@ -1,6 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { AuthenticationError, APIUserAbortError } from '../../client/index.ts';
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(
@@ -10,9 +9,9 @@ export function Providers({ children }: { children: ReactNode }) {
           queries: {
             // The client already retries transient failures; React Query adds none on top,
             // and never retries a refused key.
+            // (By name: importing the classes would pull the client and zod into the shell.)
             retry: (count, err) =>
-              !(err instanceof AuthenticationError || err instanceof APIUserAbortError) &&
-              count < 1,
+              !['AuthenticationError', 'APIUserAbortError'].includes(err.name) && count < 1,
             refetchOnWindowFocus: false,
           },
         },
