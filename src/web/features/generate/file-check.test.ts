@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES } from '../../../mock/test-helpers.ts';
+import { MAX_UPLOAD_BYTES, checkImageFile, sniff } from './file-check.ts';
+
+const file = (bytes: Uint8Array | string, name: string) => new File([bytes], name);
+
+describe('checkImageFile', () => {
+  it('accepts PNG, JPEG and WebP by content, whatever the name', async () => {
+    expect(await checkImageFile(file(readFileSync(`${FIXTURES}chair.png`), 'chair.png'))).toBeNull();
+    expect(await checkImageFile(file(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0]), 'photo.txt'))).toBeNull();
+    expect(await checkImageFile(file('RIFF\0\0\0\0WEBPVP8 ', 'x.bin'))).toBeNull();
+  });
+
+  it.each([
+    ['', 'empty.png', /is empty/],
+    ['these are notes', 'notes.png', /“notes\.png” is not an image Kiln can use/],
+    ['\0\0\0\x18ftypheic\0\0\0\0', 'IMG_0001.HEIC', /HEIC\/HEIF photo/],
+    ['<svg xmlns="http://www.w3.org/2000/svg"></svg>', 'logo.svg', /SVG drawing/],
+    ['%PDF-1.7\n', 'scan.pdf', /is a PDF/],
+    ['GIF89a', 'anim.gif', /is a GIF/],
+  ])('refuses %j (%s) with a sentence', async (content, name, message) => {
+    expect(await checkImageFile(file(content, name))).toMatch(message);
+  });
+
+  it('refuses files over the size limit before reading them', async () => {
+    const big = new File([new Uint8Array(MAX_UPLOAD_BYTES + 1)], 'huge.png');
+    expect(await checkImageFile(big)).toMatch(/is 20\.0 MB; the limit is 20\.0 MB/);
+  });
+
+  it('sniffs by the first bytes', () => {
+    expect(sniff(new Uint8Array([0x89, 0x50, 0x4e, 0x47]))).toBe('png');
+    expect(sniff(new Uint8Array([1, 2, 3]))).toBe('unknown');
+  });
+});

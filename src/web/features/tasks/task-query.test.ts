@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { pollInterval } from './task-query.ts';
+
+const at = (created: number, status = 'pending') => ({ id: 't', status, created });
+const now = 1_000_000 * 1000;
+
+describe('pollInterval', () => {
+  it('polls every 2 s for young tasks, easing to 5 s', () => {
+    expect(pollInterval(at(now / 1000 - 5), now)).toBe(2000);
+    expect(pollInterval(at(now / 1000 - 35), now)).toBe(2500);
+    expect(pollInterval(at(now / 1000 - 120), now)).toBe(5000);
+    expect(pollInterval(at(now / 1000 - 3600), now)).toBe(5000);
+  });
+
+  it('never polls a finished task', () => {
+    expect(pollInterval(at(0, 'completed'), now)).toBe(false);
+    expect(pollInterval(at(0, 'failed'), now)).toBe(false);
+  });
+
+  it('polls a task it knows nothing about yet', () => {
+    expect(pollInterval(undefined, now)).toBe(2000);
+  });
+});
