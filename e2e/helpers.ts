@@ -77,3 +77,18 @@ export async function libraryCount(page: Page, key = DEMO_KEY): Promise<number> 
 export async function pickModel(page: Page, id: string) {
   await page.locator(`input[name="model"][value="${id}"]`).check();
 }
+
+/** Clicks Generate and returns the new task's detail panel (found by the id the create answered). */
+export async function generate(
+  page: Page,
+  click: (b: Locator) => Promise<void> = (b) => b.click(),
+) {
+  const created = page.waitForResponse(
+    (r) => r.url().endsWith('/api/v1/3d/generations') && r.request().method() === 'POST' && r.ok(),
+  );
+  await click(page.getByRole('button', { name: 'Generate' }));
+  const { id } = (await (await created).json()) as { id: string };
+  const detail = page.locator(`[data-testid="task-detail"][data-task-id="${id}"]`);
+  await expect(detail).toBeVisible();
+  return { id, detail };
+}

@@ -6,6 +6,7 @@ import {
   downloadGlb,
   expectAccessible,
   expectRenderedModel,
+  generate,
   libraryCount,
   photo,
   pickModel,
@@ -40,13 +41,12 @@ test('single image: upload a photo, watch the stages, view and download the mode
   await expect(page.getByText('Ready')).toBeVisible();
   await shot(page, info, 'form');
   await expectAccessible(page);
-  await page.getByRole('button', { name: 'Generate' }).click();
-  const detail = page.getByTestId('task-detail').first();
+  const { detail } = await generate(page);
   await expect(detail.getByRole('progressbar').first()).toBeVisible();
   await shot(page, info, 'progress');
   await expect(page).toHaveTitle(/\d+% · Kiln/);
   await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
-  await expectRenderedModel(page.getByTestId('model-viewer'));
+  await expectRenderedModel(detail.getByTestId('model-viewer'));
   await shot(page, info, 'result');
   await expectAccessible(page);
   const { name } = await downloadGlb(page);
@@ -90,10 +90,9 @@ test('multi-view: the 2–4 rule is shown and enforced, then two views generate'
   await page.getByRole('button', { name: 'Move view 1 later' }).click();
   await expect(page.getByRole('img', { name: /View 2: robot\.png/ })).toBeVisible();
   await expect(page.getByText('Ready')).toHaveCount(2);
-  await page.getByRole('button', { name: 'Generate' }).click();
-  const detail = page.getByTestId('task-detail').first();
+  const { detail } = await generate(page);
   await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
-  await expectRenderedModel(page.getByTestId('model-viewer'));
+  await expectRenderedModel(detail.getByTestId('model-viewer'));
   await downloadGlb(page);
 });
 
@@ -110,10 +109,9 @@ test('text: a live counter, a 2001-character prompt refused, then a prompt gener
   await expect(page.getByText(/prompt must be at most 2000 characters/)).toBeVisible();
   await prompt.fill('a small red ceramic vase');
   await page.getByLabel(/Wait for the result/).check();
-  await page.getByRole('button', { name: 'Generate' }).click();
-  const detail = page.getByTestId('task-detail').first();
+  const { detail } = await generate(page);
   await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
-  await expectRenderedModel(page.getByTestId('model-viewer'));
+  await expectRenderedModel(detail.getByTestId('model-viewer'));
   await downloadGlb(page);
 });
 
@@ -126,8 +124,7 @@ test('a failed task shows the refund, and the balance returns to where it was', 
   await pickModel(page, 'gamma');
   await page.getByLabel('…or paste an image URL').fill('http://127.0.0.1:9/unreachable.png');
   await page.getByRole('button', { name: 'Use URL' }).click();
-  await page.getByRole('button', { name: 'Generate' }).click();
-  const detail = page.getByTestId('task-detail').first();
+  const { detail } = await generate(page);
   await expect(detail).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
   await expect(detail.getByText('30 credits refunded')).toBeVisible();
   await expect(detail.getByText(/could not be reached|127\.0\.0\.1:9/).first()).toBeVisible();
@@ -175,16 +172,13 @@ test('a double click creates one task, and a reload resumes it', async ({ page }
   const before = await libraryCount(page);
   await pickModel(page, 'beta-text');
   await page.getByRole('textbox', { name: 'Prompt' }).fill('a wooden chair');
-  await page.getByRole('button', { name: 'Generate' }).dblclick();
+  const { detail, id } = await generate(page, (b) => b.dblclick());
   await expect.poll(() => libraryCount(page)).toBe(before + 1);
-  const detail = page.getByTestId('task-detail').first();
   await expect(detail).toHaveAttribute('data-status', 'pending');
   await page.reload();
-  await expect(page.getByTestId('task-detail').first()).toHaveAttribute(
-    'data-status',
-    'completed',
-    { timeout: 30_000 },
-  );
+  await expect(page.locator(`[data-task-id="${id}"]`)).toHaveAttribute('data-status', 'completed', {
+    timeout: 30_000,
+  });
   expect(await libraryCount(page)).toBe(before + 1);
 });
 
@@ -213,7 +207,9 @@ test('usable at 390 px and in the dark theme', async ({ page }, info) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto('/');
   await expect(page.getByRole('button', { name: 'Generate' })).toBeVisible();
-  await expect(page.getByTestId('task-detail').first()).toBeVisible();
+  await expect(
+    page.getByTestId('task-detail').or(page.getByText('Your model appears here')).first(),
+  ).toBeVisible();
   const overflowing = await page.evaluate(() =>
     document.documentElement.scrollWidth > window.innerWidth
       ? [...document.querySelectorAll('body *')]
