@@ -126,6 +126,7 @@ export function TaskDetail({ id, heading = 'h2' }: { id: string; heading?: 'h1' 
       className="task-detail card"
       aria-labelledby={`task-${id}`}
       data-testid="task-detail"
+      data-task-id={id}
       data-status={t.status}
     >
       <div className="task-head">
