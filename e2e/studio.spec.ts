@@ -48,6 +48,8 @@ test('single image: upload a photo, watch the stages, view and download the mode
   await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
   await expectRenderedModel(detail.getByTestId('model-viewer'));
   await shot(page, info, 'result');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: info.outputPath('readme.png') });
   await expectAccessible(page);
   const { name } = await downloadGlb(page);
   expect(name).toMatch(/^kiln-alpha-.*\.glb$/);
@@ -188,6 +190,12 @@ test('gallery and credits show what happened', async ({ page }, info) => {
   await expect(page.getByRole('heading', { name: 'Gallery' })).toBeVisible();
   await expect(page.getByText('Failed').first()).toBeVisible();
   await expect(page.getByText('Completed').first()).toBeVisible();
+  // The photo tasks show their input photo as the thumbnail.
+  const thumb = page.getByRole('img', { name: /Input photo for alpha task/ }).first();
+  await thumb.scrollIntoViewIfNeeded();
+  await expect
+    .poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0);
   await shot(page, info, 'gallery');
   await expectAccessible(page);
   await page.getByRole('link', { name: /^Open/ }).first().click();
