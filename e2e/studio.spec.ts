@@ -198,6 +198,16 @@ test('gallery and credits show what happened', async ({ page }, info) => {
     .toBeGreaterThan(0);
   await shot(page, info, 'gallery');
   await expectAccessible(page);
+  // Hide the failed task: asked inline, then gone from the gallery and the library.
+  const count = await libraryCount(page);
+  await page
+    .getByRole('button', { name: /^Hide gamma/ })
+    .first()
+    .click();
+  await page.getByRole('button', { name: /^Yes, hide gamma/ }).click();
+  await expect(page.getByText('Task hidden.')).toBeAttached();
+  await expect(page.getByRole('button', { name: /^Hide gamma/ })).toHaveCount(0);
+  expect(await libraryCount(page)).toBe(count - 1);
   await page.getByRole('link', { name: /^Open/ }).first().click();
   await expect(page.getByTestId('task-detail')).toBeVisible();
   await page.goto('/credits');
