@@ -25,16 +25,8 @@ export function computeVertexNormals(
     const a = indices[t]! * 3;
     const b = indices[t + 1]! * 3;
     const c = indices[t + 2]! * 3;
-    const ux = positions[b]! - positions[a]!;
-    const uy = positions[b + 1]! - positions[a + 1]!;
-    const uz = positions[b + 2]! - positions[a + 2]!;
-    const vx = positions[c]! - positions[a]!;
-    const vy = positions[c + 1]! - positions[a + 1]!;
-    const vz = positions[c + 2]! - positions[a + 2]!;
     // The cross product's length is twice the area: larger faces weigh more.
-    const nx = uy * vz - uz * vy;
-    const ny = uz * vx - ux * vz;
-    const nz = ux * vy - uy * vx;
+    const [nx, ny, nz] = faceNormal(positions, a, b, c);
     for (const v of [a, b, c]) {
       acc[v] = acc[v]! + nx;
       acc[v + 1] = acc[v + 1]! + ny;
@@ -92,4 +84,20 @@ export function extractSubmesh(
     ...(outUvs ? { uvs: outUvs } : {}),
     indices: local,
   };
+}
+
+/** The (unnormalised) normal of the triangle whose vertices start at offsets a, b, c. */
+export function faceNormal(
+  positions: ArrayLike<number>,
+  a: number,
+  b: number,
+  c: number,
+): [number, number, number] {
+  const ux = positions[b]! - positions[a]!;
+  const uy = positions[b + 1]! - positions[a + 1]!;
+  const uz = positions[b + 2]! - positions[a + 2]!;
+  const vx = positions[c]! - positions[a]!;
+  const vy = positions[c + 1]! - positions[a + 1]!;
+  const vz = positions[c + 2]! - positions[a + 2]!;
+  return [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx];
 }

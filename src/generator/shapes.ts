@@ -1,4 +1,4 @@
-import type { MeshData } from './mesh.ts';
+import { faceNormal, type MeshData } from './mesh.ts';
 
 /** A point of a lathe profile in the (radius, height) half-plane. */
 export interface ProfilePoint {
@@ -12,15 +12,7 @@ export interface ProfilePoint {
 function orientToNormals(positions: Float32Array, normals: Float32Array, indices: number[]): void {
   for (let t = 0; t < indices.length; t += 3) {
     const [a, b, c] = [indices[t]! * 3, indices[t + 1]! * 3, indices[t + 2]! * 3];
-    const ux = positions[b]! - positions[a]!;
-    const uy = positions[b + 1]! - positions[a + 1]!;
-    const uz = positions[b + 2]! - positions[a + 2]!;
-    const vx = positions[c]! - positions[a]!;
-    const vy = positions[c + 1]! - positions[a + 1]!;
-    const vz = positions[c + 2]! - positions[a + 2]!;
-    const nx = uy * vz - uz * vy;
-    const ny = uz * vx - ux * vz;
-    const nz = ux * vy - uy * vx;
+    const [nx, ny, nz] = faceNormal(positions, a, b, c);
     let dot = 0;
     for (const v of [a, b, c])
       dot += nx * normals[v]! + ny * normals[v + 1]! + nz * normals[v + 2]!;
