@@ -56,8 +56,15 @@ export async function forward(target: ProxyTarget, req: ForwardRequest): Promise
     const value = req.incoming.headers.get(name);
     if (value) headers.set(name, value);
   }
-  const timeout = AbortSignal.timeout(req.timeoutMs);
-  const signal = AbortSignal.any([timeout, req.incoming.signal]);
+  // One controller and one timer (AbortSignal.any/timeout are costly per request on Node 20).
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error('upstream timeout'));
+  }, req.timeoutMs);
+  const onClientGone = () => controller.abort(new Error('client went away'));
+  req.incoming.signal.addEventListener('abort', onClientGone, { once: true });
   let upstream: Response;
   try {
     upstream = await target.fetch(
@@ -65,17 +72,21 @@ export async function forward(target: ProxyTarget, req: ForwardRequest): Promise
         method: req.incoming.method,
         headers,
         ...(req.body ? { body: req.body } : {}),
-        signal,
+        signal: controller.signal,
       }),
     );
   } catch {
-    if (timeout.aborted)
+    if (timedOut)
       return gatewayError(
         504,
         `The upstream did not answer within ${req.timeoutMs / 1000} s.`,
         'upstream_timeout',
       );
     return gatewayError(502, 'The upstream could not be reached.', 'upstream_unreachable');
+  } finally {
+    // The answer has begun (or failed): the time limit covered the wait for it.
+    clearTimeout(timer);
+    req.incoming.signal.removeEventListener('abort', onClientGone);
   }
   const out = new Headers();
   for (const name of FORWARD_RESPONSE) {

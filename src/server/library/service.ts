@@ -37,6 +37,15 @@ export function assetUrl(sha256: string): string {
  */
 export function createLibraryService(deps: LibraryDeps) {
   const archiving = new Map<string, Promise<string | undefined>>();
+  // What each task and owner looked like last time, so that a poll that shows nothing new
+  // costs no database work (most polls of a running task repeat the same stage).
+  const seenTasks = new Map<string, { signature: string; sha: string | undefined }>();
+  const seenBalances = new Map<string, number>();
+  const remember = <K, V>(map: Map<K, V>, key: K, value: V) => {
+    map.delete(key);
+    map.set(key, value);
+    if (map.size > 10_000) map.delete(map.keys().next().value as K);
+  };
 
   function imageRef(url: string): LibraryImage {
     const upload = UPLOAD_PATH.exec(url.split('?')[0] ?? '');
@@ -97,8 +106,9 @@ export function createLibraryService(deps: LibraryDeps) {
 
   async function noteBalance(owner: string, task: Task) {
     const remaining = task.usage?.credits_remaining;
-    if (typeof remaining === 'number')
-      await deps.store.recordBalance(owner, remaining, deps.now(), task.id);
+    if (typeof remaining !== 'number' || seenBalances.get(owner) === remaining) return;
+    await deps.store.recordBalance(owner, remaining, deps.now(), task.id);
+    remember(seenBalances, owner, remaining);
   }
 
   return {
@@ -129,10 +139,16 @@ export function createLibraryService(deps: LibraryDeps) {
 
     /** A task read that passed through: updates the rows that know it; archives on completion. */
     async recordTask(owner: string, task: Task): Promise<string | undefined> {
-      const rows = await deps.store.update(task.id, updateOf(task), deps.now());
+      const update = updateOf(task);
+      const signature = `${owner}\n${JSON.stringify(update)}`;
+      const seen = seenTasks.get(task.id);
+      if (seen?.signature === signature && (seen.sha || !isCompleted(task))) return seen.sha;
+      const rows = await deps.store.update(task.id, update, deps.now());
       await noteBalance(owner, task);
       const mine = rows.find((r) => r.owner === owner) ?? rows[0];
-      return mine && isCompleted(task) ? archive(mine) : undefined;
+      const sha = mine && isCompleted(task) ? await archive(mine) : undefined;
+      remember(seenTasks, task.id, { signature, sha });
+      return sha;
     },
 
     toEntry(row: LibraryRow): LibraryEntry {

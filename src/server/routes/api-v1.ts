@@ -8,6 +8,7 @@ import {
   CreateGenerationRequestSchema,
   ERROR_TYPES,
   TaskSchema,
+  isCompleted,
   type CreateGenerationInput,
   type ErrorBody,
 } from '../../contract/index.ts';
@@ -104,10 +105,17 @@ export function apiV1Routes(deps: ApiV1Deps) {
         const recorded = record(parsed.data);
         // The first sighting of a completed task archives its GLB; wait a little for it so the
         // SPA can be pointed at the archived copy, but never fail or stall the response on it.
-        const sha = await Promise.race([
-          recorded,
-          sleep(ARCHIVE_WAIT_MS, undefined, { ref: false }),
-        ]);
+        let sha: string | undefined;
+        if (isCompleted(parsed.data)) {
+          const giveUp = new AbortController();
+          sha = await Promise.race([
+            recorded,
+            sleep(ARCHIVE_WAIT_MS, undefined, { ref: false, signal: giveUp.signal }).catch(
+              () => undefined,
+            ),
+          ]);
+          giveUp.abort();
+        } else sha = await recorded;
         if (sha) headers[ASSET_URL_HEADER] = assetUrl(sha);
       } catch (err) {
         deps.log(`library: could not record ${parsed.data.id}: ${String(err)}`);

@@ -1,0 +1,322 @@
+// Makes the viewer's test fixtures from Kiln's own generated models and from primitives
+// built here, with @gltf-transform:
+//
+//   draco.glb     the chair photo's model, KHR_draco_mesh_compression
+//   meshopt.glb   the teapot photo's model, EXT_meshopt_compression
+//   animated.glb  a red cube with two clips: "spin" (rotation) and "bounce" (translation)
+//   large.glb     a finely tessellated torus, over 200,000 triangles, uint32 indices
+//
+// There is no ktx2.glb yet: KHR_texture_basisu needs a Basis Universal encoder. There is no
+// `toktx` CLI here; the npm package ktx2-encoder (WASM, offline) would do, but is not a
+// dependency of the project.
+//
+// Usage: npx tsx scripts/make-viewer-fixtures.ts [outDir]   (default e2e/fixtures/viewer/)
+// A fixture that already exists and is newer than this script is kept as it is.
+
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Document, Logger, NodeIO, type Node, type vec3, type vec4 } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import { draco, meshopt } from '@gltf-transform/functions';
+import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
+import { imageToGlb, promptToGlb } from '../src/generator/index.ts';
+
+export interface ViewerFixture {
+  name: string;
+  path: string;
+  bytes: number;
+  triangles: number;
+  /** True when the file was already there and newer than this script, so it was kept. */
+  cached: boolean;
+}
+
+export const DEFAULT_OUT_DIR = 'e2e/fixtures/viewer/';
+export const PHOTOS_DIR = fileURLToPath(new URL('../../shared/fixtures/photos/', import.meta.url));
+export const LARGE_MIN_TRIANGLES = 200_000;
+
+const SCRIPT_PATH = fileURLToPath(import.meta.url);
+const GENERATOR = 'Kiln viewer fixtures';
+
+// draco3dgltf is CommonJS and untyped: load it through require, with the little we use typed.
+interface Draco3d {
+  createEncoderModule(options?: object): Promise<unknown>;
+  createDecoderModule(options?: object): Promise<unknown>;
+}
+const require = createRequire(import.meta.url);
+
+let ioPromise: Promise<NodeIO> | undefined;
+
+/**
+ * A NodeIO that knows every extension gltf-transform implements, with the Draco and
+ * Meshopt encoders and decoders registered, so it can both write and read the fixtures.
+ */
+export function fixtureIO(): Promise<NodeIO> {
+  ioPromise ??= (async () => {
+    const draco3d = require('draco3dgltf') as Draco3d;
+    await Promise.all([MeshoptEncoder.ready, MeshoptDecoder.ready]);
+    return new NodeIO()
+      .setLogger(new Logger(Logger.Verbosity.WARN))
+      .registerExtensions(ALL_EXTENSIONS)
+      .registerDependencies({
+        'draco3d.encoder': await draco3d.createEncoderModule(),
+        'draco3d.decoder': await draco3d.createDecoderModule(),
+        'meshopt.encoder': MeshoptEncoder,
+        'meshopt.decoder': MeshoptDecoder,
+      });
+  })();
+  return ioPromise;
+}
+
+/** Triangles drawn by the document's triangle-list primitives (mode TRIANGLES). */
+export function countTriangles(doc: Document): number {
+  let triangles = 0;
+  for (const mesh of doc.getRoot().listMeshes()) {
+    for (const prim of mesh.listPrimitives()) {
+      if (prim.getMode() !== 4) continue;
+      const count = prim.getIndices()?.getCount() ?? prim.getAttribute('POSITION')?.getCount() ?? 0;
+      triangles += Math.floor(count / 3);
+    }
+  }
+  return triangles;
+}
+
+async function photo(name: string): Promise<Uint8Array> {
+  return new Uint8Array(await readFile(join(PHOTOS_DIR, name)));
+}
+
+async function dracoChair(io: NodeIO): Promise<Document> {
+  const doc = await io.readBinary(await imageToGlb(await photo('chair.png')));
+  await doc.transform(draco({ method: 'edgebreaker' }));
+  return doc;
+}
+
+async function meshoptTeapot(io: NodeIO): Promise<Document> {
+  const doc = await io.readBinary(await imageToGlb(await photo('teapot.png')));
+  await doc.transform(meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
+  return doc;
+}
+
+/** Quaternion for a turn of `degrees` about +Y. */
+function yRotation(degrees: number): vec4 {
+  const half = (degrees * Math.PI) / 360;
+  return [0, Math.sin(half), 0, Math.cos(half)];
+}
+
+async function animatedCube(io: NodeIO): Promise<Document> {
+  const doc = await io.readBinary(await promptToGlb('a red cube'));
+  const root = doc.getRoot();
+  const buffer = root.listBuffers()[0] ?? doc.createBuffer();
+  const node: Node | undefined = root.listNodes().find((n) => n.getMesh() !== null);
+  if (!node) throw new Error('promptToGlb gave a scene with no mesh node');
+  node.setName('cube');
+
+  const scalars = (name: string, values: number[]) =>
+    doc.createAccessor(name).setType('SCALAR').setArray(new Float32Array(values)).setBuffer(buffer);
+
+  // Channels and samplers stay unnamed: glTF has no `name` on them (the validator warns).
+  // "spin": one full turn about Y in 2 s, five keyframes a quarter turn apart (LINEAR
+  // slerp between keys 90° apart is unambiguous).
+  const spinTimes = [0, 0.5, 1, 1.5, 2];
+  const spinValues = spinTimes.flatMap((t) => yRotation(t * 180));
+  const spinSampler = doc
+    .createAnimationSampler()
+    .setInput(scalars('spin-times', spinTimes))
+    .setOutput(
+      doc
+        .createAccessor('spin-rotations')
+        .setType('VEC4')
+        .setArray(new Float32Array(spinValues))
+        .setBuffer(buffer),
+    )
+    .setInterpolation('LINEAR');
+  const spinChannel = doc
+    .createAnimationChannel()
+    .setTargetNode(node)
+    .setTargetPath('rotation')
+    .setSampler(spinSampler);
+  doc.createAnimation('spin').addSampler(spinSampler).addChannel(spinChannel);
+
+  // "bounce": up half a unit and back down in 1 s, from wherever the node stands.
+  const [x, y, z] = node.getTranslation();
+  const bounceTimes = [0, 0.25, 0.5, 0.75, 1];
+  const heights = [0, 0.375, 0.5, 0.375, 0];
+  const bounceValues = heights.flatMap((h): vec3 => [x, y + h, z]);
+  const bounceSampler = doc
+    .createAnimationSampler()
+    .setInput(scalars('bounce-times', bounceTimes))
+    .setOutput(
+      doc
+        .createAccessor('bounce-translations')
+        .setType('VEC3')
+        .setArray(new Float32Array(bounceValues))
+        .setBuffer(buffer),
+    )
+    .setInterpolation('LINEAR');
+  const bounceChannel = doc
+    .createAnimationChannel()
+    .setTargetNode(node)
+    .setTargetPath('translation')
+    .setSampler(bounceSampler);
+  doc.createAnimation('bounce').addSampler(bounceSampler).addChannel(bounceChannel);
+  return doc;
+}
+
+/**
+ * A torus (major radius 0.35, minor 0.15) of `radial × tubular` quads, two triangles each,
+ * with positions, normals and uint32 indices.
+ */
+export function largeTorus(radial = 512, tubular = 256): Document {
+  const R = 0.35;
+  const r = 0.15;
+  const cols = radial + 1;
+  const rows = tubular + 1;
+  const vertexCount = cols * rows;
+  const positions = new Float32Array(vertexCount * 3);
+  const normals = new Float32Array(vertexCount * 3);
+  for (let j = 0; j < rows; j++) {
+    const v = j / tubular;
+    const phi = v * 2 * Math.PI;
+    const cosPhi = Math.cos(phi);
+    const sinPhi = Math.sin(phi);
+    for (let i = 0; i < cols; i++) {
+      const u = i / radial;
+      const theta = u * 2 * Math.PI;
+      const cosTheta = Math.cos(theta);
+      const sinTheta = Math.sin(theta);
+      const k = j * cols + i;
+      // The torus lies in the XZ plane around +Y.
+      normals[3 * k] = cosPhi * cosTheta;
+      normals[3 * k + 1] = sinPhi;
+      normals[3 * k + 2] = cosPhi * sinTheta;
+      positions[3 * k] = (R + r * cosPhi) * cosTheta;
+      positions[3 * k + 1] = r * sinPhi;
+      positions[3 * k + 2] = (R + r * cosPhi) * sinTheta;
+    }
+  }
+  const indices = new Uint32Array(radial * tubular * 6);
+  let n = 0;
+  for (let j = 0; j < tubular; j++) {
+    for (let i = 0; i < radial; i++) {
+      const a = j * cols + i;
+      const b = a + 1;
+      const c = a + cols;
+      const d = c + 1;
+      // Counter-clockwise seen from outside.
+      indices[n++] = a;
+      indices[n++] = c;
+      indices[n++] = b;
+      indices[n++] = b;
+      indices[n++] = c;
+      indices[n++] = d;
+    }
+  }
+
+  const doc = new Document();
+  doc.getRoot().getAsset().generator = GENERATOR;
+  const buffer = doc.createBuffer();
+  const accessor = (name: string, type: 'VEC3' | 'SCALAR', array: Float32Array | Uint32Array) =>
+    doc.createAccessor(name).setType(type).setArray(array).setBuffer(buffer);
+  const material = doc
+    .createMaterial('large-torus-material')
+    .setBaseColorFactor([0.8, 0.45, 0.2, 1])
+    .setMetallicFactor(0.1)
+    .setRoughnessFactor(0.6);
+  const prim = doc
+    .createPrimitive()
+    .setAttribute('POSITION', accessor('positions', 'VEC3', positions))
+    .setAttribute('NORMAL', accessor('normals', 'VEC3', normals))
+    .setIndices(accessor('indices', 'SCALAR', indices))
+    .setMaterial(material);
+  const mesh = doc.createMesh('large-torus').addPrimitive(prim);
+  const node = doc.createNode('large-torus').setMesh(mesh);
+  doc.getRoot().setDefaultScene(doc.createScene('scene').addChild(node));
+  return doc;
+}
+
+const FIXTURES: { name: string; build: (io: NodeIO) => Promise<Document> }[] = [
+  { name: 'draco.glb', build: dracoChair },
+  { name: 'meshopt.glb', build: meshoptTeapot },
+  { name: 'animated.glb', build: animatedCube },
+  { name: 'large.glb', build: () => Promise.resolve(largeTorus()) },
+];
+
+async function mtimeMs(path: string): Promise<number | undefined> {
+  try {
+    return (await stat(path)).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes the viewer fixtures into `outDir` (created if missing) and describes them. A
+ * fixture already there and newer than this script is kept and only read back to count
+ * its triangles; `force` rebuilds it all the same.
+ */
+export async function makeViewerFixtures(
+  outDir: string = DEFAULT_OUT_DIR,
+  options: { force?: boolean } = {},
+): Promise<ViewerFixture[]> {
+  await mkdir(outDir, { recursive: true });
+  const io = await fixtureIO();
+  const scriptTime = (await mtimeMs(SCRIPT_PATH)) ?? Infinity;
+  const results: ViewerFixture[] = [];
+  for (const { name, build } of FIXTURES) {
+    const path = resolve(outDir, name);
+    const existing = await mtimeMs(path);
+    if (!options.force && existing !== undefined && existing > scriptTime) {
+      const bytes = new Uint8Array(await readFile(path));
+      const doc = await io.readBinary(bytes);
+      results.push({
+        name,
+        path,
+        bytes: bytes.byteLength,
+        triangles: countTriangles(doc),
+        cached: true,
+      });
+      continue;
+    }
+    const doc = await build(io);
+    doc.getRoot().getAsset().generator = GENERATOR;
+    const triangles = countTriangles(doc);
+    const bytes = await io.writeBinary(doc);
+    // Write then rename, so an interrupted run never leaves a half file that looks cached.
+    const temporary = `${path}.${process.pid}.tmp`;
+    await writeFile(temporary, bytes);
+    await rename(temporary, path);
+    results.push({ name, path, bytes: bytes.byteLength, triangles, cached: false });
+  }
+  return results;
+}
+
+function formatTable(fixtures: readonly ViewerFixture[]): string {
+  const rows = [
+    ['fixture', 'bytes', 'triangles', 'status'],
+    ...fixtures.map((f) => [
+      f.name,
+      f.bytes.toLocaleString('en-US'),
+      f.triangles.toLocaleString('en-US'),
+      f.cached ? 'cached' : 'written',
+    ]),
+  ];
+  const widths = rows[0]!.map((_, k) => Math.max(...rows.map((row) => row[k]!.length)));
+  return rows
+    .map((row) =>
+      row
+        .map((cell, k) => (k === 0 ? cell.padEnd(widths[k]!) : cell.padStart(widths[k]!)))
+        .join('  '),
+    )
+    .join('\n');
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === SCRIPT_PATH) {
+  const outDir = process.argv[2] ?? DEFAULT_OUT_DIR;
+  const started = performance.now();
+  const fixtures = await makeViewerFixtures(outDir);
+  console.log(formatTable(fixtures));
+  console.log(
+    `\n${fixtures.length} fixtures in ${resolve(outDir)} (${((performance.now() - started) / 1000).toFixed(1)} s); no ktx2.glb (no KTX2/Basis encoder installed).`,
+  );
+}
