@@ -27,6 +27,19 @@ const noKey = (c: Context) =>
     401,
   );
 
+const notInLibrary = (c: Context) =>
+  c.json(
+    {
+      error: {
+        message: 'No such task in your library.',
+        type: ERROR_TYPES.notFound,
+        code: 'task_not_found',
+        param: 'id',
+      },
+    },
+    404,
+  );
+
 /** `/api/library` and `/api/credits`: what this key made through Kiln, and its balance over time. */
 export function libraryRoutes(deps: LibraryRouteDeps) {
   const app = new Hono();
@@ -77,18 +90,7 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
     const owner = ownerOrNull(c, deps.ownerOf);
     if (!owner) return noKey(c);
     const row = await deps.store.get(owner, c.req.param('id'));
-    if (!row || row.hidden)
-      return c.json(
-        {
-          error: {
-            message: 'No such task in your library.',
-            type: ERROR_TYPES.notFound,
-            code: 'task_not_found',
-            param: 'id',
-          },
-        },
-        404,
-      );
+    if (!row || row.hidden) return notInLibrary(c);
     return c.json(deps.library.toEntry(row), 200, { 'cache-control': 'no-store' });
   });
 
@@ -96,18 +98,7 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
     const owner = ownerOrNull(c, deps.ownerOf);
     if (!owner) return noKey(c);
     const hidden = await deps.store.hide(owner, c.req.param('id'));
-    if (!hidden)
-      return c.json(
-        {
-          error: {
-            message: 'No such task in your library.',
-            type: ERROR_TYPES.notFound,
-            code: 'task_not_found',
-            param: 'id',
-          },
-        },
-        404,
-      );
+    if (!hidden) return notInLibrary(c);
     return c.body(null, 204);
   });
 
