@@ -16,6 +16,9 @@ import {
 // for a slow 2-core machine.
 const TIMEOUT = 60_000;
 
+/** The 12 bytes a KTX 2.0 file starts with: «KTX 20»\r\n\x1A\n. */
+const KTX2_IDENTIFIER = [0xab, 0x4b, 0x54, 0x58, 0x20, 0x32, 0x30, 0xbb, 0x0d, 0x0a, 0x1a, 0x0a];
+
 interface Loaded {
   fixture: ViewerFixture;
   bytes: Uint8Array;
@@ -62,12 +65,13 @@ describe('makeViewerFixtures', { timeout: TIMEOUT }, () => {
       .listExtensionsUsed()
       .map((e) => e.extensionName);
 
-  it('writes the four fixtures into the given directory', () => {
+  it('writes the five fixtures into the given directory', () => {
     expect(fixtures.map((f) => f.name)).toEqual([
       'draco.glb',
       'meshopt.glb',
       'animated.glb',
       'large.glb',
+      'ktx2.glb',
     ]);
     for (const f of fixtures) {
       expect(f.path.startsWith(outDir)).toBe(true);
@@ -75,7 +79,7 @@ describe('makeViewerFixtures', { timeout: TIMEOUT }, () => {
     }
   });
 
-  it.each(['draco.glb', 'meshopt.glb', 'animated.glb', 'large.glb'])(
+  it.each(['draco.glb', 'meshopt.glb', 'animated.glb', 'large.glb', 'ktx2.glb'])(
     '%s is a GLB the validator finds no error in',
     (name) => {
       const { fixture, bytes, report, doc } = get(name);
@@ -127,6 +131,58 @@ describe('makeViewerFixtures', { timeout: TIMEOUT }, () => {
     expect(prim.getAttribute('NORMAL')).not.toBeNull();
     expect(prim.getMaterial()).not.toBeNull();
     expect(report.issues.numWarnings).toBe(0);
+  });
+
+  it('ktx2.glb has its textures in KTX2 (Basis Universal), KHR_texture_basisu required', () => {
+    const { doc, bytes, report, fixture } = get('ktx2.glb');
+    expect(fixture.triangles).toBeGreaterThan(1000);
+    expect(report.info?.hasTextures).toBe(true);
+
+    // The JSON chunk as written, not as gltf-transform reads it back.
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const json = JSON.parse(
+      new TextDecoder().decode(bytes.subarray(20, 20 + view.getUint32(12, true))),
+    ) as {
+      extensionsUsed?: string[];
+      extensionsRequired?: string[];
+      images?: { mimeType?: string }[];
+      textures?: { source?: number; extensions?: Record<string, { source?: number }> }[];
+    };
+    expect(json.extensionsUsed).toContain('KHR_texture_basisu');
+    expect(json.extensionsRequired).toContain('KHR_texture_basisu');
+    expect(json.images?.length).toBeGreaterThan(0);
+    for (const image of json.images ?? []) expect(image.mimeType).toBe('image/ktx2');
+    for (const texture of json.textures ?? [])
+      expect(texture.extensions?.['KHR_texture_basisu']?.source).toBeTypeOf('number');
+
+    const textures = doc.getRoot().listTextures();
+    expect(textures.length).toBeGreaterThan(0);
+    for (const texture of textures) {
+      expect(texture.getMimeType()).toBe('image/ktx2');
+      const image = texture.getImage()!;
+      expect([...image.subarray(0, 12)]).toEqual(KTX2_IDENTIFIER);
+      // pixelWidth and pixelHeight (uint32 LE at 20 and 24): power-of-two sides.
+      const header = new DataView(image.buffer, image.byteOffset, image.byteLength);
+      for (const side of [header.getUint32(20, true), header.getUint32(24, true)]) {
+        expect(side).toBeGreaterThanOrEqual(4);
+        expect(Math.log2(side) % 1).toBe(0);
+      }
+    }
+
+    // The validator knows neither the extension nor the MIME type: it says so, and no more.
+    const issues = (severity: number) =>
+      report.issues.messages
+        .filter((m) => m.severity === severity)
+        .map((m) => `${m.code} ${m.pointer ?? ''}`)
+        .sort();
+    expect(issues(1)).toEqual([
+      'IMAGE_UNRECOGNIZED_FORMAT /images/0',
+      'VALUE_NOT_IN_LIST /images/0/mimeType',
+    ]);
+    expect(issues(2)).toEqual([
+      'UNSUPPORTED_EXTENSION /extensionsUsed/0',
+      'UNUSED_OBJECT /images/0',
+    ]);
   });
 
   it('keeps fixtures newer than the script on a second run', async () => {

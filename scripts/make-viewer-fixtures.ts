@@ -5,10 +5,12 @@
 //   meshopt.glb   the teapot photo's model, EXT_meshopt_compression
 //   animated.glb  a red cube with two clips: "spin" (rotation) and "bounce" (translation)
 //   large.glb     a finely tessellated torus, over 200,000 triangles, uint32 indices
+//   ktx2.glb      the hamburger photo's model, its textures re-encoded as KTX2 (Basis Universal
+//                 ETC1S, Zstandard-free, with mipmaps; KHR_texture_basisu, required), each
+//                 resized to power-of-two sides first
 //
-// There is no ktx2.glb yet: KHR_texture_basisu needs a Basis Universal encoder. There is no
-// `toktx` CLI here; the npm package ktx2-encoder (WASM, offline) would do, but is not a
-// dependency of the project.
+// KTX2 encoding uses the ktx2-encoder package (Basis Universal compiled to WASM, offline), with
+// sharp decoding the PNGs it re-encodes.
 //
 // Usage: npx tsx scripts/make-viewer-fixtures.ts [outDir]   (default e2e/fixtures/viewer/)
 // A fixture that already exists and is newer than this script is kept as it is.
@@ -20,7 +22,9 @@ import { fileURLToPath } from 'node:url';
 import { Document, Logger, NodeIO, type Node, type vec3, type vec4 } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { draco, meshopt } from '@gltf-transform/functions';
+import { ktx2 } from 'ktx2-encoder/gltf-transform';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
+import sharp from 'sharp';
 import { imageToGlb, promptToGlb } from '../src/generator/index.ts';
 
 export interface ViewerFixture {
@@ -95,6 +99,85 @@ async function dracoChair(io: NodeIO): Promise<Document> {
 async function meshoptTeapot(io: NodeIO): Promise<Document> {
   const doc = await io.readBinary(await imageToGlb(await photo('teapot.png')));
   await doc.transform(meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
+  return doc;
+}
+
+/** The power of two nearest `n` (at least 4, at most 2048): sides Basis and WebGL 1 both like. */
+function nearestPowerOfTwo(n: number): number {
+  const p = 2 ** Math.round(Math.log2(Math.max(1, n)));
+  return Math.min(2048, Math.max(4, p));
+}
+
+/**
+ * Decodes an image for the Basis encoder: straight RGBA, 8 bits, resized (if it has to be)
+ * to power-of-two sides, so every mip level's side is a multiple of 4 down to 4×4.
+ */
+async function decodeForBasis(
+  bytes: Uint8Array,
+): Promise<{ data: Uint8Array; width: number; height: number }> {
+  const image = sharp(bytes);
+  const { width = 0, height = 0 } = await image.metadata();
+  const { data, info } = await image
+    .resize(nearestPowerOfTwo(width), nearestPowerOfTwo(height), { fit: 'fill' })
+    .toColourspace('srgb')
+    .ensureAlpha()
+    .raw({ depth: 'uchar' })
+    .toBuffer({ resolveWithObject: true });
+  return {
+    data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+    width: info.width,
+    height: info.height,
+  };
+}
+
+// The Basis encoder's WASM prints a summary of every texture (slices, mip levels) through
+// console.log even with debug off, binding console.log once, when the module first loads.
+// So console.log is swapped for a collector while the encoder runs (and loads), and what it
+// would have printed is kept for error messages instead.
+const realConsoleLog = console.log;
+let basisSink: string[] | undefined;
+function basisLog(...args: unknown[]): void {
+  if (basisSink) basisSink.push(args.map(String).join(' '));
+  else realConsoleLog(...args);
+}
+
+async function quietBasis(run: () => Promise<unknown>): Promise<string[]> {
+  const sink: string[] = [];
+  basisSink = sink;
+  console.log = basisLog;
+  try {
+    await run();
+  } finally {
+    console.log = realConsoleLog;
+    basisSink = undefined;
+  }
+  return sink;
+}
+
+async function ktx2Hamburger(io: NodeIO): Promise<Document> {
+  const doc = await io.readBinary(await imageToGlb(await photo('hamburger.png')));
+  const textures = doc.getRoot().listTextures();
+  if (textures.length === 0) throw new Error('imageToGlb gave a model with no texture');
+  // Kiln's models carry base-colour textures only (sRGB), so one setting fits them all.
+  const basisOutput = await quietBasis(() =>
+    doc.transform(
+      ktx2({
+        isUASTC: false,
+        qualityLevel: 128,
+        compressionLevel: 2,
+        generateMipmap: true,
+        isPerceptual: true,
+        isSetKTX2SRGBTransferFunc: true,
+        imageDecoder: decodeForBasis,
+      }),
+    ),
+  );
+  // The transform logs and skips a texture it fails to encode; a fixture must not.
+  const left = textures.filter((t) => t.getMimeType() !== 'image/ktx2');
+  if (left.length > 0)
+    throw new Error(
+      `KTX2 encoding failed for ${left.map((t) => t.getName()).join(', ')}:\n${basisOutput.join('\n')}`,
+    );
   return doc;
 }
 
@@ -240,6 +323,7 @@ const FIXTURES: { name: string; build: (io: NodeIO) => Promise<Document> }[] = [
   { name: 'meshopt.glb', build: meshoptTeapot },
   { name: 'animated.glb', build: animatedCube },
   { name: 'large.glb', build: () => Promise.resolve(largeTorus()) },
+  { name: 'ktx2.glb', build: ktx2Hamburger },
 ];
 
 async function mtimeMs(path: string): Promise<number | undefined> {
@@ -317,6 +401,6 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === SCRIPT_PATH) {
   const fixtures = await makeViewerFixtures(outDir);
   console.log(formatTable(fixtures));
   console.log(
-    `\n${fixtures.length} fixtures in ${resolve(outDir)} (${((performance.now() - started) / 1000).toFixed(1)} s); no ktx2.glb (no KTX2/Basis encoder installed).`,
+    `\n${fixtures.length} fixtures in ${resolve(outDir)} (${((performance.now() - started) / 1000).toFixed(1)} s).`,
   );
 }

@@ -22,11 +22,13 @@ const BalanceChip = lazy(() =>
 );
 const GalleryPage = lazy(() => import('../features/library/gallery-page.tsx'));
 const CreditsPage = lazy(() => import('../features/credits/credits-page.tsx'));
+const ViewerPage = lazy(() => import('../features/viewer/viewer-page.tsx'));
 
 const NAV = [
   { href: '/', label: 'Studio' },
   { href: '/gallery', label: 'Gallery' },
   { href: '/credits', label: 'Credits' },
+  { href: '/viewer', label: 'Viewer' },
 ] as const;
 
 export function App() {
@@ -36,7 +38,7 @@ export function App() {
   const pathname = usePathname();
 
   useEffect(() => {
-    if (route.page !== 'studio' && route.page !== 'task')
+    if (route.page !== 'studio' && route.page !== 'task' && route.page !== 'viewer')
       document.title = `${route.page === 'gallery' ? 'Gallery' : route.page === 'credits' ? 'Credits' : 'Not found'} · Kiln`;
   }, [route.page]);
 
@@ -77,7 +79,8 @@ export function App() {
         )}
       </header>
       <div id="main" tabIndex={-1}>
-        {!key ? (
+        {/* The viewer needs no key for files from this device. */}
+        {!key && route.page !== 'viewer' ? (
           <Suspense fallback={<p className="page muted">Loading…</p>}>
             <KeyScreen />
           </Suspense>
@@ -88,6 +91,7 @@ export function App() {
               {route.page === 'task' && <TaskPage id={route.id} />}
               {route.page === 'gallery' && <GalleryPage />}
               {route.page === 'credits' && <CreditsPage />}
+              {route.page === 'viewer' && <ViewerPage />}
               {route.page === 'not-found' && (
                 <main className="page">
                   <h1>Nothing here</h1>

@@ -5,6 +5,7 @@ export type Route =
   | { page: 'studio' }
   | { page: 'gallery' }
   | { page: 'credits' }
+  | { page: 'viewer' }
   | { page: 'task'; id: string }
   | { page: 'not-found' };
 
@@ -12,6 +13,7 @@ export function parseRoute(pathname: string): Route {
   if (pathname === '/' || pathname === '') return { page: 'studio' };
   if (pathname === '/gallery') return { page: 'gallery' };
   if (pathname === '/credits') return { page: 'credits' };
+  if (pathname === '/viewer') return { page: 'viewer' };
   const task = /^\/tasks\/([^/]+)$/.exec(pathname);
   if (task?.[1]) return { page: 'task', id: decodeURIComponent(task[1]) };
   return { page: 'not-found' };

@@ -1,421 +1,73 @@
-// The 3D viewer: one GLB, lit offline, fitted to view, orbitable. Loaded with React.lazy
-// (see index.ts) so three.js stays out of the initial bundle. Nothing is fetched from another
-// origin: the environment is generated in the browser and the decoders are served by Kiln.
+// The 3D viewer: one GLB, lit offline, fitted to view, orbitable, with looks, toggles, facts,
+// exports, keyboard shortcuts, and a drop target for any local .glb. Loaded with React.lazy (see
+// index.ts) so three.js stays out of the initial bundle. Nothing is fetched from another origin:
+// the environment is generated in the browser and the decoders are served by Kiln.
 import {
   Component,
+  lazy,
   Suspense,
   useCallback,
   useEffect,
   useId,
-  useLayoutEffect,
-  useMemo,
+  useReducer,
   useRef,
   useState,
-  type ComponentRef,
   type KeyboardEvent,
+  type MouseEvent,
   type ReactNode,
-  type RefObject,
 } from 'react';
-import { Canvas, useFrame, useLoader, useThree, type RootState } from '@react-three/fiber';
-import { Bounds, Center, ContactShadows, OrbitControls, useBounds } from '@react-three/drei';
+import { Canvas, type RootState } from '@react-three/fiber';
+import { useDropzone } from 'react-dropzone';
+import { ACESFilmicToneMapping, SRGBColorSpace } from 'three';
+import type { CameraLink } from './camera-link.ts';
+import { forget, isGlb } from './loaders.ts';
+import { LOOKS, LOOK_LABELS } from './looks.ts';
 import {
-  ACESFilmicToneMapping,
-  Box3,
-  type CompressedTexture,
-  Line,
-  Mesh,
-  PMREMGenerator,
-  Points,
-  SRGBColorSpace,
-  Texture,
-  Vector3,
-  type Material,
-  type Object3D,
-  type WebGLRenderer,
-} from 'three';
-import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
-import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
-import { DRACOLoader } from 'three/examples/jsm/loaders/DRACOLoader.js';
-import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
-import type { KTX2Loader } from 'three/examples/jsm/loaders/KTX2Loader.js';
-import { clone as cloneObject } from 'three/examples/jsm/utils/SkeletonUtils.js';
+  BACKGROUND_LABELS,
+  BACKGROUNDS,
+  commandFor,
+  DEFAULT_SETTINGS,
+  EXPOSURE,
+  keyLabel,
+  settingsReducer,
+  SHORTCUTS,
+  type Background,
+  type Command,
+  type SettingsAction,
+  type ViewerSettings,
+} from './settings.ts';
+import { Stage, VIEW_DIRECTION, type ModelInfo, type ViewHandle } from './scene.tsx';
 import './viewer.css';
 
+const FactsPanel = lazy(() => import('./facts-panel.tsx'));
+
 export interface ModelViewerProps {
-  /** Where the GLB is (same origin). */
-  url: string;
+  /** Where the GLB is (same origin, or an object URL); null shows an empty viewer to drop into. */
+  url: string | null;
   /** What the model is, for assistive technology ("3D model of a chair"). */
   label: string;
+  /** File name for downloads and exports, without extension ("kiln-beta-chair-2026-11-22"). */
+  fileName?: string;
   className?: string;
+  /** Viewers on one link share their camera moves (side-by-side comparison). */
+  cameraLink?: CameraLink;
+  /** Called when a local file is dropped or opened (else the viewer shows it in place). */
+  onOpenFile?: (file: LocalFile) => void;
 }
 
-type ViewerState = 'loading' | 'ready' | 'error';
-
-/** What the DOM side (buttons, keys) may ask of the scene. */
-interface ViewHandle {
-  reset(): void;
-  orbit(azimuth: number, polar: number): void;
-  zoom(factor: number): void;
+/** A .glb from the user's disk, shown through an object URL. */
+export interface LocalFile {
+  name: string;
+  url: string;
+  size: number;
 }
 
-/** The direction the camera looks from, before and after "Reset view": front, a little right and above. */
-const VIEW_DIRECTION = new Vector3(0.45, 0.3, 1).normalize();
-const FIT_MARGIN = 1.2;
-/** Side of the contact-shadow square, in model footprints. */
-const SHADOW_SCALE = 2.2;
-const ORBIT_STEP = Math.PI / 12;
+type ViewerState = 'empty' | 'loading' | 'ready' | 'error' | 'lost';
+
 const GL_OPTIONS = { preserveDrawingBuffer: false, antialias: true, alpha: true };
 const CAMERA_OPTIONS = { position: VIEW_DIRECTION.clone().multiplyScalar(4), fov: 35 };
-const ZOOM_STEP = 0.85;
-
-// ---------------------------------------------------------------------------------------------
-// Loading: three's own GLTFLoader, with Draco, KTX2 (Basis) and meshopt decoders. The Draco and
-// Basis decoders are served by Kiln under /decoders/ (see vite.config.ts) and fetched only when a
-// model uses them; the meshopt decoder is inlined in three.
-
-const DECODERS = `${import.meta.env.BASE_URL}decoders/`;
-
-/**
- * Stands in for three's KTX2Loader, which (with its zstd decoder) weighs about as much as the
- * rest of the loaders together: it is imported, and the Basis transcoder fetched, only when a
- * model has KTX2 textures. GLTFLoader calls `parse` (embedded images) or `load` (external ones).
- */
-class LazyKTX2Loader {
-  readonly isKTX2Loader = true;
-  renderer: WebGLRenderer | undefined;
-  #loader: Promise<KTX2Loader> | undefined;
-
-  #get(): Promise<KTX2Loader> {
-    this.#loader ??= import('three/examples/jsm/loaders/KTX2Loader.js').then(({ KTX2Loader }) =>
-      new KTX2Loader().setTranscoderPath(`${DECODERS}basis/`),
-    );
-    return this.#loader.then((loader) =>
-      this.renderer ? loader.detectSupport(this.renderer) : loader,
-    );
-  }
-
-  parse(
-    buffer: ArrayBuffer,
-    onLoad: (t: CompressedTexture) => void,
-    onError: (e: unknown) => void,
-  ) {
-    this.#get().then((loader) => loader.parse(buffer, onLoad, onError), onError);
-  }
-
-  load(
-    url: string,
-    onLoad: (t: CompressedTexture) => void,
-    onProgress: ((e: ProgressEvent) => void) | undefined,
-    onError: (e: unknown) => void,
-  ) {
-    this.#get().then((loader) => loader.load(url, onLoad, onProgress, onError), onError);
-  }
-}
-
-let dracoLoader: DRACOLoader | undefined;
-const ktx2Loader = new LazyKTX2Loader();
-
-function configureLoader(loader: GLTFLoader, gl: WebGLRenderer): void {
-  dracoLoader ??= new DRACOLoader().setDecoderPath(`${DECODERS}draco/`);
-  ktx2Loader.renderer = gl;
-  loader
-    .setDRACOLoader(dracoLoader)
-    .setKTX2Loader(ktx2Loader as unknown as KTX2Loader)
-    .setMeshoptDecoder(MeshoptDecoder);
-}
-
-/** Forgets a URL's cached load (or failed load), so the next render fetches it again. */
-function forget(url: string): void {
-  useLoader.clear(GLTFLoader, url);
-}
-
-/** Frees the GPU and image memory held by a loaded model. */
-function disposeObject(root: Object3D): void {
-  const textures = new Set<Texture>();
-  const materials = new Set<Material>();
-  root.traverse((node) => {
-    if (!(node instanceof Mesh || node instanceof Line || node instanceof Points)) return;
-    node.geometry.dispose();
-    const list: unknown[] = Array.isArray(node.material) ? node.material : [node.material];
-    for (const material of list) if (material) materials.add(material as Material);
-  });
-  for (const material of materials) {
-    for (const value of Object.values(material)) if (value instanceof Texture) textures.add(value);
-    material.dispose();
-  }
-  for (const texture of textures) {
-    texture.dispose();
-    // GLTFLoader decodes images to ImageBitmaps, which are not garbage-collected until closed.
-    const data: unknown = texture.source.data;
-    if (typeof ImageBitmap !== 'undefined' && data instanceof ImageBitmap) data.close();
-  }
-}
-
-// Loaded models are cached by URL and may be shown by several viewers at once: count the
-// viewers showing each one and free it when the last goes. Freeing waits a task, because
-// StrictMode (and Suspense) unmount and remount at once; only what stays unused is freed.
-const users = new Map<GLTF, number>();
-
-function acquire(gltf: GLTF): void {
-  users.set(gltf, (users.get(gltf) ?? 0) + 1);
-}
-
-function release(gltf: GLTF, url: string): void {
-  const left = (users.get(gltf) ?? 1) - 1;
-  if (left > 0) {
-    users.set(gltf, left);
-    return;
-  }
-  users.delete(gltf);
-  setTimeout(() => {
-    if (users.has(gltf)) return;
-    forget(url);
-    disposeObject(gltf.scene);
-  }, 0);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Scene parts (inside <Canvas>).
-
-/**
- * True when WebGL runs on the CPU (SwiftShader, llvmpipe, Windows' Basic Render Driver): there
- * prefiltering the environment (PMREM, 256 GGX samples a texel) blocks the page for seconds.
- */
-function isSoftwareRenderer(gl: WebGLRenderer): boolean {
-  const context = gl.getContext();
-  const info = context.getExtension('WEBGL_debug_renderer_info');
-  const name: unknown = context.getParameter(
-    info ? info.UNMASKED_RENDERER_WEBGL : context.RENDERER,
-  );
-  return /swiftshader|llvmpipe|softpipe|software|basic render/i.test(String(name));
-}
-
-/**
- * Lighting: a soft key light over image-based lighting from three's RoomEnvironment, prefiltered
- * here (no HDR download). On a software renderer, a hemisphere and a fill light stand in for it.
- */
-function Lighting() {
-  const gl = useThree((s) => s.gl);
-  const software = useMemo(() => isSoftwareRenderer(gl), [gl]);
-  return (
-    <>
-      <directionalLight position={[3, 5, 4]} intensity={software ? 2 : 1.1} />
-      {software ? (
-        <>
-          <hemisphereLight args={[0xffffff, 0x8d7f70, 2.6]} />
-          <directionalLight position={[-4, 2, -3]} intensity={0.8} />
-        </>
-      ) : (
-        <RoomEnvironmentMap />
-      )}
-    </>
-  );
-}
-
-function RoomEnvironmentMap() {
-  const get = useThree((s) => s.get);
-  useEffect(() => {
-    const { gl, scene, invalidate } = get();
-    const pmrem = new PMREMGenerator(gl);
-    const room = new RoomEnvironment();
-    const target = pmrem.fromScene(room, 0.04);
-    room.dispose();
-    pmrem.dispose();
-    scene.environment = target.texture;
-    scene.environmentIntensity = 0.85;
-    invalidate();
-    return () => {
-      if (scene.environment === target.texture) scene.environment = null;
-      target.dispose();
-    };
-  }, [get]);
-  return null;
-}
-
-interface SceneProps {
-  url: string;
-  onProgress: (event: ProgressEvent) => void;
-  onReady: () => void;
-  onError: (error: Error) => void;
-  handleRef: RefObject<ViewHandle | null>;
-}
-
-/**
- * The current model and its contact shadow. The shadow outlives the models (drei's
- * ContactShadows does not free its render targets on unmount), and is redrawn for each one
- * once its size is known.
- */
-function Scene({ url, ...props }: SceneProps) {
-  const [fitted, setFitted] = useState<{ url: string; size: Vector3 } | null>(null);
-  const size = fitted?.url === url ? fitted.size : null;
-  const onSize = useCallback((size: Vector3) => setFitted({ url, size }), [url]);
-  const height = size?.y ?? 1;
-  return (
-    <>
-      <Suspense key={url} fallback={null}>
-        <Model url={url} onSize={onSize} {...props} />
-      </Suspense>
-      {/* Models are scaled to a unit footprint, so `scale` (which, changed, makes ContactShadows
-          allocate new render targets without freeing the old) stays put. */}
-      <ContactShadows
-        visible={size !== null}
-        frames={1}
-        position={[0, -height / 2 - 0.002, 0]}
-        scale={SHADOW_SCALE}
-        far={0.6 * height}
-        resolution={512}
-        blur={2.2}
-        opacity={0.45}
-      />
-    </>
-  );
-}
-
-interface ModelProps extends Omit<SceneProps, 'onError'> {
-  onError: (error: Error) => void;
-  onSize: (size: Vector3) => void;
-}
-
-/**
- * Loads a GLB (suspending meanwhile) and returns it, or the error that stopped it. Errors are
- * returned rather than thrown: react-three-fiber reports every error caught in its tree as an
- * uncaught one (window.reportError), and a missing model is not a crash.
- */
-function useModel(url: string, onProgress: (event: ProgressEvent) => void): GLTF | Error {
-  const gl = useThree((s) => s.gl);
-  useEffect(
-    () => () => {
-      if (ktx2Loader.renderer === gl) ktx2Loader.renderer = undefined;
-    },
-    [gl],
-  );
-  try {
-    return useLoader(GLTFLoader, url, (loader) => configureLoader(loader, gl), onProgress);
-  } catch (thrown) {
-    // A pending load throws its promise, which Suspense must see.
-    if (thrown instanceof Promise) throw thrown;
-    return thrown instanceof Error ? thrown : new Error(String(thrown));
-  }
-}
-
-function Model({ url, onProgress, onReady, onError, onSize, handleRef }: ModelProps) {
-  const loaded = useModel(url, onProgress);
-  return loaded instanceof Error ? (
-    <ReportError error={loaded} onError={onError} />
-  ) : (
-    <LoadedModel gltf={loaded} url={url} onReady={onReady} onSize={onSize} handleRef={handleRef} />
-  );
-}
-
-function ReportError({ error, onError }: { error: Error; onError: (error: Error) => void }) {
-  useEffect(() => onError(error), [error, onError]);
-  return null;
-}
-
-interface LoadedModelProps {
-  gltf: GLTF;
-  url: string;
-  onReady: () => void;
-  onSize: (size: Vector3) => void;
-  handleRef: RefObject<ViewHandle | null>;
-}
-
-/** The model, centred on the origin, scaled to a unit footprint and fitted to view. */
-function LoadedModel({ gltf, url, onReady, onSize, handleRef }: LoadedModelProps) {
-  // A clone per viewer (sharing geometry, materials and textures): an object has one parent.
-  const object = useMemo(() => cloneObject(gltf.scene), [gltf]);
-  const { unit, size } = useMemo(() => {
-    object.updateMatrixWorld(true);
-    const raw = new Box3().setFromObject(object, true).getSize(new Vector3());
-    const footprint = Math.max(raw.x, raw.z, raw.y / 2);
-    const unit = Number.isFinite(footprint) && footprint > 0 ? 1 / footprint : 1;
-    return { unit, size: raw.multiplyScalar(unit) };
-  }, [object]);
-  useEffect(() => {
-    acquire(gltf);
-    return () => release(gltf, url);
-  }, [gltf, url]);
-  // Before the first frame, so the contact shadow is drawn with the model in place.
-  useLayoutEffect(() => onSize(size), [onSize, size]);
-  return (
-    <>
-      <Bounds fit clip observe margin={FIT_MARGIN} maxDuration={0.6}>
-        <group scale={unit}>
-          <Center>
-            <primitive object={object} />
-          </Center>
-        </group>
-        <ViewControls handleRef={handleRef} />
-      </Bounds>
-      {/* After Bounds, so that each frame it sees the camera Bounds has just moved. */}
-      <ReadySignal onReady={onReady} />
-    </>
-  );
-}
-
-/** Fills the viewer's handle with camera moves, for its buttons and keys. */
-function ViewControls({ handleRef }: { handleRef: RefObject<ViewHandle | null> }) {
-  const bounds = useBounds();
-  const controls = useThree((s) => s.controls) as ComponentRef<typeof OrbitControls> | null;
-  const get = useThree((s) => s.get);
-  // Each model starts from the default direction (Bounds keeps the camera's, and a layout
-  // effect here runs before the one in which Bounds fits the view).
-  useLayoutEffect(() => {
-    const { camera } = get();
-    camera.position.copy(VIEW_DIRECTION).multiplyScalar(camera.position.length() || 4);
-  }, [get]);
-  useEffect(() => {
-    handleRef.current = {
-      reset() {
-        const { center, distance } = bounds.refresh().getSize();
-        bounds
-          .moveTo(center.clone().addScaledVector(VIEW_DIRECTION, distance))
-          .lookAt({ target: center, up: [0, 1, 0] });
-      },
-      orbit(azimuth, polar) {
-        if (!controls) return;
-        if (azimuth) controls.setAzimuthalAngle(controls.getAzimuthalAngle() + azimuth);
-        if (polar) controls.setPolarAngle(controls.getPolarAngle() + polar);
-      },
-      zoom(factor) {
-        if (!controls) return;
-        if (factor < 1) controls.dollyIn(factor);
-        else controls.dollyOut(1 / factor);
-      },
-    };
-    return () => {
-      handleRef.current = null;
-    };
-  }, [bounds, controls, handleRef]);
-  return null;
-}
-
-/**
- * Calls `onReady` once the model has been drawn and the camera has settled (the initial fit
- * animates): on the first frame whose camera pose equals the previous frame's. Until then it
- * keeps asking for frames, since the canvas renders on demand.
- */
-function ReadySignal({ onReady }: { onReady: () => void }) {
-  const last = useRef<Vector3 | null>(null);
-  const frames = useRef(0);
-  const done = useRef(false);
-  useFrame(({ camera, invalidate }) => {
-    if (done.current) return;
-    frames.current += 1;
-    const previous = last.current;
-    if (previous && frames.current > 3 && previous.distanceToSquared(camera.position) < 1e-12) {
-      done.current = true;
-      onReady();
-      return;
-    }
-    last.current = (previous ?? new Vector3()).copy(camera.position);
-    invalidate();
-  });
-  return null;
-}
-
-// ---------------------------------------------------------------------------------------------
-// DOM side.
+/** How long a lost WebGL context may take to come back before the viewer offers a restart. */
+const RESTORE_WAIT_MS = 4000;
 
 interface BoundaryProps {
   children: ReactNode;
@@ -440,7 +92,7 @@ class ViewerErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
 }
 
 /** A sentence from a loader error ("Could not load /x.glb: fetch for "…" responded with 404: Not Found"). */
-function describe(error: Error): string {
+export function describe(error: Error): string {
   const message = error.message.trim();
   if (/webgl/i.test(message)) return 'this browser could not start 3D graphics (WebGL).';
   const status = /responded with (\d{3})(?::\s*(.*))?$/s.exec(message);
@@ -450,26 +102,71 @@ function describe(error: Error): string {
   return inner.endsWith('.') ? inner : `${inner}.`;
 }
 
-function onCreated({ gl }: RootState): void {
+function configureRenderer({ gl }: RootState): void {
   gl.toneMapping = ACESFilmicToneMapping;
   gl.outputColorSpace = SRGBColorSpace;
   gl.setClearColor(0x000000, 0);
+  // Test hook (e2e): what the renderer holds on the GPU, to check models are freed.
+  Object.assign(gl.domElement, { kilnMemory: () => ({ ...gl.info.memory }) });
+}
+
+/** The name of a file without its extension, for the names of what is exported from it. */
+function baseName(name: string): string {
+  return name.replace(/\.[^.]+$/, '') || 'model';
 }
 
 type Outcome = { key: string; state: 'ready' } | { key: string; state: 'error'; message: string };
 
-export default function ModelViewer({ url, label, className }: ModelViewerProps) {
+/** Saves a blob under a name, through a short-lived object URL. */
+function save(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.rel = 'noopener';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+export default function ModelViewer({
+  url,
+  label,
+  fileName,
+  className,
+  cameraLink,
+  onOpenFile,
+}: ModelViewerProps) {
   const captionId = useId();
+  const helpId = useId();
+  const [settings, dispatch] = useReducer(settingsReducer, DEFAULT_SETTINGS);
+  // A dropped file shown in place of `url` (when the page does not take it itself).
+  const [local, setLocal] = useState<LocalFile | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
-  // Everything below is per load: a new URL or a retry starts again from "loading".
-  const key = `${attempt}:${url}`;
+  const [lost, setLost] = useState<'lost' | 'gone' | null>(null);
+  const source = local?.url ?? url;
+  // Everything below is per load: a new URL, a retry or a restarted canvas starts from "loading".
+  const key = `${attempt}:${source}`;
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [progress, setProgress] = useState<{ key: string; percent: number } | null>(null);
+  const [info, setInfo] = useState<{ key: string; info: ModelInfo } | null>(null);
   const handle = useRef<ViewHandle | null>(null);
+  const figure = useRef<HTMLElement>(null);
 
   const current = outcome?.key === key ? outcome : null;
-  const state: ViewerState = current?.state ?? 'loading';
+  const state: ViewerState = !source ? 'empty' : lost ? 'lost' : (current?.state ?? 'loading');
   const percent = progress?.key === key ? progress.percent : null;
+  const model = info?.key === key ? info.info : null;
+  const clips = model?.clips ?? [];
+  const name = local ? baseName(local.name) : (fileName ?? 'model');
+
+  // The object URL of a dropped file is this viewer's: revoked when replaced or unmounted.
+  useEffect(() => {
+    if (!local) return;
+    return () => URL.revokeObjectURL(local.url);
+  }, [local]);
 
   const onReady = useCallback(() => setOutcome({ key, state: 'ready' }), [key]);
   const onError = useCallback(
@@ -477,41 +174,165 @@ export default function ModelViewer({ url, label, className }: ModelViewerProps)
     [key],
   );
   const onProgress = useCallback(
-    (event: ProgressEvent) => {
-      if (!event.lengthComputable || event.total <= 0) return;
-      const value = Math.min(100, Math.floor((100 * event.loaded) / event.total));
-      setProgress((p) => (p?.key === key && p.percent === value ? p : { key, percent: value }));
-    },
+    (value: number) =>
+      setProgress((p) => (p?.key === key && p.percent === value ? p : { key, percent: value })),
     [key],
   );
+  const onLoaded = useCallback((loaded: ModelInfo) => setInfo({ key, info: loaded }), [key]);
   const retry = useCallback(() => {
-    forget(url);
+    if (source) forget(source);
+    setLost(null);
     setAttempt((n) => n + 1);
-  }, [url]);
-  const reset = useCallback(() => handle.current?.reset(), []);
+  }, [source]);
+
+  // WebGL context loss (GPU reset, driver update, too many contexts): three stops drawing and
+  // waits; when the browser gives the context back, the canvas starts afresh. If it does not
+  // within a few seconds, the viewer offers to restart it.
+  const onCreated = useCallback((state: RootState) => {
+    configureRenderer(state);
+    const canvas = state.gl.domElement;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    canvas.addEventListener('webglcontextlost', () => {
+      setLost('lost');
+      timer = setTimeout(() => setLost('gone'), RESTORE_WAIT_MS);
+    });
+    canvas.addEventListener('webglcontextrestored', () => {
+      clearTimeout(timer);
+      setLost(null);
+      setAttempt((n) => n + 1);
+    });
+  }, []);
+
+  // Local files: dropped on the viewer or opened with the button (or O).
+  const openFile = useCallback(
+    async (files: File[]) => {
+      const file = files[0];
+      if (!file) return;
+      const head = new Uint8Array(await file.slice(0, 12).arrayBuffer());
+      if (!isGlb(head)) {
+        setNotice(
+          `“${file.name}” is not a GLB file (binary glTF), so it cannot be shown. Drop a .glb file.`,
+        );
+        return;
+      }
+      setNotice(null);
+      const opened = { name: file.name, url: URL.createObjectURL(file), size: file.size };
+      if (onOpenFile) onOpenFile(opened);
+      else setLocal(opened);
+    },
+    [onOpenFile],
+  );
+  const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
+    onDrop: (accepted) => void openFile(accepted),
+    multiple: false,
+    noClick: true,
+    noKeyboard: true,
+  });
+
+  const act = useCallback(
+    async (what: 'png' | 'png-transparent' | 'glb' | 'obj' | 'stl' | 'stl-z-up' | 'usdz') => {
+      try {
+        if (what === 'png' || what === 'png-transparent') {
+          const view = handle.current;
+          if (!view) return;
+          const blob = await view.capture(what === 'png-transparent');
+          save(blob, `${name}${what === 'png' ? '' : '-transparent'}.png`);
+          return;
+        }
+        if (!model) return;
+        if (what === 'glb') {
+          save(new Blob([model.model.bytes.slice()], { type: 'model/gltf-binary' }), `${name}.glb`);
+          return;
+        }
+        const { exportModel, exportFileName } = await import('./export/export-model.ts');
+        const blob = await exportModel(what, model.model.gltf.scene);
+        save(
+          blob,
+          exportFileName(
+            name,
+            what === 'stl-z-up' ? 'stl' : what,
+            what === 'stl-z-up' ? 'z-up' : undefined,
+          ),
+        );
+        setNotice(null);
+      } catch (e) {
+        setNotice(`The export failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    },
+    [model, name],
+  );
+
+  const run = useCallback(
+    (action: SettingsAction | Command) => {
+      const view = handle.current;
+      switch (action.type) {
+        case 'reset':
+          view?.reset();
+          return;
+        case 'orbit':
+          view?.orbit(action.azimuth, action.polar);
+          return;
+        case 'zoom':
+          view?.zoom(action.factor);
+          return;
+        case 'screenshot':
+          void act('png');
+          return;
+        case 'open-file':
+          open();
+          return;
+        case 'next-clip':
+          dispatch({ type: 'clip', clip: settings.clip + action.step, count: clips.length });
+          return;
+        default:
+          dispatch(action);
+      }
+    },
+    [act, clips.length, open, settings.clip],
+  );
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    if (event.target !== event.currentTarget || state !== 'ready') return;
-    const view = handle.current;
-    if (!view) return;
-    const moves: Record<string, () => void> = {
-      ArrowLeft: () => view.orbit(ORBIT_STEP, 0),
-      ArrowRight: () => view.orbit(-ORBIT_STEP, 0),
-      ArrowUp: () => view.orbit(0, -ORBIT_STEP),
-      ArrowDown: () => view.orbit(0, ORBIT_STEP),
-      '+': () => view.zoom(ZOOM_STEP),
-      '=': () => view.zoom(ZOOM_STEP),
-      '-': () => view.zoom(1 / ZOOM_STEP),
-      Home: () => view.reset(),
-    };
-    const move = moves[event.key];
-    if (!move) return;
+    const target = event.target as HTMLElement;
+    // Typing in a field (or choosing in a list) is not a shortcut.
+    if (/^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) || event.ctrlKey || event.metaKey) return;
+    if (event.altKey) return;
+    if (event.key === 'Escape' && settings.help) {
+      event.preventDefault();
+      dispatch({ type: 'close-help' });
+      return;
+    }
+    // A focused button keeps Space and Enter for itself.
+    if (target.tagName === 'BUTTON' && (event.key === ' ' || event.key === 'Enter')) return;
+    const key = event.key.length === 1 && event.key !== 'E' ? event.key.toLowerCase() : event.key;
+    const command = commandFor(key, settings);
+    if (!command) return;
+    const needsModel = ![
+      'toggle',
+      'look',
+      'background',
+      'cycle-background',
+      'exposure',
+      'open-file',
+    ].includes(command.type);
+    if (needsModel && state !== 'ready') return;
     event.preventDefault();
-    move();
+    run(command);
   };
+
+  const resetView = useCallback(() => handle.current?.reset(), []);
+  const onDoubleClick = useCallback((event: MouseEvent<HTMLElement>) => {
+    // On the stage only: a quick second click in the toolbar is not a request to reset.
+    if ((event.target as HTMLElement).closest('.model-viewer__stage canvas'))
+      handle.current?.reset();
+  }, []);
+  const toggle = (
+    key: 'wireframe' | 'grid' | 'shadow' | 'autoRotate' | 'playing' | 'facts' | 'help',
+  ) => dispatch({ type: 'toggle', key });
+  const ready = state === 'ready';
 
   return (
     <figure
+      ref={figure}
       className={className ? `model-viewer ${className}` : 'model-viewer'}
       data-testid="model-viewer"
       data-state={state}
@@ -520,17 +341,22 @@ export default function ModelViewer({ url, label, className }: ModelViewerProps)
       aria-busy={state === 'loading'}
       tabIndex={0}
       onKeyDown={onKeyDown}
-      onDoubleClick={state === 'ready' ? reset : undefined}
+      onDoubleClick={ready ? onDoubleClick : undefined}
     >
-      <div className="model-viewer__stage">
-        {current?.state === 'error' ? (
+      <div
+        {...getRootProps({
+          className: `model-viewer__stage${isDragActive ? ' model-viewer__stage--drop' : ''}`,
+        })}
+      >
+        <input {...getInputProps()} data-testid="viewer-file-input" aria-label="Open a .glb file" />
+        {state === 'error' && current?.state === 'error' ? (
           <div className="model-viewer__overlay model-viewer__error" role="alert">
             <p>The model could not be loaded: {current.message}</p>
             <button type="button" className="small" onClick={retry}>
               Try again
             </button>
           </div>
-        ) : (
+        ) : source && lost !== 'gone' ? (
           <ViewerErrorBoundary key={attempt} onError={onError}>
             <Canvas
               aria-hidden="true"
@@ -543,17 +369,40 @@ export default function ModelViewer({ url, label, className }: ModelViewerProps)
               camera={CAMERA_OPTIONS}
               onCreated={onCreated}
             >
-              <Lighting />
-              <OrbitControls makeDefault enableDamping dampingFactor={0.12} />
-              <Scene
-                url={url}
+              <Stage
+                url={source}
+                settings={settings}
                 onProgress={onProgress}
                 onReady={onReady}
                 onError={onError}
+                onLoaded={onLoaded}
                 handleRef={handle}
+                cameraLink={cameraLink}
               />
             </Canvas>
           </ViewerErrorBoundary>
+        ) : null}
+        {state === 'empty' && (
+          <div className="model-viewer__overlay model-viewer__empty">
+            <p>Drop a .glb file here to inspect it.</p>
+            <button type="button" className="primary small" onClick={open}>
+              Open a .glb file…
+            </button>
+          </div>
+        )}
+        {state === 'lost' && (
+          <div className="model-viewer__overlay model-viewer__lost" role="status">
+            {lost === 'gone' ? (
+              <>
+                <p>The 3D view stopped: the browser took back its graphics context.</p>
+                <button type="button" className="small" onClick={retry}>
+                  Restart the 3D view
+                </button>
+              </>
+            ) : (
+              <p>The graphics context was lost. Restoring the 3D view…</p>
+            )}
+          </div>
         )}
         {state === 'loading' && (
           <div className="model-viewer__overlay model-viewer__loading">
@@ -576,22 +425,258 @@ export default function ModelViewer({ url, label, className }: ModelViewerProps)
             </div>
           </div>
         )}
-        {state === 'ready' && (
-          <div className="model-viewer__toolbar">
-            <button type="button" title="Reset view" onClick={reset}>
-              <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16">
-                <path d="M3.5 12a8.5 8.5 0 1 0 2.5-6L3.5 8.5" />
-                <path d="M3.5 3.5v5h5" />
-              </svg>
-              <span className="model-viewer__label">Reset view</span>
-            </button>
+        {isDragActive && (
+          <div className="model-viewer__overlay model-viewer__dropping" aria-hidden="true">
+            <p>Drop the .glb to inspect it</p>
+          </div>
+        )}
+        {settings.help && (
+          <div
+            className="model-viewer__help"
+            role="dialog"
+            aria-labelledby={helpId}
+            data-testid="viewer-help"
+          >
+            <div className="model-viewer__help-head">
+              <h3 id={helpId}>Keyboard shortcuts</h3>
+              <button
+                type="button"
+                className="small"
+                onClick={() => dispatch({ type: 'close-help' })}
+              >
+                Close
+              </button>
+            </div>
+            <dl>
+              {SHORTCUTS.map((s) => (
+                <div key={s.label}>
+                  <dt>
+                    {s.keys.map((k) => (
+                      <kbd key={k}>{keyLabel(k)}</kbd>
+                    ))}
+                  </dt>
+                  <dd>{s.label}</dd>
+                </div>
+              ))}
+              <div>
+                <dt>
+                  <kbd>Esc</kbd>
+                </dt>
+                <dd>Close this help</dd>
+              </div>
+            </dl>
+            <p className="muted small">Shortcuts work while the viewer has focus (click it).</p>
           </div>
         )}
       </div>
+
+      <div className="model-viewer__bar" role="toolbar" aria-label="Viewer controls">
+        <div className="model-viewer__group" role="group" aria-label="Look">
+          {LOOKS.map((look, i) => (
+            <button
+              key={look}
+              type="button"
+              aria-pressed={settings.look === look}
+              title={`${LOOK_LABELS[look]} (${i + 1})`}
+              onClick={() => dispatch({ type: 'look', look })}
+            >
+              {LOOK_LABELS[look]}
+            </button>
+          ))}
+        </div>
+        <div className="model-viewer__group" role="group" aria-label="Show">
+          <ToggleButton
+            on={settings.wireframe}
+            onClick={() => toggle('wireframe')}
+            label="Wireframe"
+            shortcut="W"
+          />
+          <ToggleButton
+            on={settings.grid}
+            onClick={() => toggle('grid')}
+            label="Grid"
+            shortcut="G"
+          />
+          <ToggleButton
+            on={settings.shadow}
+            onClick={() => toggle('shadow')}
+            label="Shadow"
+            shortcut="S"
+          />
+          <ToggleButton
+            on={settings.autoRotate}
+            onClick={() => toggle('autoRotate')}
+            label="Auto-rotate"
+            shortcut="A"
+          />
+        </div>
+        <div className="model-viewer__group">
+          <label className="model-viewer__field">
+            <span>Background</span>
+            <select
+              value={settings.background}
+              onChange={(e) =>
+                dispatch({ type: 'background', background: e.target.value as Background })
+              }
+            >
+              {BACKGROUNDS.map((b) => (
+                <option key={b} value={b}>
+                  {BACKGROUND_LABELS[b]}
+                </option>
+              ))}
+            </select>
+          </label>
+          {settings.background === 'custom' && (
+            <input
+              type="color"
+              aria-label="Background colour"
+              value={settings.customBackground}
+              onChange={(e) =>
+                dispatch({ type: 'background', background: 'custom', color: e.target.value })
+              }
+            />
+          )}
+          <label className="model-viewer__field">
+            <span>Exposure</span>
+            <input
+              type="range"
+              min={EXPOSURE.min}
+              max={EXPOSURE.max}
+              step={EXPOSURE.step}
+              value={settings.exposure}
+              onChange={(e) => dispatch({ type: 'exposure', value: Number(e.target.value) })}
+            />
+            <output>{settings.exposure.toFixed(2)}</output>
+          </label>
+        </div>
+        {clips.length > 0 && (
+          <div className="model-viewer__group" role="group" aria-label="Animation">
+            <button
+              type="button"
+              aria-pressed={settings.playing}
+              title="Play or pause (Space)"
+              onClick={() => toggle('playing')}
+            >
+              {settings.playing ? 'Pause' : 'Play'}
+            </button>
+            <label className="model-viewer__field">
+              <span className="visually-hidden">Animation</span>
+              <select
+                aria-label="Animation"
+                value={Math.min(settings.clip, clips.length - 1)}
+                onChange={(e) =>
+                  dispatch({ type: 'clip', clip: Number(e.target.value), count: clips.length })
+                }
+              >
+                {clips.map((clip, i) => (
+                  <option key={`${i}:${clip}`} value={i}>
+                    {clip}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+        )}
+        <div className="model-viewer__group model-viewer__group--end">
+          <button
+            type="button"
+            title="Reset view (R, Home, double-click)"
+            disabled={!ready}
+            onClick={resetView}
+          >
+            Reset view
+          </button>
+          <ToggleButton
+            on={settings.facts}
+            onClick={() => toggle('facts')}
+            label="Facts"
+            shortcut="I"
+          />
+          <details className="model-viewer__menu">
+            <summary>Save</summary>
+            <div role="group" aria-label="Save">
+              <button type="button" disabled={!ready} onClick={() => void act('png')}>
+                Screenshot (PNG)
+              </button>
+              <button type="button" disabled={!ready} onClick={() => void act('png-transparent')}>
+                Screenshot, transparent background
+              </button>
+              <button type="button" disabled={!model} onClick={() => void act('glb')}>
+                Original GLB
+              </button>
+              <button type="button" disabled={!model} onClick={() => void act('obj')}>
+                OBJ
+              </button>
+              <button type="button" disabled={!model} onClick={() => void act('stl')}>
+                STL (binary)
+              </button>
+              <button type="button" disabled={!model} onClick={() => void act('stl-z-up')}>
+                STL, Z up (for slicers)
+              </button>
+              <button type="button" disabled={!model} onClick={() => void act('usdz')}>
+                USDZ (AR Quick Look)
+              </button>
+            </div>
+          </details>
+          <button type="button" title="Open a .glb file (O)" onClick={open}>
+            Open…
+          </button>
+          <button
+            type="button"
+            aria-pressed={settings.help}
+            aria-label="Keyboard shortcuts"
+            title="Keyboard shortcuts (?)"
+            onClick={() => toggle('help')}
+          >
+            ?
+          </button>
+        </div>
+      </div>
+
+      {notice && (
+        <p className="model-viewer__notice" role="alert">
+          {notice}
+        </p>
+      )}
+      {local && (
+        <p className="model-viewer__source">
+          Inspecting <strong>{local.name}</strong>, a file from this device.{' '}
+          {url && (
+            <button type="button" className="link" onClick={() => setLocal(null)}>
+              Show the generated model again
+            </button>
+          )}
+        </p>
+      )}
+      {settings.facts && model && (
+        <Suspense fallback={<p className="muted small">Reading the file…</p>}>
+          <FactsPanel bytes={model.model.bytes} />
+        </Suspense>
+      )}
       <figcaption id={captionId} className="visually-hidden">
-        Drag to turn, scroll to zoom, double-click to reset. With the viewer focused, arrow keys
-        turn, plus and minus zoom, Home resets the view.
+        Drag to turn, right-drag to pan, scroll to zoom, double-click to reset. Press question mark
+        for the keyboard shortcuts.
       </figcaption>
     </figure>
   );
 }
+
+function ToggleButton({
+  on,
+  onClick,
+  label,
+  shortcut,
+}: {
+  on: boolean;
+  onClick: () => void;
+  label: string;
+  shortcut: string;
+}) {
+  return (
+    <button type="button" aria-pressed={on} title={`${label} (${shortcut})`} onClick={onClick}>
+      {label}
+    </button>
+  );
+}
+
+export type { ViewerSettings };

@@ -1,0 +1,185 @@
+// The facts panel: what is in the GLB (read from its bytes), and the Khronos glTF-Validator's
+// report on it (run in a worker, loaded only when the panel opens).
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { formatBytes, formatCount, glbFacts, type GlbFacts } from './facts/glb-facts.ts';
+import { validateGlb, type ValidationSummary } from './facts/validate.ts';
+
+type Report =
+  | { state: 'running' }
+  | { state: 'done'; summary: ValidationSummary }
+  | { state: 'failed'; message: string };
+
+function metres(n: number): string {
+  return n >= 1
+    ? `${n.toFixed(2)} m`
+    : n >= 0.01
+      ? `${(n * 100).toFixed(1)} cm`
+      : `${(n * 1000).toFixed(1)} mm`;
+}
+
+function readFacts(bytes: Uint8Array): GlbFacts | Error {
+  try {
+    return glbFacts(bytes);
+  } catch (e) {
+    return e instanceof Error ? e : new Error(String(e));
+  }
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+export default function FactsPanel({ bytes }: { bytes: Uint8Array }) {
+  const facts = useMemo(() => readFacts(bytes), [bytes]);
+  const [report, setReport] = useState<{ bytes: Uint8Array; report: Report } | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    validateGlb(bytes, { signal: controller.signal }).then(
+      (summary) => setReport({ bytes, report: { state: 'done', summary } }),
+      (e: unknown) => {
+        if (controller.signal.aborted) return;
+        setReport({
+          bytes,
+          report: { state: 'failed', message: e instanceof Error ? e.message : String(e) },
+        });
+      },
+    );
+    return () => controller.abort();
+  }, [bytes]);
+  const validation: Report = report?.bytes === bytes ? report.report : { state: 'running' };
+
+  return (
+    <section
+      className="model-viewer__facts"
+      aria-label="Facts about this file"
+      data-testid="viewer-facts"
+    >
+      <h3>Facts</h3>
+      {facts instanceof Error ? (
+        <p className="error">{facts.message}</p>
+      ) : (
+        <dl>
+          <Fact term="File size" value={formatBytes(facts.fileBytes)} id="file-size" />
+          <Fact term="Triangles" value={formatCount(facts.triangles)} id="triangles" />
+          <Fact term="Vertices" value={formatCount(facts.vertices)} id="vertices" />
+          <Fact
+            term="Meshes"
+            value={`${formatCount(facts.meshes)} (${plural(facts.primitives, 'primitive')})`}
+            id="meshes"
+          />
+          <Fact term="Materials" value={formatCount(facts.materials)} id="materials" />
+          <Fact
+            term="Size (W × H × D)"
+            id="dimensions"
+            value={facts.bounds ? facts.bounds.size.map(metres).join(' × ') : 'no geometry'}
+          />
+          <Fact
+            term={`Textures (${facts.textures.length})`}
+            id="textures"
+            value={
+              facts.textures.length === 0 ? (
+                'none'
+              ) : (
+                <ul>
+                  {facts.textures.map((t) => (
+                    <li key={t.index}>
+                      {t.width !== null && t.height !== null
+                        ? `${t.width} × ${t.height}`
+                        : 'size unknown'}
+                      {t.mimeType ? ` ${t.mimeType.replace('image/', '').toUpperCase()}` : ''}
+                      {t.name ? ` · ${t.name}` : ''}
+                    </li>
+                  ))}
+                </ul>
+              )
+            }
+          />
+          <Fact
+            term={`Animations (${facts.animations.length})`}
+            id="animations"
+            value={
+              facts.animations.length === 0
+                ? 'none'
+                : facts.animations
+                    .map((a, i) => `${a.name ?? `Clip ${i + 1}`} (${a.duration.toFixed(2)} s)`)
+                    .join(', ')
+            }
+          />
+          <Fact
+            term="glTF extensions"
+            id="extensions"
+            value={
+              facts.extensionsUsed.length === 0 ? (
+                'none'
+              ) : (
+                <ul>
+                  {facts.extensionsUsed.map((x) => (
+                    <li key={x}>
+                      <code>{x}</code>
+                      {facts.extensionsRequired.includes(x) ? ' (required)' : ''}
+                    </li>
+                  ))}
+                </ul>
+              )
+            }
+          />
+          {facts.generator && <Fact term="Made with" value={facts.generator} id="generator" />}
+        </dl>
+      )}
+      <h3>Validation</h3>
+      <div data-testid="viewer-validation" data-state={validation.state} aria-live="polite">
+        {validation.state === 'running' && <p className="muted">Running the glTF validator…</p>}
+        {validation.state === 'failed' && (
+          <p className="error">The validator could not run: {validation.message}</p>
+        )}
+        {validation.state === 'done' && <Summary summary={validation.summary} />}
+      </div>
+    </section>
+  );
+}
+
+function Fact({ term, value, id }: { term: string; value: ReactNode; id: string }) {
+  return (
+    <div data-fact={id}>
+      <dt>{term}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}
+
+function Summary({ summary }: { summary: ValidationSummary }) {
+  const { errors, warnings, infos, hints, messages } = summary;
+  return (
+    <>
+      <p>
+        <span className={errors ? 'severity-error' : undefined} data-testid="validation-errors">
+          {plural(errors, 'error')}
+        </span>
+        ,{' '}
+        <span className={warnings ? 'severity-warning' : undefined}>
+          {plural(warnings, 'warning')}
+        </span>
+        , {plural(infos, 'info', 'infos')}, {plural(hints, 'hint')}
+        {summary.truncated ? ' (stopped after the first 100 issues)' : ''}{' '}
+        <span className="muted small">· glTF-Validator {summary.validatorVersion}</span>
+      </p>
+      {messages.length > 0 && (
+        <ul>
+          {messages.map((m, i) => (
+            <li key={i}>
+              <span className={`severity-${m.severity}`}>{m.severity}</span> <code>{m.code}</code>:{' '}
+              {m.message}
+              {m.pointer ? (
+                <>
+                  {' '}
+                  <code className="muted">{m.pointer}</code>
+                </>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,233 @@
+// Loading GLBs for the viewer: the bytes are fetched here (with progress) and kept, so the
+// facts panel, the validator and "Download original" read exactly what was loaded; three's
+// GLTFLoader then parses them with Draco, KTX2 (Basis) and Meshopt decoders. The Draco and
+// Basis decoders are served by Kiln under /decoders/ (see vite.config.ts) and fetched only when a
+// model uses them; the Meshopt decoder is inlined in three. Nothing comes from another origin.
+import {
+  Line,
+  Mesh,
+  Points,
+  Texture,
+  type Material,
+  type Object3D,
+  type WebGLRenderer,
+} from 'three';
+import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
+import { DRACOLoader } from 'three/examples/jsm/loaders/DRACOLoader.js';
+import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import type { KTX2Loader } from 'three/examples/jsm/loaders/KTX2Loader.js';
+import type { CompressedTexture } from 'three';
+
+const DECODERS = `${import.meta.env.BASE_URL}decoders/`;
+
+/** A parsed model and the bytes it came from. */
+export interface LoadedModel {
+  url: string;
+  gltf: GLTF;
+  bytes: Uint8Array;
+}
+
+/**
+ * Stands in for three's KTX2Loader, which (with its zstd decoder) weighs about as much as the
+ * rest of the loaders together: it is imported, and the Basis transcoder fetched, only when a
+ * model has KTX2 textures. GLTFLoader calls `parse` (embedded images) or `load` (external ones).
+ */
+class LazyKTX2Loader {
+  readonly isKTX2Loader = true;
+  renderer: WebGLRenderer | undefined;
+  #loader: Promise<KTX2Loader> | undefined;
+
+  #get(): Promise<KTX2Loader> {
+    this.#loader ??= import('three/examples/jsm/loaders/KTX2Loader.js').then(({ KTX2Loader }) =>
+      new KTX2Loader().setTranscoderPath(`${DECODERS}basis/`),
+    );
+    return this.#loader.then((loader) =>
+      this.renderer ? loader.detectSupport(this.renderer) : loader,
+    );
+  }
+
+  parse(
+    buffer: ArrayBuffer,
+    onLoad: (t: CompressedTexture) => void,
+    onError: (e: unknown) => void,
+  ) {
+    this.#get().then((loader) => loader.parse(buffer, onLoad, onError), onError);
+  }
+
+  load(
+    url: string,
+    onLoad: (t: CompressedTexture) => void,
+    onProgress: ((e: ProgressEvent) => void) | undefined,
+    onError: (e: unknown) => void,
+  ) {
+    this.#get().then((loader) => loader.load(url, onLoad, onProgress, onError), onError);
+  }
+}
+
+let dracoLoader: DRACOLoader | undefined;
+const ktx2Loader = new LazyKTX2Loader();
+
+function gltfLoader(gl: WebGLRenderer): GLTFLoader {
+  dracoLoader ??= new DRACOLoader().setDecoderPath(`${DECODERS}draco/`);
+  ktx2Loader.renderer = gl;
+  return new GLTFLoader()
+    .setDRACOLoader(dracoLoader)
+    .setKTX2Loader(ktx2Loader as unknown as KTX2Loader)
+    .setMeshoptDecoder(MeshoptDecoder);
+}
+
+/** The renderer is going away: the KTX2 loader must not keep (or use) it. */
+export function releaseRenderer(gl: WebGLRenderer): void {
+  if (ktx2Loader.renderer === gl) ktx2Loader.renderer = undefined;
+}
+
+/** An HTTP answer other than 2xx, or bytes that are not a GLB. */
+export class ModelLoadError extends Error {
+  override name = 'ModelLoadError';
+}
+
+/** Fetches a URL's bytes, reporting progress (0–100) when the size is known. */
+async function fetchBytes(url: string, onProgress: (percent: number) => void): Promise<Uint8Array> {
+  const res = await fetch(url);
+  if (!res.ok)
+    throw new ModelLoadError(
+      `the server answered ${res.status}${res.statusText ? ` (${res.statusText})` : ''}.`,
+    );
+  const total = Number(res.headers.get('content-length') ?? 0);
+  if (!res.body || !(total > 0)) return new Uint8Array(await res.arrayBuffer());
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let loaded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.byteLength;
+    onProgress(Math.min(100, Math.floor((100 * loaded) / total)));
+  }
+  const bytes = new Uint8Array(loaded);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** True when the bytes start like a binary glTF file. */
+export function isGlb(bytes: Uint8Array): boolean {
+  return bytes.length >= 12 && new TextDecoder().decode(bytes.subarray(0, 4)) === 'glTF';
+}
+
+async function load(url: string, gl: WebGLRenderer, progress: ProgressSink): Promise<LoadedModel> {
+  const bytes = await fetchBytes(url, (p) => progress.report(p));
+  if (!isGlb(bytes))
+    throw new ModelLoadError('the file is not a GLB (binary glTF): it does not start with “glTF”.');
+  // GLTFLoader may keep views into the buffer it is given: give it its own copy.
+  const buffer = bytes.slice().buffer;
+  const gltf = await gltfLoader(gl).parseAsync(buffer, '');
+  return { url, gltf, bytes };
+}
+
+/** Whoever shows a load in progress listens here; the latest listener wins. */
+class ProgressSink {
+  listener: ((percent: number) => void) | undefined;
+  last: number | null = null;
+  report(percent: number) {
+    this.last = percent;
+    this.listener?.(percent);
+  }
+}
+
+interface Entry {
+  promise: Promise<LoadedModel | Error>;
+  progress: ProgressSink;
+  /** The model, once loaded. */
+  model?: LoadedModel;
+}
+
+// Loads are cached by URL: a model shown by two viewers (or re-rendered) is fetched and parsed
+// once. Failed loads are cached as well (as their Error, never thrown: react-three-fiber reports
+// every error thrown in its tree as uncaught) until `forget`.
+const cache = new Map<string, Entry>();
+
+function entryOf(url: string, gl: WebGLRenderer): Entry {
+  let entry = cache.get(url);
+  if (!entry) {
+    const progress = new ProgressSink();
+    const created: Entry = {
+      progress,
+      promise: load(url, gl, progress).then(
+        (model) => (created.model = model),
+        (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+      ),
+    };
+    entry = created;
+    cache.set(url, entry);
+  }
+  return entry;
+}
+
+/** The load of `url` (started if needed), for React's `use`. */
+export function loadModel(
+  url: string,
+  gl: WebGLRenderer,
+  onProgress?: (percent: number) => void,
+): Promise<LoadedModel | Error> {
+  const entry = entryOf(url, gl);
+  if (onProgress) {
+    entry.progress.listener = onProgress;
+    if (entry.progress.last !== null) onProgress(entry.progress.last);
+  }
+  return entry.promise;
+}
+
+/** Forgets a URL's cached load (or failed load), so the next render fetches it again. */
+export function forget(url: string): void {
+  cache.delete(url);
+}
+
+/** Frees the GPU and image memory held by a loaded model. */
+export function disposeObject(root: Object3D): void {
+  const textures = new Set<Texture>();
+  const materials = new Set<Material>();
+  root.traverse((node) => {
+    if (!(node instanceof Mesh || node instanceof Line || node instanceof Points)) return;
+    node.geometry.dispose();
+    const list: unknown[] = Array.isArray(node.material) ? node.material : [node.material];
+    for (const material of list) if (material) materials.add(material as Material);
+  });
+  for (const material of materials) {
+    for (const value of Object.values(material)) if (value instanceof Texture) textures.add(value);
+    material.dispose();
+  }
+  for (const texture of textures) {
+    texture.dispose();
+    // GLTFLoader decodes images to ImageBitmaps, which are not garbage-collected until closed.
+    const data: unknown = texture.source.data;
+    if (typeof ImageBitmap !== 'undefined' && data instanceof ImageBitmap) data.close();
+  }
+}
+
+// Loaded models may be shown by several viewers at once: count the viewers showing each one and
+// free it when the last goes. Freeing waits a task, because StrictMode (and Suspense) unmount
+// and remount at once; only what stays unused is freed.
+const users = new Map<LoadedModel, number>();
+
+export function acquire(model: LoadedModel): void {
+  users.set(model, (users.get(model) ?? 0) + 1);
+}
+
+export function release(model: LoadedModel): void {
+  const left = (users.get(model) ?? 1) - 1;
+  if (left > 0) {
+    users.set(model, left);
+    return;
+  }
+  users.delete(model);
+  setTimeout(() => {
+    if (users.has(model)) return;
+    if (cache.get(model.url)?.model === model) forget(model.url);
+    disposeObject(model.gltf.scene);
+  }, 0);
+}
