@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -13,6 +14,7 @@ import {
 import { hashKey } from '../mock/keys.ts';
 import { memoryModelFiles } from '../mock/model-files.ts';
 import { ledgerOf, photoDataUri } from '../mock/test-helpers.ts';
+import { KTX2_WORKER_CSP } from './app.ts';
 import { KEY, startTestServer, type TestServer } from './test-server.ts';
 
 let server: TestServer | undefined;
@@ -540,6 +542,28 @@ describe('limits and headers', () => {
       }),
     });
     expect(res.status).toBe(413);
+  });
+
+  it('gives the KTX2 worker a CSP of its own that allows eval, and no other file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kiln-static-'));
+    mkdirSync(join(dir, 'decoders/basis'), { recursive: true });
+    mkdirSync(join(dir, 'assets'), { recursive: true });
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Kiln</title>');
+    writeFileSync(join(dir, 'decoders/basis/ktx2-worker.js'), 'self.onmessage = () => {};');
+    writeFileSync(join(dir, 'assets/app.js'), 'console.log(1);');
+    server = await startTestServer({ staticDir: dir });
+    const worker = await server.request('/decoders/basis/ktx2-worker.js');
+    expect(worker.status).toBe(200);
+    expect(worker.headers.get('content-security-policy')).toBe(KTX2_WORKER_CSP);
+    expect(KTX2_WORKER_CSP).toContain("'unsafe-eval'");
+    expect(KTX2_WORKER_CSP).toContain("default-src 'none'");
+    for (const path of ['/', '/viewer', '/assets/app.js']) {
+      const res = await server.request(path);
+      expect(res.status, path).toBe(200);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp, path).toContain("script-src 'self' 'wasm-unsafe-eval'");
+      expect(csp, path).not.toContain("'unsafe-eval'");
+    }
   });
 
   it('sends the security headers on every response', async () => {

@@ -40,6 +40,10 @@ export interface ServerDeps {
   log?: (message: string) => void;
 }
 
+/** The CSP of the KTX2 worker script: eval for embind, wasm, and nothing from elsewhere. */
+export const KTX2_WORKER_CSP =
+  "default-src 'none'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'";
+
 export function createServerApp(deps: ServerDeps): Hono {
   const now = deps.now ?? Date.now;
   const log = deps.log ?? (() => {});
@@ -108,6 +112,12 @@ export function createServerApp(deps: ServerDeps): Hono {
         onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
       }),
     );
+    // The KTX2 transcoding worker (see vite.config.ts) runs Basis' embind-generated code, which
+    // needs eval: it gets a policy of its own that allows it, in that worker only.
+    app.use('/decoders/basis/ktx2-worker.js', async (c, next) => {
+      await next();
+      c.header('Content-Security-Policy', KTX2_WORKER_CSP);
+    });
     app.use('*', serveStatic({ root }));
     // Client-side routes fall back to the SPA shell.
     app.get('*', (c) => c.html(indexHtml, 200, { 'Cache-Control': 'no-cache' }));

@@ -32,5 +32,7 @@ export function securityHeaders() {
     crossOriginResourcePolicy: 'same-origin',
     strictTransportSecurity: false, // Kiln is often served over plain http on localhost
     permissionsPolicy: { camera: [], microphone: [], geolocation: [], payment: [] },
+    // A route that sets its own header keeps it (the KTX2 worker's CSP, see app.ts).
+    overwrite: false,
   });
 }

@@ -30,7 +30,9 @@ export async function startTestServer(
     upstream?: ServerDeps['upstream'];
     fetchGlb?: ServerDeps['fetchGlb'];
     dataDir?: string;
-  } & Partial<Pick<ServerDeps, 'createsPerMinute' | 'timeouts' | 'publicUrl' | 'info'>> = {},
+  } & Partial<
+    Pick<ServerDeps, 'createsPerMinute' | 'timeouts' | 'publicUrl' | 'info' | 'staticDir'>
+  > = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kiln-server-'));
   const mock = await startTestMock(options.mock ?? {});
@@ -57,6 +59,7 @@ export async function startTestServer(
     createsPerMinute: options.createsPerMinute ?? 0,
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    ...(options.staticDir ? { staticDir: options.staticDir } : {}),
     log: (m) => logs.push(m),
   });
   return {

@@ -38,9 +38,21 @@ class LazyKTX2Loader {
   #loader: Promise<KTX2Loader> | undefined;
 
   #get(): Promise<KTX2Loader> {
-    this.#loader ??= import('three/examples/jsm/loaders/KTX2Loader.js').then(({ KTX2Loader }) =>
-      new KTX2Loader().setTranscoderPath(`${DECODERS}basis/`),
-    );
+    this.#loader ??= import('three/examples/jsm/loaders/KTX2Loader.js').then(({ KTX2Loader }) => {
+      const loader = new KTX2Loader().setTranscoderPath(`${DECODERS}basis/`);
+      // KTX2Loader runs its workers from a blob: URL, which inherits the page's CSP (no eval);
+      // Basis' transcoder needs eval (embind). Kiln serves the same worker as a file with a CSP
+      // of its own (vite.config.ts, src/server/app.ts): use that instead.
+      const init = loader.init.bind(loader);
+      const patched = loader as unknown as { workerSourceURL: string; init: () => Promise<void> };
+      patched.init = () =>
+        init().then(() => {
+          if (!patched.workerSourceURL.startsWith('blob:')) return;
+          URL.revokeObjectURL(patched.workerSourceURL);
+          patched.workerSourceURL = `${DECODERS}basis/ktx2-worker.js`;
+        });
+      return loader;
+    });
     return this.#loader.then((loader) =>
       this.renderer ? loader.detectSupport(this.renderer) : loader,
     );
