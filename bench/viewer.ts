@@ -18,7 +18,7 @@ import { Hono } from 'hono';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, deflateSync, gzipSync } from 'node:zlib';
@@ -37,6 +37,8 @@ const TIMEOUT_MS = Math.max(1000, Number(process.env.BENCH_TIMEOUT_MS ?? 60_000)
 const VIEWPORT = { width: 1280, height: 720 };
 const MODEL_VIEWER_JS = join(ROOT, 'node_modules/@google/model-viewer/dist/model-viewer.min.js');
 const MESHOPT_DECODER_JS = join(ROOT, 'node_modules/meshoptimizer/meshopt_decoder.cjs');
+/** BENCH_VERBOSE=1 prints each page's performance marks and console warnings. */
+const VERBOSE = Boolean(process.env.BENCH_VERBOSE);
 /** BENCH_FILES=a.glb,b.glb measures only these. */
 const ONLY = (process.env.BENCH_FILES ?? '')
   .split(',')
@@ -71,6 +73,7 @@ const firstFrame = () => {
   marked = true;
   performance.mark('mv:first-frame');
 };
+viewer.addEventListener('load', () => performance.mark('mv:load'));
 viewer.addEventListener('poster-dismissed', firstFrame);
 viewer.addEventListener('model-visibility', (event) => {
   if (event.detail && event.detail.visible === true) firstFrame();
@@ -272,6 +275,10 @@ interface Sample {
   offOrigin: string[];
   /** Uncaught exceptions and console errors on the page. */
   errors: string[];
+  /** <model-viewer> gave up waiting for a frame (500 ms) and dispatched `load` regardless. */
+  rafTimedOut?: boolean;
+  /** With BENCH_VERBOSE: the page's marks and console warnings, in order. */
+  timeline: string[];
 }
 
 async function measure(
@@ -289,6 +296,8 @@ async function measure(
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
   const offOrigin: string[] = [];
   const errors: string[] = [];
+  const timeline: string[] = [];
+  let rafTimedOut = false;
   try {
     await context.route(
       (u) => /^(https?|wss?):$/.test(u.protocol) && u.origin !== origin,
@@ -301,6 +310,9 @@ async function measure(
     page.on('pageerror', (error) => errors.push(String(error)));
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
+      if (message.text().includes('rAF timed out in updateSource')) rafTimedOut = true;
+      if (VERBOSE && (message.type() === 'error' || message.type() === 'warning'))
+        timeline.push(`console.${message.type()}: ${message.text().slice(0, 200)}`);
     });
     let failure: string | undefined;
     await page.goto(url, { waitUntil: 'commit', timeout: TIMEOUT_MS });
@@ -331,20 +343,30 @@ async function measure(
       const at = performance.getEntriesByName(mark)[0]?.startTime;
       const limit = at ?? Infinity;
       let js = 0;
+      const scripts: string[] = [];
       for (const entry of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
         if (entry.responseEnd > limit) continue;
         const path = new URL(entry.name, location.href).pathname;
-        if (entry.initiatorType === 'script' || /\.m?js$/.test(path))
-          js += entry.transferSize || entry.encodedBodySize;
+        if (entry.initiatorType === 'script' || /\.m?js$/.test(path)) {
+          const bytes = entry.transferSize || entry.encodedBodySize;
+          js += bytes;
+          scripts.push(`${path} ${(bytes / 1024).toFixed(1)} KB (${entry.initiatorType})`);
+        }
       }
-      return { at, js };
+      const marks = performance
+        .getEntriesByType('mark')
+        .map((m) => `${m.name} @ ${m.startTime.toFixed(0)} ms`);
+      return { at, js, marks, scripts };
     }, mark);
+    if (VERBOSE) timeline.push(...figures.marks, ...figures.scripts.map((s) => `JS ${s}`));
     return {
       ...(failure === undefined && figures.at !== undefined ? { firstFrame: figures.at } : {}),
       jsBytes: figures.js,
       ...(failure !== undefined ? { failure } : {}),
       offOrigin,
       errors,
+      timeline,
+      ...(rafTimedOut ? { rafTimedOut } : {}),
     };
   } finally {
     await context.close();
@@ -382,7 +404,9 @@ try {
   console.log(
     `viewer bench — Chromium ${browser.version()} (${found.kind}, SwiftShader WebGL), ${VIEWPORT.width}×${VIEWPORT.height}, ${RUNS} run${RUNS === 1 ? '' : 's'} per viewer and file, cold cache each; vite build ${buildSeconds.toFixed(1)} s`,
   );
-  console.log(`serving on ${origin}; files: ${[...files.keys()].join(', ')}\n`);
+  console.log(
+    `serving on ${origin}; files: ${[...files.keys()].join(', ')}; ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}\n`,
+  );
 
   const names = [...files.keys()].filter((f) => ONLY.length === 0 || ONLY.includes(f));
   const samples = new Map<string, Sample[]>();
@@ -395,7 +419,13 @@ try {
         samples.set(key(file, viewer), list);
         // Once a viewer has timed out on a file, its later runs would only wait again.
         if (list.some((s) => s.failure === 'timeout')) {
-          list.push({ jsBytes: NaN, failure: 'timeout', offOrigin: [], errors: [] });
+          list.push({
+            jsBytes: NaN,
+            failure: 'timeout',
+            offOrigin: [],
+            errors: [],
+            timeline: [],
+          });
           continue;
         }
         let sample: Sample;
@@ -407,6 +437,7 @@ try {
             failure: `error: ${String(error)}`,
             offOrigin: [],
             errors: [],
+            timeline: [],
           };
         }
         list.push(sample);
@@ -415,6 +446,7 @@ try {
         console.log(
           `  run ${run + 1}/${RUNS}  ${file.padEnd(12)} ${viewer.padEnd(12)} ${shown}, JS ${(sample.jsBytes / 1024).toFixed(1)} KB${sample.offOrigin.length ? `, ${sample.offOrigin.length} off-origin request(s) blocked` : ''}`,
         );
+        for (const line of sample.timeline) console.log(`      ${line}`);
         if (sample.failure && sample.errors.length)
           console.log(`      page errors: ${sample.errors.slice(0, 3).join(' | ').slice(0, 600)}`);
       }
@@ -491,6 +523,12 @@ try {
   console.log(
     `\nJS = transferSize of script/.js resources finished by the first frame. Kiln's ${entryJs} went out as ${encodings || 'nothing requested'}; model-viewer.min.js the same way.`,
   );
+  const mvSamples = names.flatMap((f) => samples.get(key(f, 'model-viewer')) ?? []);
+  const rafTimeouts = mvSamples.filter((s) => s.rafTimedOut).length;
+  if (rafTimeouts)
+    console.log(
+      `<model-viewer> logged "rAF timed out in updateSource" in ${rafTimeouts} of ${mvSamples.length} runs: it waits at most 500 ms for two frames before \`load\` and poster-dismissed, so there its mark may come before the frame is drawn.`,
+    );
   const below = (pick: (r: (typeof ratios)[number]) => number) =>
     ratios.every((r) => Number.isFinite(pick(r)) && pick(r) < 1);
   console.log(

@@ -153,6 +153,8 @@ export default function ModelViewer({
   const [progress, setProgress] = useState<{ key: string; percent: number } | null>(null);
   const [info, setInfo] = useState<{ key: string; info: ModelInfo } | null>(null);
   const handle = useRef<ViewHandle | null>(null);
+  // Listeners on the current canvas (for WebGL context loss).
+  const listening = useRef<AbortController | null>(null);
   const figure = useRef<HTMLElement>(null);
 
   const current = outcome?.key === key ? outcome : null;
@@ -180,6 +182,7 @@ export default function ModelViewer({
   );
   const onLoaded = useCallback((loaded: ModelInfo) => setInfo({ key, info: loaded }), [key]);
   const retry = useCallback(() => {
+    listening.current?.abort();
     if (source) forget(source);
     setLost(null);
     setAttempt((n) => n + 1);
@@ -188,19 +191,35 @@ export default function ModelViewer({
   // WebGL context loss (GPU reset, driver update, too many contexts): three stops drawing and
   // waits; when the browser gives the context back, the canvas starts afresh. If it does not
   // within a few seconds, the viewer offers to restart it.
+  useEffect(() => () => listening.current?.abort(), []);
   const onCreated = useCallback((state: RootState) => {
     configureRenderer(state);
+    // Only the current canvas is listened to: an old one, freed when the canvas restarts, fires
+    // "context lost" as it goes.
+    listening.current?.abort();
+    const controller = new AbortController();
+    listening.current = controller;
+    const { signal } = controller;
     const canvas = state.gl.domElement;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    canvas.addEventListener('webglcontextlost', () => {
-      setLost('lost');
-      timer = setTimeout(() => setLost('gone'), RESTORE_WAIT_MS);
-    });
-    canvas.addEventListener('webglcontextrestored', () => {
-      clearTimeout(timer);
-      setLost(null);
-      setAttempt((n) => n + 1);
-    });
+    signal.addEventListener('abort', () => clearTimeout(timer));
+    canvas.addEventListener(
+      'webglcontextlost',
+      () => {
+        setLost('lost');
+        timer = setTimeout(() => setLost('gone'), RESTORE_WAIT_MS);
+      },
+      { signal },
+    );
+    canvas.addEventListener(
+      'webglcontextrestored',
+      () => {
+        controller.abort();
+        setLost(null);
+        setAttempt((n) => n + 1);
+      },
+      { signal },
+    );
   }, []);
 
   // Local files: dropped on the viewer or opened with the button (or O).

@@ -1,0 +1,436 @@
+// The 3D viewer, in real Chromium against the real server: every fixture renders with nothing
+// fetched from another origin; looks, toggles, animation, facts and exports work as a user sees
+// them; memory returns to its baseline after 20 models; WebGL context loss recovers.
+import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { Box3, Vector3 } from 'three';
+import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
+import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
+import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
+import { glbFacts } from '../src/web/features/viewer/facts/glb-facts.ts';
+import { expectAccessible, expectRenderedModel, photo } from './helpers.ts';
+
+const FIXTURES = new URL('./fixtures/viewer/', import.meta.url);
+const fixture = (name: string) => new URL(`${name}.glb`, FIXTURES).pathname;
+const ALL = ['draco', 'meshopt', 'ktx2', 'animated', 'large'] as const;
+
+const viewerOf = (page: Page) => page.getByTestId('model-viewer').first();
+
+async function open(page: Page, name: string, viewer: Locator = viewerOf(page)) {
+  await viewer.getByTestId('viewer-file-input').setInputFiles(fixture(name));
+  await expect(viewer).toHaveAttribute('data-state', 'ready', { timeout: 45_000 });
+  await expect(viewer.page().getByText(`${name}.glb`).first()).toBeVisible();
+}
+
+/** The canvas as raw RGB pixels (a page screenshot clipped to it). */
+async function pixels(viewer: Locator): Promise<Buffer> {
+  await viewer.locator('canvas').scrollIntoViewIfNeeded();
+  const box = await viewer.locator('canvas').boundingBox();
+  if (!box) throw new Error('no canvas');
+  const png = await viewer.page().screenshot({ clip: box });
+  return sharp(png).removeAlpha().resize(160, 120, { fit: 'fill' }).raw().toBuffer();
+}
+
+/** Mean absolute difference per channel (0–255) between two pictures of the canvas. */
+function difference(a: Buffer, b: Buffer): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs((a[i] ?? 0) - (b[i] ?? 0));
+  return sum / a.length;
+}
+
+/** Lets the on-demand canvas draw the change (a few animation frames). */
+async function settle(page: Page) {
+  await page.evaluate(
+    () =>
+      new Promise((r) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150))),
+      ),
+  );
+}
+
+async function press(viewer: Locator, key: string) {
+  await viewer.focus();
+  await viewer.page().keyboard.press(key);
+  await settle(viewer.page());
+}
+
+async function save(viewer: Locator, item: string): Promise<{ download: Download; bytes: Buffer }> {
+  const page = viewer.page();
+  const menu = viewer.locator('details.model-viewer__menu');
+  if (!(await menu.evaluate((d) => (d as HTMLDetailsElement).open)))
+    await menu.locator('summary').click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    menu.getByRole('button', { name: item, exact: true }).click(),
+  ]);
+  return { download, bytes: readFileSync(await download.path()) };
+}
+
+function boxOf(min: number[], max: number[]) {
+  return new Box3(new Vector3(...min), new Vector3(...max));
+}
+
+function expectBoxClose(actual: Box3, expected: Box3, tolerance = 1e-3) {
+  for (const k of ['min', 'max'] as const)
+    for (const axis of ['x', 'y', 'z'] as const)
+      expect(Math.abs(actual[k][axis] - expected[k][axis]), `${k}.${axis}`).toBeLessThan(tolerance);
+}
+
+test.describe('viewer', () => {
+  test.use({ viewport: { width: 1280, height: 1000 } });
+  test('renders every fixture with nothing fetched from another origin', async ({
+    page,
+    context,
+  }, info) => {
+    test.setTimeout(180_000);
+    const foreign: string[] = [];
+    const seen: string[] = [];
+    const origin = new URL(info.project.use.baseURL ?? '').origin;
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (new URL(url).origin === origin) return route.continue();
+      foreign.push(url);
+      return route.abort('blockedbyclient');
+    });
+    context.on('request', (r) => seen.push(new URL(r.url()).pathname));
+    await page.goto('/viewer');
+    await expect(viewerOf(page)).toHaveAttribute('data-state', 'empty');
+    await expectAccessible(page);
+    for (const name of ALL) {
+      await open(page, name);
+      await expectRenderedModel(viewerOf(page));
+      await page.screenshot({ path: info.outputPath(`fixture-${name}.png`) });
+    }
+    expect(foreign).toEqual([]);
+    // The decoders came from Kiln itself.
+    expect(seen).toContain('/decoders/draco/draco_decoder.wasm');
+    expect(seen).toContain('/decoders/basis/basis_transcoder.wasm');
+  });
+
+  test('looks, toggles, background and the shortcuts help change what is drawn', async ({
+    page,
+  }, info) => {
+    test.setTimeout(300_000);
+    await page.goto('/viewer');
+    const viewer = viewerOf(page);
+    await open(page, 'draco');
+    const lit = await pixels(viewer);
+
+    const looks: Record<string, Buffer> = {};
+    for (const [key, look] of [
+      ['2', 'Clay'],
+      ['3', 'Normals'],
+      ['4', 'Texture only'],
+    ] as const) {
+      await press(viewer, key);
+      await expect(viewer.getByRole('button', { name: look, exact: true })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      );
+      looks[look] = await pixels(viewer);
+      // Texture only is the lit look without shading: closest to it, but not the same.
+      expect(difference(lit, looks[look]), `${look} differs from lit`).toBeGreaterThan(
+        look === 'Texture only' ? 0.8 : 2,
+      );
+      await page.screenshot({ path: info.outputPath(`look-${look}.png`) });
+    }
+    expect(difference(looks.Clay!, looks.Normals!)).toBeGreaterThan(2);
+    await press(viewer, '1');
+    expect(difference(lit, await pixels(viewer)), 'lit again looks as before').toBeLessThan(1.5);
+
+    for (const [key, name] of [
+      ['w', 'Wireframe'],
+      ['g', 'Grid'],
+    ] as const) {
+      const before = await pixels(viewer);
+      await press(viewer, key);
+      await expect(viewer.getByRole('button', { name, exact: true })).toHaveAttribute(
+        'aria-pressed',
+        'true',
+      );
+      expect(difference(before, await pixels(viewer)), `${name} shows`).toBeGreaterThan(0.3);
+    }
+    await page.screenshot({ path: info.outputPath('wireframe-grid.png') });
+    await press(viewer, 's');
+    await expect(viewer.getByRole('button', { name: 'Shadow', exact: true })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
+
+    // Background: dark makes the corners dark.
+    await viewer.getByRole('combobox', { name: 'Background' }).selectOption('dark');
+    await settle(page);
+    const dark = await pixels(viewer);
+    // Inside the rounded corner: 10 px in from the top left of the 160 × 120 picture.
+    const at = (10 * 160 + 10) * 3;
+    expect(dark[at]! + dark[at + 1]! + dark[at + 2]!).toBeLessThan(120);
+    await page.screenshot({ path: info.outputPath('dark.png') });
+
+    // Exposure with E brightens.
+    const before = await pixels(viewer);
+    for (let i = 0; i < 5; i++) await press(viewer, 'e');
+    await expect(viewer.locator('output')).toHaveText('1.50');
+    expect(difference(before, await pixels(viewer))).toBeGreaterThan(0.5);
+
+    // Auto-rotate keeps the canvas moving.
+    await press(viewer, 'a');
+    const t0 = await pixels(viewer);
+    await page.waitForTimeout(700);
+    expect(difference(t0, await pixels(viewer)), 'auto-rotate turns the model').toBeGreaterThan(
+      0.3,
+    );
+    await press(viewer, 'a');
+
+    // Help overlay: ? opens it, Esc closes it.
+    await press(viewer, '?');
+    const help = viewer.getByTestId('viewer-help');
+    await expect(help).toBeVisible();
+    await expect(help.getByText('Wireframe overlay')).toBeVisible();
+    await page.screenshot({ path: info.outputPath('help.png') });
+    await expectAccessible(page);
+    await page.keyboard.press('Escape');
+    await expect(help).toBeHidden();
+
+    // Reset view (R) brings the camera back after turning.
+    await press(viewer, '1');
+    await viewer.getByRole('combobox', { name: 'Background' }).selectOption('stage');
+    await press(viewer, 'r');
+    await page.waitForTimeout(900);
+    const home = await pixels(viewer);
+    await press(viewer, 'ArrowLeft');
+    await press(viewer, 'ArrowLeft');
+    await page.waitForTimeout(600);
+    const turned = difference(home, await pixels(viewer));
+    expect(turned).toBeGreaterThan(1);
+    await press(viewer, 'Home');
+    await expect
+      .poll(async () => difference(home, await pixels(viewer)), {
+        message: 'reset returns (close) to the start',
+        timeout: 10_000,
+      })
+      .toBeLessThan(turned / 3);
+  });
+
+  test('plays animations with a clip picker, and pauses', async ({ page }) => {
+    await page.goto('/viewer');
+    const viewer = viewerOf(page);
+    await open(page, 'animated');
+    const clip = viewer.getByRole('combobox', { name: 'Animation' });
+    await expect(clip.locator('option')).toHaveText(['spin', 'bounce']);
+    await clip.selectOption({ label: 'bounce' });
+    const a = await pixels(viewer);
+    await page.waitForTimeout(300);
+    expect(difference(a, await pixels(viewer)), 'the animation moves').toBeGreaterThan(0.3);
+    await press(viewer, ' ');
+    await expect(viewer.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
+    await page.waitForTimeout(200);
+    const paused = await pixels(viewer);
+    await page.waitForTimeout(400);
+    expect(difference(paused, await pixels(viewer)), 'paused stays still').toBeLessThan(0.2);
+    await press(viewer, ']');
+    await expect(clip).toHaveValue('0');
+  });
+
+  test('facts panel and validator report', async ({ page }, info) => {
+    test.setTimeout(90_000);
+    await page.goto('/viewer');
+    const viewer = viewerOf(page);
+    await open(page, 'large');
+    await press(viewer, 'i');
+    const facts = viewer.getByTestId('viewer-facts');
+    const expected = glbFacts(new Uint8Array(readFileSync(fixture('large'))));
+    await expect(facts.locator('[data-fact=triangles] dd')).toHaveText(
+      expected.triangles.toLocaleString('en-US'),
+    );
+    expect(expected.triangles).toBeGreaterThanOrEqual(200_000);
+    await expect(viewer.getByTestId('viewer-validation')).toHaveAttribute('data-state', 'done', {
+      timeout: 30_000,
+    });
+    await expect(viewer.getByTestId('validation-errors')).toHaveText('0 errors');
+
+    await open(page, 'draco');
+    await expect(facts.locator('[data-fact=extensions]')).toContainText(
+      'KHR_draco_mesh_compression',
+    );
+    await expect(facts.locator('[data-fact=textures]')).toContainText(/\d+ × \d+/);
+    await expect(facts.locator('[data-fact=dimensions] dd')).toContainText('×');
+    await expect(viewer.getByTestId('viewer-validation')).toHaveAttribute('data-state', 'done', {
+      timeout: 30_000,
+    });
+    await page.screenshot({ path: info.outputPath('facts.png'), fullPage: true });
+  });
+
+  test('exports re-import: original GLB, OBJ, STL (Z up too), USDZ and PNG screenshots', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.goto('/viewer');
+    const viewer = viewerOf(page);
+    await open(page, 'meshopt');
+    const original = readFileSync(fixture('meshopt'));
+    const facts = glbFacts(new Uint8Array(original));
+    const bounds = boxOf(facts.bounds!.min, facts.bounds!.max);
+
+    const glb = await save(viewer, 'Original GLB');
+    expect(glb.download.suggestedFilename()).toBe('meshopt.glb');
+    expect(Buffer.compare(glb.bytes, original)).toBe(0);
+
+    const obj = await save(viewer, 'OBJ');
+    expect(obj.download.suggestedFilename()).toBe('meshopt.obj');
+    const parsed = new OBJLoader().parse(obj.bytes.toString('utf8'));
+    expectBoxClose(new Box3().setFromObject(parsed), bounds);
+
+    const stl = await save(viewer, 'STL (binary)');
+    expect(stl.download.suggestedFilename()).toBe('meshopt.stl');
+    const triangles = stl.bytes.readUInt32LE(80);
+    expect(stl.bytes.length).toBe(84 + 50 * triangles);
+    expect(triangles).toBe(facts.triangles);
+    const geometry = new STLLoader().parse(new Uint8Array(stl.bytes).buffer);
+    geometry.computeBoundingBox();
+    expectBoxClose(geometry.boundingBox!, bounds);
+
+    const zUp = await save(viewer, 'STL, Z up (for slicers)');
+    expect(zUp.download.suggestedFilename()).toBe('meshopt-z-up.stl');
+    const up = new STLLoader().parse(new Uint8Array(zUp.bytes).buffer);
+    up.computeBoundingBox();
+    const size = up.boundingBox!.getSize(new Vector3());
+    const source = bounds.getSize(new Vector3());
+    expect(size.z).toBeCloseTo(source.y, 3);
+    expect(size.y).toBeCloseTo(source.z, 3);
+
+    const usdz = await save(viewer, 'USDZ (AR Quick Look)');
+    expect(usdz.download.suggestedFilename()).toBe('meshopt.usdz');
+    const entries = Object.keys(unzipSync(new Uint8Array(usdz.bytes)));
+    expect(entries[0]).toMatch(/\.usd[ac]$/);
+    expect(
+      entries.some((e) => /\.(png|jpe?g)$/.test(e)),
+      'the texture travels with it',
+    ).toBe(true);
+
+    const shot = await save(viewer, 'Screenshot (PNG)');
+    expect(shot.download.suggestedFilename()).toBe('meshopt.png');
+    const clear = await save(viewer, 'Screenshot, transparent background');
+    const meta = await sharp(clear.bytes).metadata();
+    expect(meta.format).toBe('png');
+    expect(meta.hasAlpha).toBe(true);
+    const { data, info } = await sharp(clear.bytes).raw().toBuffer({ resolveWithObject: true });
+    expect(data[3], 'the corner is transparent').toBe(0);
+    const stats = await sharp(clear.bytes).stats();
+    expect(stats.channels[3]!.max, 'the model is opaque').toBe(255);
+    expect(info.width).toBeGreaterThan(100);
+
+    // With a background colour, the normal screenshot has it; the transparent one still not.
+    await viewer.getByRole('combobox', { name: 'Background' }).selectOption('dark');
+    const darkShot = await sharp((await save(viewer, 'Screenshot (PNG)')).bytes)
+      .raw()
+      .toBuffer();
+    expect(darkShot[3]).toBe(255);
+    expect(darkShot[0]!).toBeLessThan(60);
+    const darkClear = await sharp((await save(viewer, 'Screenshot, transparent background')).bytes)
+      .raw()
+      .toBuffer();
+    expect(darkClear[3]).toBe(0);
+  });
+
+  test('frees GPU memory: after 20 models the renderer is back at its baseline', async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    await page.goto('/viewer');
+    const viewer = viewerOf(page);
+    const memory = () =>
+      viewer
+        .locator('canvas')
+        .evaluate((c) => (c as HTMLCanvasElement & { kilnMemory: () => object }).kilnMemory());
+    await open(page, 'draco');
+    await settle(page);
+    const baseline = await memory();
+    const cycle = ['meshopt', 'animated', 'ktx2', 'draco'];
+    for (let i = 0; i < 20; i++) await open(page, cycle[i % cycle.length]!);
+    await open(page, 'draco');
+    await settle(page);
+    await expect.poll(memory, { timeout: 5000 }).toEqual(baseline);
+  });
+
+  test('recovers from a lost WebGL context', async ({ page }) => {
+    await page.goto('/viewer');
+    const viewer = viewerOf(page);
+    await open(page, 'draco');
+    await viewer.locator('canvas').evaluate((c) => {
+      const gl = (c as HTMLCanvasElement).getContext('webgl2');
+      const ext = gl?.getExtension('WEBGL_lose_context');
+      ext?.loseContext();
+      setTimeout(() => ext?.restoreContext(), 800);
+    });
+    await expect(viewer).toHaveAttribute('data-state', 'lost');
+    await expect(viewer.getByText('Restoring the 3D view')).toBeVisible();
+    await expectRenderedModel(viewer);
+  });
+
+  test('says so when WebGL is unavailable', async ({ page }) => {
+    await page.addInitScript(() => {
+      const original = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function (
+        this: HTMLCanvasElement,
+        type: string,
+        ...rest: unknown[]
+      ) {
+        if (/webgl/.test(type)) return null;
+        return (original as (...a: unknown[]) => unknown).call(this, type, ...rest);
+      } as typeof original;
+    });
+    await page.goto('/viewer');
+    await viewerOf(page).getByTestId('viewer-file-input').setInputFiles(fixture('draco'));
+    await expect(viewerOf(page)).toHaveAttribute('data-state', 'error');
+    await expect(page.getByRole('alert')).toContainText('WebGL');
+  });
+
+  test('drop a local .glb onto the viewer; a file that is not a GLB is refused by name', async ({
+    page,
+  }) => {
+    await page.goto('/viewer');
+    const viewer = viewerOf(page);
+    await viewer.getByTestId('viewer-file-input').setInputFiles(photo('chair.png'));
+    await expect(viewer.getByRole('alert')).toContainText('“chair.png” is not a GLB file');
+    await expect(viewer).toHaveAttribute('data-state', 'empty');
+
+    // A real drop: a DataTransfer holding the file, dropped on the stage.
+    const bytes = [...readFileSync(fixture('animated'))];
+    const transfer = await page.evaluateHandle((data) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(data)], 'dropped.glb', { type: '' }));
+      return dt;
+    }, bytes);
+    const stage = viewer.locator('.model-viewer__stage');
+    await stage.dispatchEvent('dragenter', { dataTransfer: transfer });
+    await stage.dispatchEvent('drop', { dataTransfer: transfer });
+    await expect(viewer).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+    await expect(page.getByTestId('slot-name')).toHaveText('dropped.glb');
+    await expectRenderedModel(viewer);
+  });
+
+  test('compares two models side by side with linked cameras', async ({ page }, info) => {
+    test.setTimeout(120_000);
+    await page.goto('/viewer');
+    await page.getByLabel('Compare side by side').check();
+    const a = page.getByTestId('model-viewer').nth(0);
+    const b = page.getByTestId('model-viewer').nth(1);
+    await open(page, 'draco', a);
+    await open(page, 'meshopt', b);
+    await settle(page);
+    const before = await pixels(b);
+    await press(a, 'ArrowLeft');
+    await press(a, 'ArrowLeft');
+    await page.waitForTimeout(600);
+    expect(difference(before, await pixels(b)), 'B turned with A').toBeGreaterThan(1);
+    await page.screenshot({ path: info.outputPath('compare.png') });
+
+    await page.getByLabel('Link cameras').uncheck();
+    await settle(page);
+    const still = await pixels(b);
+    await press(a, 'ArrowRight');
+    await page.waitForTimeout(600);
+    expect(difference(still, await pixels(b)), 'unlinked, B stays').toBeLessThan(0.3);
+  });
+});
