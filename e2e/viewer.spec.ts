@@ -9,7 +9,7 @@ import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { glbFacts } from '../src/web/features/viewer/facts/glb-facts.ts';
-import { expectAccessible, expectRenderedModel, photo } from './helpers.ts';
+import { DEMO_KEY, expectAccessible, expectRenderedModel, photo, useKey } from './helpers.ts';
 
 const FIXTURES = new URL('./fixtures/viewer/', import.meta.url);
 const fixture = (name: string) => new URL(`${name}.glb`, FIXTURES).pathname;
@@ -433,4 +433,53 @@ test.describe('viewer', () => {
     await page.waitForTimeout(600);
     expect(difference(still, await pixels(b)), 'unlinked, B stays').toBeLessThan(0.3);
   });
+});
+
+test('a generated model opens in the viewer and compares with another from the library', async ({
+  page,
+}, info) => {
+  test.setTimeout(180_000);
+  await useKey(page);
+  // Two text generations, in sync mode through Kiln's API (the studio's own path is tested in
+  // studio.spec.ts); then wait for both to be archived in the library.
+  for (const prompt of ['a wooden chair', 'a blue vase']) {
+    const res = await page.request.post('/api/v1/3d/generations', {
+      headers: { authorization: `Bearer ${DEMO_KEY}`, 'content-type': 'application/json' },
+      data: { model: 'beta-text', prompt, mode: 'sync' },
+    });
+    expect(res.ok()).toBe(true);
+  }
+  const archived = async () => {
+    const res = await page.request.get('/api/library?limit=100', {
+      headers: { authorization: `Bearer ${DEMO_KEY}` },
+    });
+    const body = (await res.json()) as {
+      data: { archived: boolean; model_url: string | null; prompt: string | null }[];
+    };
+    return body.data.filter((e) => e.archived && e.model_url && e.prompt);
+  };
+  await expect
+    .poll(async () => (await archived()).length, { timeout: 60_000 })
+    .toBeGreaterThanOrEqual(2);
+  const [first] = await archived();
+
+  await page.goto(`/viewer?src=${encodeURIComponent(first!.model_url!)}`);
+  const a = page.getByTestId('model-viewer').first();
+  await expectRenderedModel(a);
+  await expect(page.getByRole('link', { name: 'Viewer' })).toHaveAttribute('aria-current', 'page');
+
+  await page.getByLabel('Compare side by side').check();
+  const b = page.getByTestId('model-viewer').nth(1);
+  await expect(b).toHaveAttribute('data-state', 'empty');
+  const picker = page.getByRole('region', { name: 'Model B' }).getByLabel('From your library');
+  const options = picker.locator('option:not([disabled])');
+  await expect(options).not.toHaveCount(0);
+  await picker.selectOption({ index: 2 });
+  await expectRenderedModel(b);
+  await page.screenshot({ path: info.outputPath('compare-library.png') });
+
+  // Addresses on other sites are not opened.
+  await page.goto('/viewer?src=https%3A%2F%2Fexample.com%2Fx.glb');
+  await expect(page.getByRole('alert')).toContainText('Only models on this site');
+  await expect(page.getByTestId('model-viewer')).toHaveAttribute('data-state', 'empty');
 });

@@ -6,8 +6,8 @@
 //   animated.glb  a red cube with two clips: "spin" (rotation) and "bounce" (translation)
 //   large.glb     a finely tessellated torus, over 200,000 triangles, uint32 indices
 //   ktx2.glb      the hamburger photo's model, its textures re-encoded as KTX2 (Basis Universal
-//                 ETC1S, Zstandard-free, with mipmaps; KHR_texture_basisu, required), each
-//                 resized to power-of-two sides first
+//                 ETC1S with BasisLZ supercompression, full mip chain; KHR_texture_basisu,
+//                 required), each resized to power-of-two sides first
 //
 // KTX2 encoding uses the ktx2-encoder package (Basis Universal compiled to WASM, offline), with
 // sharp decoding the PNGs it re-encodes.

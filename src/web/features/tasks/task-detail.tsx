@@ -2,6 +2,7 @@ import { Suspense, useRef } from 'react';
 import { NotFoundError } from '../../../client/index.ts';
 import type { LibraryEntry, Task } from '../../../contract/index.ts';
 import { navigate } from '../../app/router.ts';
+import { Link } from '../../ui/link.tsx';
 import { describeError } from '../generate/describe-error.ts';
 import { requestFor } from '../generate/request-memory.ts';
 import { newIdempotencyKey, useCreateTask } from '../generate/use-create-task.ts';
@@ -71,7 +72,11 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
     <div className="result">
       {url ? (
         <Suspense fallback={<div className="viewer-placeholder">Loading the viewer…</div>}>
-          <LazyModelViewer url={url} label={`3D model of ${subjectOf(entry, task)}`} />
+          <LazyModelViewer
+            url={url}
+            label={`3D model of ${subjectOf(entry, task)}`}
+            fileName={name.replace(/\.glb$/, '')}
+          />
         </Suspense>
       ) : (
         <div className="viewer-placeholder">Saving the model to your library…</div>
@@ -81,6 +86,11 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
           <a className="button primary" href={url} download={name}>
             Download GLB
           </a>
+        )}
+        {url && (
+          <Link className="button" href={`/viewer?src=${encodeURIComponent(url)}`}>
+            Open in viewer
+          </Link>
         )}
         <dl className="usage">
           <div>
