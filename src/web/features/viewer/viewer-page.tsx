@@ -7,6 +7,7 @@ import type { LibraryEntry } from '../../../contract/index.ts';
 import { useApiKey } from '../key/key-store.ts';
 import { glbFileName } from '../library/file-name.ts';
 import { useLibrary } from '../library/library-query.ts';
+import { sameOriginPath } from './address.ts';
 import { CameraLink } from './camera-link.ts';
 import { LazyModelViewer, type LocalFile } from './index.ts';
 import './viewer-page.css';
@@ -15,13 +16,6 @@ type Slot =
   | { kind: 'none' }
   | { kind: 'url'; url: string; name: string; label: string }
   | { kind: 'file'; file: LocalFile };
-
-/** Only paths on this origin are opened ("/api/assets/x.glb"), never another site's URL. */
-export function sameOriginPath(value: string | null): string | null {
-  if (!value) return null;
-  if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null;
-  return value;
-}
 
 function slotFromQuery(value: string | null): Slot {
   const path = sameOriginPath(value);
