@@ -20,8 +20,11 @@ type Slot =
 function slotFromQuery(value: string | null): Slot {
   const path = sameOriginPath(value);
   if (!path) return { kind: 'none' };
-  const name = decodeURIComponent(path.split('/').pop() ?? 'model').replace(/\.glb$/i, '');
-  return { kind: 'url', url: path, name, label: `3D model ${name}` };
+  const file = decodeURIComponent(path.split('/').pop() ?? 'model');
+  const name = file.replace(/\.glb$/i, '');
+  // Content-addressed names are long hashes: show their start.
+  const short = /^[a-f0-9]{64}\.glb$/i.test(file) ? `${file.slice(0, 12)}….glb` : file;
+  return { kind: 'url', url: path, name, label: `3D model ${short}` };
 }
 
 function describeEntry(entry: LibraryEntry): string {
@@ -103,9 +106,16 @@ function SlotView({
     if (slot.kind !== 'file') return;
     return () => URL.revokeObjectURL(slot.file.url);
   }, [slot]);
+  const library = useLibrary();
   const url = slot.kind === 'url' ? slot.url : slot.kind === 'file' ? slot.file.url : null;
+  // A model opened by address is named after its library entry when it has one.
+  const entry =
+    slot.kind === 'url'
+      ? library.data?.pages.flatMap((p) => p.data).find((e) => e.model_url === slot.url)
+      : undefined;
+  const named = entry ? slotFromEntry(entry) : slot;
   const shown =
-    slot.kind === 'url' ? slot.label : slot.kind === 'file' ? slot.file.name : 'No model yet';
+    named.kind === 'url' ? named.label : named.kind === 'file' ? named.file.name : 'No model yet';
   return (
     <section className="viewer-slot" aria-label={title}>
       <div className="viewer-slot__head">
@@ -126,8 +136,8 @@ function SlotView({
           url={url}
           label={slot.kind === 'none' ? `${title}: empty, drop a .glb file` : shown}
           fileName={
-            slot.kind === 'url'
-              ? slot.name
+            named.kind === 'url'
+              ? named.name
               : slot.kind === 'file'
                 ? slot.file.name.replace(/\.[^.]+$/, '')
                 : 'model'
