@@ -1,7 +1,12 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { readFileSync } from 'node:fs';
+import * as THREE from 'three';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import * as THREE_SUBSET_EXPORTS from './src/web/lib/three-subset.ts';
 
 const api = process.env.KILN_DEV_API ?? 'http://127.0.0.1:8080';
 
@@ -78,8 +83,135 @@ function localDecoders(): Plugin {
   };
 }
 
+const THREE_SUBSET = fileURLToPath(new URL('./src/web/lib/three-subset.ts', import.meta.url));
+
+/**
+ * What three-subset.ts must hold, read from one module's source: the `THREE.<Name>` r3f reads,
+ * and the classes behind the lowercase JSX elements drei's components (`createElement("mesh")`)
+ * and the app's r3f files (`<mesh>`) render. `null` for modules that are none of these.
+ */
+export function threeNamesUsedBy(id: string, code: string): string[] | null {
+  const names = new Set<string>();
+  const element = (tag: string) => {
+    // Also HTML/SVG elements, which r3f files may render outside the <Canvas>.
+    if (['audio', 'line', 'path', 'source'].includes(tag)) return;
+    const name = `${tag.charAt(0).toUpperCase()}${tag.slice(1)}`;
+    if (name in THREE) names.add(name);
+  };
+  if (/[\\/]node_modules[\\/]@react-three[\\/]fiber[\\/]/.test(id))
+    for (const [, name = ''] of code.matchAll(/\bTHREE\.([A-Za-z_$][\w$]*)/g)) names.add(name);
+  else if (/[\\/]node_modules[\\/]@react-three[\\/]drei[\\/]/.test(id))
+    for (const [, tag = ''] of code.matchAll(/createElement\(\s*["']([a-z][A-Za-z0-9]*)["']/g))
+      element(tag);
+  else if (/[\\/]src[\\/]web[\\/].*\.tsx$/.test(id) && code.includes('@react-three/'))
+    for (const [, tag = ''] of code.matchAll(/<([a-z][A-Za-z0-9]*)(?=[\s/>])/g)) element(tag);
+  else return null;
+  return [...names];
+}
+
+/**
+ * In builds, @react-three/fiber's imports of 'three', and only those, resolve to
+ * src/web/lib/three-subset.ts: its <Canvas> registers the whole namespace as its catalogue of JSX
+ * elements, which keeps all of three.js in the bundle; the subset has what r3f itself and the
+ * viewer's JSX elements use (the app, drei and three's add-ons import what they use from 'three'
+ * as usual). Once the bundle is known, every module in it that reads names off r3f's THREE or
+ * renders an element is checked against the subset (see threeNamesUsedBy): a missing name fails
+ * the build here rather than the viewer at run time ("R3F: <Name> is not part of the THREE
+ * namespace!"). In dev, r3f is pre-bundled with all of three and none of this applies.
+ */
+function r3fThreeSubset(): Plugin {
+  return {
+    name: 'kiln-r3f-three-subset',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId: {
+      filter: { id: /^three$/ },
+      handler(source, importer) {
+        if (source !== 'three' || !importer) return null;
+        if (!/[\\/]node_modules[\\/]@react-three[\\/]fiber[\\/]/.test(importer)) return null;
+        return THREE_SUBSET;
+      },
+    },
+    generateBundle(_options, bundle) {
+      const missing = new Map<string, string[]>();
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        for (const [id, rendered] of Object.entries(chunk.modules)) {
+          if (rendered.renderedLength === 0 || !existsSync(id)) continue;
+          const names = threeNamesUsedBy(id, readFileSync(id, 'utf8')) ?? [];
+          const absent = names.filter((name) => !(name in THREE_SUBSET_EXPORTS));
+          if (absent.length) missing.set(id, absent);
+        }
+      }
+      if (missing.size)
+        this.error(
+          `src/web/lib/three-subset.ts, all that react-three-fiber knows of three.js, lacks what these use; export it there:\n${[
+            ...missing,
+          ]
+            .map(([id, names]) => `  ${id}: ${names.join(', ')}`)
+            .join('\n')}`,
+        );
+    },
+  };
+}
+
+/** What gets `.br` and `.gz` siblings: text, wasm (the decoders); not source maps. */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|wasm|txt)$/;
+const MIN_COMPRESS_BYTES = 1024;
+
+/**
+ * Precompressed copies of the build's compressible files (brotli 11 and gzip 9, each kept only
+ * when smaller), written next to them once the build is on disk. The server sends them to
+ * browsers that accept them (serveStatic's `precompressed`, see src/server/app.ts), so nothing
+ * is compressed per request.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  const brotli = promisify(brotliCompress);
+  const gz = promisify(gzip);
+  return {
+    name: 'kiln-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    async closeBundle(error?: Error) {
+      if (error || !outDir || !statSync(outDir, { throwIfNoEntry: false })?.isDirectory()) return;
+      const files = readdirSync(outDir, { recursive: true, encoding: 'utf8' })
+        .map((f) => join(outDir, f))
+        .filter((f) => COMPRESSIBLE.test(f) && statSync(f).isFile());
+      // A sibling is kept only when smaller; one an earlier build left in the same directory
+      // (emptyOutDir off) and this one does not rewrite would be stale: it is removed.
+      const write = (file: string, bytes: Buffer, original: Buffer) => {
+        if (bytes.byteLength < original.byteLength) writeFileSync(file, bytes);
+        else rmSync(file, { force: true });
+      };
+      await Promise.all(
+        files.map(async (file) => {
+          const body = readFileSync(file);
+          if (body.byteLength < MIN_COMPRESS_BYTES) {
+            for (const ext of ['.br', '.gz']) rmSync(`${file}${ext}`, { force: true });
+            return;
+          }
+          const [br, gzipped] = await Promise.all([
+            brotli(body, {
+              params: {
+                [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+                [zlib.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
+              },
+            }),
+            gz(body, { level: 9 }),
+          ]);
+          write(`${file}.br`, br, body);
+          write(`${file}.gz`, gzipped, body);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), localDecoders()],
+  plugins: [react(), r3fThreeSubset(), localDecoders(), precompress()],
   build: { outDir: 'dist', sourcemap: true, assetsInlineLimit: 0 },
   // `npm run dev` serves the SPA with hot reload and sends API calls to a running `npm run serve`.
   server: { proxy: { '/api': api, '/mock': api } },

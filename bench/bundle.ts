@@ -1,5 +1,6 @@
 // bench/bundle: build the SPA (vite build, into a temporary directory) and print what a browser
-// downloads, raw and gzip (level 9):
+// downloads, raw, gzip (level 9) and brotli (quality 11; the server sends the build's
+// precompressed .br/.gz siblings, see vite.config.ts):
 //   - the initial JS: the entry chunk and its static imports, i.e. what the built index.html
 //     loads through <script type="module"> and <link rel="modulepreload">;
 //   - the lazy 3D-viewer chunks: model-viewer.tsx's chunk and its static imports beyond the initial
@@ -11,7 +12,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { build, type Rollup } from 'vite';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -76,23 +77,30 @@ const kb = (n: number) => `${(n / 1024).toFixed(1).padStart(7)} KB`;
 function sizeOf(outDir: string, files: Iterable<string>) {
   let raw = 0;
   let gzip = 0;
+  let br = 0;
   for (const f of files) {
     const bytes = readFileSync(join(outDir, f));
     raw += bytes.length;
     gzip += gzipSync(bytes, { level: 9 }).length;
+    br += brotliCompressSync(bytes, {
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      },
+    }).length;
   }
-  return { raw, gzip };
+  return { raw, gzip, br };
 }
+
+const sizes = (s: { raw: number; gzip: number; br: number }) =>
+  `${kb(s.raw)} raw ${kb(s.gzip)} gzip ${kb(s.br)} br`;
 
 function line(label: string, outDir: string, files: string[]): { raw: number; gzip: number } {
   const s = sizeOf(outDir, files);
   console.log(
-    `${label.padEnd(28)} ${kb(s.raw)} raw ${kb(s.gzip)} gzip   (${files.length} file${files.length === 1 ? '' : 's'})`,
+    `${label.padEnd(28)} ${sizes(s)}   (${files.length} file${files.length === 1 ? '' : 's'})`,
   );
-  for (const f of files) {
-    const one = sizeOf(outDir, [f]);
-    console.log(`  ${f.padEnd(42)} ${kb(one.raw)} raw ${kb(one.gzip)} gzip`);
-  }
+  for (const f of files) console.log(`  ${f.padEnd(42)} ${sizes(sizeOf(outDir, [f]))}`);
   return s;
 }
 
@@ -184,9 +192,10 @@ try {
   console.log(`  chunks holding three.js: ${threeIn.join(', ') || 'none'}`);
   line('lazy viewer CSS', viewer.outDir, lazyCss.sort());
   line('three.js add-ons (on demand)', viewer.outDir, onDemand.sort());
-  const decoders = walk(join(viewer.outDir, 'decoders')).map((f) =>
-    relative(viewer.outDir, f).split(sep).join('/'),
-  );
+  // (Not the precompressed .br/.gz siblings the build writes next to them.)
+  const decoders = walk(join(viewer.outDir, 'decoders'))
+    .filter((f) => !/\.(?:br|gz)$/.test(f))
+    .map((f) => relative(viewer.outDir, f).split(sep).join('/'));
   line('decoders (on demand)', viewer.outDir, decoders.sort());
   if (viewer !== app) rmSync(viewer.outDir, { recursive: true, force: true });
 

@@ -219,7 +219,8 @@ async function setup() {
   bench.get('/files/:name', (c) => {
     const bytes = files.get(c.req.param('name'));
     if (!bytes) return c.notFound();
-    return c.body(bytes.slice().buffer, 200, {
+    // A copy: a Buffer's .buffer may be a larger shared pool.
+    return c.body(new Uint8Array(bytes).buffer, 200, {
       'Content-Type': 'model/gltf-binary',
       'Cache-Control': 'no-store',
     });
@@ -240,7 +241,7 @@ async function setup() {
         Vary: 'Accept-Encoding',
       };
       if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
-      return c.body(encode(body, encoding, key).slice().buffer, 200, headers);
+      return c.body(new Uint8Array(encode(body, encoding, key)).buffer, 200, headers);
     });
   script('model-viewer.min.js', modelViewerJs);
   script('mv-timing.js', timingJs);

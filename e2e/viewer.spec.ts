@@ -152,11 +152,13 @@ test.describe('viewer', () => {
       expect(difference(before, await pixels(viewer)), `${name} shows`).toBeGreaterThan(0.3);
     }
     await page.screenshot({ path: info.outputPath('wireframe-grid.png') });
+    const shadowed = await pixels(viewer);
     await press(viewer, 's');
     await expect(viewer.getByRole('button', { name: 'Shadow', exact: true })).toHaveAttribute(
       'aria-pressed',
       'false',
     );
+    expect(difference(shadowed, await pixels(viewer)), 'the shadow goes').toBeGreaterThan(0.1);
 
     // Background: dark makes the corners dark.
     await viewer.getByRole('combobox', { name: 'Background' }).selectOption('dark');

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   CompletedTaskSchema,
@@ -564,6 +565,87 @@ describe('limits and headers', () => {
       expect(csp, path).toContain("script-src 'self' 'wasm-unsafe-eval'");
       expect(csp, path).not.toContain("'unsafe-eval'");
     }
+  });
+
+  it('sends precompressed siblings by Accept-Encoding: br, then gzip, else the file itself', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kiln-static-'));
+    mkdirSync(join(dir, 'assets'), { recursive: true });
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Kiln</title>');
+    const js = 'export const answer = () => 42;\n'.repeat(100);
+    writeFileSync(join(dir, 'assets/app.js'), js);
+    writeFileSync(join(dir, 'assets/app.js.br'), brotliCompressSync(js));
+    writeFileSync(join(dir, 'assets/app.js.gz'), gzipSync(js));
+    server = await startTestServer({ staticDir: dir });
+    const cases = [
+      ['br, gzip', 'br'],
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip', 'gzip'],
+      ['deflate, gzip', 'gzip'],
+      ['identity', null],
+      ['', null],
+    ] as const;
+    for (const [accept, encoding] of cases) {
+      const res = await server.request('/assets/app.js', {
+        headers: { 'accept-encoding': accept },
+      });
+      expect(res.status, accept).toBe(200);
+      expect(res.headers.get('content-encoding'), accept).toBe(encoding);
+      expect(res.headers.get('content-type'), accept).toMatch(/^text\/javascript/);
+      expect(res.headers.get('vary'), accept).toBe('Accept-Encoding');
+      expect(res.headers.get('cache-control'), accept).toBe('public, max-age=31536000, immutable');
+      const body = Buffer.from(await res.arrayBuffer());
+      const decoded =
+        encoding === 'br'
+          ? brotliDecompressSync(body)
+          : encoding === 'gzip'
+            ? gunzipSync(body)
+            : body;
+      expect(Number(res.headers.get('content-length')), accept).toBe(body.length);
+      expect(decoded.toString('utf8'), accept).toBe(js);
+    }
+  });
+
+  it('sends files without siblings as they are, and the SPA shell for client routes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kiln-static-'));
+    mkdirSync(join(dir, 'assets'), { recursive: true });
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Kiln</title>');
+    writeFileSync(join(dir, 'assets/tiny.js'), 'console.log(1);');
+    writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    server = await startTestServer({ staticDir: dir });
+    const headers = { 'accept-encoding': 'br, gzip' };
+    const tiny = await server.request('/assets/tiny.js', { headers });
+    expect(tiny.headers.get('content-encoding')).toBeNull();
+    expect(tiny.headers.get('vary')).toBeNull();
+    expect(tiny.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await tiny.text()).toBe('console.log(1);');
+    const icon = await server.request('/favicon.svg', { headers });
+    expect(icon.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(icon.headers.get('cache-control')).toBeNull(); // not content-hashed
+    const shell = await server.request('/viewer', { headers });
+    expect(shell.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(shell.headers.get('cache-control')).toBe('no-cache');
+    expect(await shell.text()).toContain('<title>Kiln</title>');
+  });
+
+  it('keeps the KTX2 worker CSP when the worker goes out compressed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kiln-static-'));
+    mkdirSync(join(dir, 'decoders/basis'), { recursive: true });
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Kiln</title>');
+    const worker = 'self.onmessage = () => {};\n'.repeat(100);
+    writeFileSync(join(dir, 'decoders/basis/ktx2-worker.js'), worker);
+    writeFileSync(join(dir, 'decoders/basis/ktx2-worker.js.br'), brotliCompressSync(worker));
+    writeFileSync(join(dir, 'decoders/basis/ktx2-worker.js.gz'), gzipSync(worker));
+    server = await startTestServer({ staticDir: dir });
+    const res = await server.request('/decoders/basis/ktx2-worker.js', {
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('br');
+    expect(res.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(res.headers.get('content-security-policy')).toBe(KTX2_WORKER_CSP);
+    expect(brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString('utf8')).toBe(
+      worker,
+    );
   });
 
   it('sends the security headers on every response', async () => {

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -105,20 +105,33 @@ export function createServerApp(deps: ServerDeps): Hono {
   if (staticDir && existsSync(join(staticDir, 'index.html'))) {
     const root = relative(process.cwd(), staticDir) || '.';
     const indexHtml = readFileSync(join(staticDir, 'index.html'), 'utf8');
-    app.use(
-      '/assets/*',
-      serveStatic({
-        root,
-        onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
-      }),
-    );
+    // Headers for the files serveStatic finds, set once its response exists (its onFound runs
+    // after the response is built, so headers set there are lost): /assets/* are content-hashed,
+    // cached for good; a file with precompressed siblings varies on Accept-Encoding.
+    const served = new WeakMap<Context, string>();
+    app.use('*', async (c, next) => {
+      await next();
+      const file = served.get(c);
+      if (file === undefined) return;
+      if (c.req.path.startsWith('/assets/'))
+        c.header('Cache-Control', 'public, max-age=31536000, immutable');
+      const compressed = /\.(?:br|gz)$/.test(file); // serveStatic has said Vary then
+      if (!compressed && (existsSync(`${file}.br`) || existsSync(`${file}.gz`)))
+        c.header('Vary', 'Accept-Encoding');
+    });
     // The KTX2 transcoding worker (see vite.config.ts) runs Basis' embind-generated code, which
     // needs eval: it gets a policy of its own that allows it, in that worker only.
     app.use('/decoders/basis/ktx2-worker.js', async (c, next) => {
       await next();
       c.header('Content-Security-Policy', KTX2_WORKER_CSP);
     });
-    app.use('*', serveStatic({ root }));
+    // The build writes .br and .gz siblings of its compressible files (vite.config.ts); they go
+    // out with Content-Encoding to browsers that accept them (br first, then gzip), with the
+    // original file's Content-Type.
+    app.use(
+      '*',
+      serveStatic({ root, precompressed: true, onFound: (path, c) => void served.set(c, path) }),
+    );
     // Client-side routes fall back to the SPA shell.
     app.get('*', (c) => c.html(indexHtml, 200, { 'Cache-Control': 'no-cache' }));
   }

@@ -178,16 +178,18 @@ export function Stage({ url, settings, ...props }: StageProps) {
       </Suspense>
       {/* Models are scaled to a unit footprint, so `scale` (which, changed, makes ContactShadows
           allocate new render targets without freeing the old) stays put. */}
-      <ContactShadows
-        visible={size !== null && settings.shadow}
-        frames={1}
-        position={[0, -height / 2 - 0.002, 0]}
-        scale={SHADOW_SCALE}
-        far={0.6 * height}
-        resolution={512}
-        blur={2.2}
-        opacity={dark ? 0.7 : 0.45}
-      />
+      {/* ContactShadows makes itself visible each time it draws: hide it through a parent. */}
+      <group visible={size !== null && settings.shadow}>
+        <ContactShadows
+          frames={1}
+          position={[0, -height / 2 - 0.002, 0]}
+          scale={SHADOW_SCALE}
+          far={0.6 * height}
+          resolution={512}
+          blur={2.2}
+          opacity={dark ? 0.7 : 0.45}
+        />
+      </group>
       {settings.grid && size && (
         <gridHelper
           key={dark ? 'dark' : 'light'}
