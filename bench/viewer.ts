@@ -26,10 +26,7 @@ import { build } from 'vite';
 import { findChromium, NO_CHROMIUM_HELP } from '../scripts/chromium.mjs';
 import { makeViewerFixtures, PHOTOS_DIR } from '../scripts/make-viewer-fixtures.ts';
 import { imageToGlb } from '../src/generator/index.ts';
-import { startTestMock } from '../src/mock/test-helpers.ts';
-import { createServerApp } from '../src/server/app.ts';
-import { diskBlobStore } from '../src/server/storage/blobs.ts';
-import { openSqliteLibrary } from '../src/server/storage/sqlite.ts';
+import { startTestServer } from '../src/server/test-server.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3) || 3);
@@ -165,34 +162,11 @@ async function setup() {
   );
   for (const f of fixtures) files.set(f.name, new Uint8Array(readFileSync(f.path)));
 
-  // Kiln's server as test-server.ts composes it: the in-process mock upstream, SQLite and blobs
-  // in a temporary DATA_DIR. The viewer page uses none of them; they are there because the
-  // server is the real one.
-  const dataDir = mkdtempSync(join(tmpdir(), 'kiln-bench-viewer-data-'));
-  temporary.push(dataDir);
-  const mock = await startTestMock();
-  cleanups.push(() => mock.close());
-  const mockRoot = new Hono().route('/mock/v1', mock.app);
-  const store = await openSqliteLibrary(join(dataDir, 'kiln.sqlite'));
-  cleanups.push(() => store.close());
-  const kiln = createServerApp({
-    upstream: {
-      baseUrl: (incoming) => `${incoming.origin}/mock/v1`,
-      fetch: async (r) => mockRoot.fetch(r),
-    },
-    mock: mockRoot,
-    store,
-    blobs: diskBlobStore(join(dataDir, 'blobs')),
-    secret: Buffer.alloc(32, 7),
-    fetchGlb: async (url) => {
-      const res = await mockRoot.fetch(new Request(url));
-      if (!res.ok) throw new Error(`model_url answered ${res.status}`);
-      return new Uint8Array(await res.arrayBuffer());
-    },
-    staticDir,
-    info: { mode: 'mock', demoKey: 'tr_test_key' },
-    createsPerMinute: 0,
-  });
+  // Kiln's real server app, composed as the tests compose it (test-server.ts): the in-process
+  // mock upstream, SQLite and blobs in a temporary DATA_DIR, and the build as its static files.
+  const kilnServer = await startTestServer({ staticDir });
+  cleanups.push(() => kilnServer.close());
+  const kiln = kilnServer.app;
 
   const modelViewerJs = new Uint8Array(readFileSync(MODEL_VIEWER_JS));
   const timingJs = new TextEncoder().encode(MV_TIMING_JS);

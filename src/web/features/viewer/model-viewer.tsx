@@ -20,6 +20,7 @@ import { Canvas, type RootState } from '@react-three/fiber';
 import { useDropzone } from 'react-dropzone';
 import { ACESFilmicToneMapping, SRGBColorSpace } from 'three';
 import type { CameraLink } from './camera-link.ts';
+import { downloadBlob } from './download.ts';
 import { forget, isGlb } from './loaders.ts';
 import { LOOKS, LOOK_LABELS } from './looks.ts';
 import {
@@ -115,20 +116,19 @@ function baseName(name: string): string {
   return name.replace(/\.[^.]+$/, '') || 'model';
 }
 
-type Outcome = { key: string; state: 'ready' } | { key: string; state: 'error'; message: string };
+/** The Save menu: screenshots need the view drawn, files only the loaded model. */
+const SAVE_ITEMS = [
+  { what: 'png', label: 'Screenshot (PNG)', needs: 'view' },
+  { what: 'png-transparent', label: 'Screenshot, transparent background', needs: 'view' },
+  { what: 'glb', label: 'Original GLB', needs: 'model' },
+  { what: 'obj', label: 'OBJ', needs: 'model' },
+  { what: 'stl', label: 'STL (binary)', needs: 'model' },
+  { what: 'stl-z-up', label: 'STL, Z up (for slicers)', needs: 'model' },
+  { what: 'usdz', label: 'USDZ (AR Quick Look)', needs: 'model' },
+] as const;
+type SaveWhat = (typeof SAVE_ITEMS)[number]['what'];
 
-/** Saves a blob under a name, through a short-lived object URL. */
-function save(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.rel = 'noopener';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
+type Outcome = { key: string; state: 'ready' } | { key: string; state: 'error'; message: string };
 
 export default function ModelViewer({
   url,
@@ -249,23 +249,26 @@ export default function ModelViewer({
   });
 
   const act = useCallback(
-    async (what: 'png' | 'png-transparent' | 'glb' | 'obj' | 'stl' | 'stl-z-up' | 'usdz') => {
+    async (what: SaveWhat) => {
       try {
         if (what === 'png' || what === 'png-transparent') {
           const view = handle.current;
           if (!view) return;
           const blob = await view.capture(what === 'png-transparent');
-          save(blob, `${name}${what === 'png' ? '' : '-transparent'}.png`);
+          downloadBlob(blob, `${name}${what === 'png' ? '' : '-transparent'}.png`);
           return;
         }
         if (!model) return;
         if (what === 'glb') {
-          save(new Blob([model.model.bytes.slice()], { type: 'model/gltf-binary' }), `${name}.glb`);
+          downloadBlob(
+            new Blob([model.model.bytes.slice()], { type: 'model/gltf-binary' }),
+            `${name}.glb`,
+          );
           return;
         }
         const { exportModel, exportFileName } = await import('./export/export-model.ts');
         const blob = await exportModel(what, model.model.gltf.scene);
-        save(
+        downloadBlob(
           blob,
           exportFileName(
             name,
@@ -614,27 +617,16 @@ export default function ModelViewer({
           <details className="model-viewer__menu">
             <summary>Save</summary>
             <div role="group" aria-label="Save">
-              <button type="button" disabled={!ready} onClick={() => void act('png')}>
-                Screenshot (PNG)
-              </button>
-              <button type="button" disabled={!ready} onClick={() => void act('png-transparent')}>
-                Screenshot, transparent background
-              </button>
-              <button type="button" disabled={!model} onClick={() => void act('glb')}>
-                Original GLB
-              </button>
-              <button type="button" disabled={!model} onClick={() => void act('obj')}>
-                OBJ
-              </button>
-              <button type="button" disabled={!model} onClick={() => void act('stl')}>
-                STL (binary)
-              </button>
-              <button type="button" disabled={!model} onClick={() => void act('stl-z-up')}>
-                STL, Z up (for slicers)
-              </button>
-              <button type="button" disabled={!model} onClick={() => void act('usdz')}>
-                USDZ (AR Quick Look)
-              </button>
+              {SAVE_ITEMS.map((item) => (
+                <button
+                  key={item.what}
+                  type="button"
+                  disabled={item.needs === 'view' ? !ready : !model}
+                  onClick={() => void act(item.what)}
+                >
+                  {item.label}
+                </button>
+              ))}
             </div>
           </details>
           <button type="button" title="Open a .glb file (O)" onClick={open}>

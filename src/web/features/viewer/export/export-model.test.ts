@@ -21,9 +21,9 @@ import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { imageToGlb } from '../../../../generator/index.ts';
+import { downloadBlob } from '../download.ts';
 import {
   EXPORT_FORMATS,
-  downloadBlob,
   exportClone,
   exportFileName,
   exportModel,

@@ -136,23 +136,6 @@ export function exportFileName(
   return `${slug(base) || 'model'}${suffix ? `-${suffix}` : ''}.${ext}`;
 }
 
-/** Saves `blob` as `fileName` through a temporary `<a download>`; the object URL is revoked. */
-export function downloadBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.style.display = 'none';
-  document.body.append(link);
-  try {
-    link.click();
-  } finally {
-    link.remove();
-    // Revoked on the next task: some browsers start the download after click() returns.
-    setTimeout(() => URL.revokeObjectURL(url), 0);
-  }
-}
-
 /** The file for `format`, built from a fresh exportClone of the loaded `scene`. */
 export async function exportModel(format: ExportFormatId, scene: Object3D): Promise<Blob> {
   const type = EXPORT_FORMATS.find((f) => f.id === format)?.mimeType;
