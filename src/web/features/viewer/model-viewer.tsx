@@ -116,6 +116,14 @@ function baseName(name: string): string {
   return name.replace(/\.[^.]+$/, '') || 'model';
 }
 
+/** The "Show" toggles of the toolbar, with their keys (see SHORTCUTS in settings.ts). */
+const SHOW_TOGGLES = [
+  { key: 'wireframe', label: 'Wireframe', shortcut: 'W' },
+  { key: 'grid', label: 'Grid', shortcut: 'G' },
+  { key: 'shadow', label: 'Shadow', shortcut: 'S' },
+  { key: 'autoRotate', label: 'Auto-rotate', shortcut: 'A' },
+] as const;
+
 /** The Save menu: screenshots need the view drawn, files only the loaded model. */
 const SAVE_ITEMS = [
   { what: 'png', label: 'Screenshot (PNG)', needs: 'view' },
@@ -507,30 +515,15 @@ export default function ModelViewer({
           ))}
         </div>
         <div className="model-viewer__group" role="group" aria-label="Show">
-          <ToggleButton
-            on={settings.wireframe}
-            onClick={() => toggle('wireframe')}
-            label="Wireframe"
-            shortcut="W"
-          />
-          <ToggleButton
-            on={settings.grid}
-            onClick={() => toggle('grid')}
-            label="Grid"
-            shortcut="G"
-          />
-          <ToggleButton
-            on={settings.shadow}
-            onClick={() => toggle('shadow')}
-            label="Shadow"
-            shortcut="S"
-          />
-          <ToggleButton
-            on={settings.autoRotate}
-            onClick={() => toggle('autoRotate')}
-            label="Auto-rotate"
-            shortcut="A"
-          />
+          {SHOW_TOGGLES.map((t) => (
+            <ToggleButton
+              key={t.key}
+              on={settings[t.key]}
+              onClick={() => toggle(t.key)}
+              label={t.label}
+              shortcut={t.shortcut}
+            />
+          ))}
         </div>
         <div className="model-viewer__group">
           <label className="model-viewer__field">
