@@ -25,8 +25,39 @@ const LINEAR = 9729;
 const LINEAR_MIPMAP_LINEAR = 9987;
 
 /**
- * Builds a one-node glTF scene from the given primitives and returns it as GLB bytes.
+ * Positions of all primitives moved so the model stands on the ground plane: lowest point at
+ * y = 0, bounding box centred on x = 0 and z = 0. Returns new arrays.
+ */
+function grounded(primitives: readonly PrimitiveSpec[]): Float32Array[] {
+  const min = [Infinity, Infinity, Infinity];
+  const max = [-Infinity, -Infinity, -Infinity];
+  for (const { mesh } of primitives) {
+    const p = mesh.positions;
+    for (let i = 0; i < p.length; i += 3) {
+      for (let k = 0; k < 3; k++) {
+        min[k] = Math.min(min[k]!, p[i + k]!);
+        max[k] = Math.max(max[k]!, p[i + k]!);
+      }
+    }
+  }
+  const shift = [-(min[0]! + max[0]!) / 2, -min[1]!, -(min[2]! + max[2]!) / 2];
+  return primitives.map(({ mesh }) => {
+    const p = new Float32Array(mesh.positions);
+    for (let i = 0; i < p.length; i += 3) {
+      for (let k = 0; k < 3; k++) p[i + k] = p[i + k]! + shift[k]!;
+    }
+    return p;
+  });
+}
+
+/**
+ * Builds a one-node glTF scene from the given primitives and returns it as GLB bytes. The
+ * model is placed on the ground plane (lowest point at y = 0, centred on x and z); sizes are
+ * kept (callers build in metres). Primitives without triangles are left out.
  * Indices use 16 bits when the vertex count allows it.
+ *
+ * @throws Error when no primitive has a triangle (an internal error: inputs that lead to an
+ *   empty model must be refused before, with a GeneratorInputError).
  */
 export async function writeGlb(
   name: string,
@@ -72,15 +103,18 @@ export async function writeGlb(
     return material;
   };
 
+  const kept = primitives.filter((p) => p.mesh.indices.length >= 3);
+  if (kept.length === 0) throw new Error(`${name}: the model has no triangles`);
+  const positions = grounded(kept);
   const mesh = doc.createMesh(name);
-  for (const { mesh: data, material } of primitives) {
+  for (const [i, { mesh: data, material }] of kept.entries()) {
     const vertexCount = data.positions.length / 3;
     const indices = vertexCount <= 0xffff ? Uint16Array.from(data.indices) : data.indices;
     const primitive = doc
       .createPrimitive()
       .setAttribute(
         'POSITION',
-        doc.createAccessor().setType('VEC3').setArray(data.positions).setBuffer(buffer),
+        doc.createAccessor().setType('VEC3').setArray(positions[i]!).setBuffer(buffer),
       )
       .setAttribute(
         'NORMAL',

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { GeneratorInputError, imageToGlb, viewsToGlb } from './index.ts';
-import { inspectGlb, photo, problems, windingAgreement, type GlbSummary } from './test-support.ts';
+import { GeneratorInputError, imageToGlb } from './index.ts';
+import {
+  inspectGlb,
+  iou,
+  normaliseMask,
+  photo,
+  problems,
+  renderSilhouette,
+  signedVolume,
+  windingAgreement,
+  type GlbSummary,
+} from './test-support.ts';
 
 /** What every image-derived GLB must satisfy. */
 function expectValidTexturedGlb(glb: GlbSummary): void {
@@ -26,11 +36,18 @@ function expectValidTexturedGlb(glb: GlbSummary): void {
     expect(prim.getAttribute('NORMAL')).not.toBeNull();
     expect(prim.getAttribute('TEXCOORD_0')).not.toBeNull();
   }
-  // About 1 unit high, centred at the origin, with some depth.
+  // About 1 m high, standing on the ground plane, centred on x and z, with real depth.
   const size = [0, 1, 2].map((k) => glb.max[k]! - glb.min[k]!);
   expect(size[1]).toBeCloseTo(1, 2);
-  for (let k = 0; k < 3; k++) expect(Math.abs(glb.max[k]! + glb.min[k]!) / 2).toBeLessThan(0.01);
-  expect(size[2]).toBeGreaterThan(0.02);
+  expect(glb.min[1]).toBeCloseTo(0, 5);
+  for (const k of [0, 2]) expect(Math.abs(glb.max[k]! + glb.min[k]!) / 2).toBeLessThan(1e-5);
+  expect(size[2]! / size[0]!).toBeGreaterThanOrEqual(0.25);
+  // Power-of-two textures.
+  for (const texture of glb.doc.getRoot().listTextures()) {
+    const [w, h] = texture.getSize() ?? [0, 0];
+    expect(Math.log2(w) % 1, `${w}×${h}`).toBe(0);
+    expect(Math.log2(h) % 1, `${w}×${h}`).toBe(0);
+  }
   // Faces wind counter-clockwise seen from outside, in agreement with the normals.
   expect(windingAgreement(glb.doc)).toBeGreaterThan(0.99);
 }
@@ -96,44 +113,80 @@ describe('imageToGlb', () => {
     expect(glb.max[0] - glb.min[0]).toBeLessThan(0.5);
   });
 
-  it('falls back to a slab when no object can be told from the background', async () => {
-    const noise = await sharp({
-      create: {
-        width: 120,
-        height: 80,
-        channels: 3,
-        background: '#000',
-        noise: { type: 'gaussian', mean: 128, sigma: 60 },
-      },
-    })
-      .png()
-      .toBuffer();
-    const busy = await inspectGlb(await imageToGlb(new Uint8Array(noise)));
-    expectValidTexturedGlb(busy);
-    expect(busy.max[0] - busy.min[0]).toBeCloseTo(1.5, 1); // the whole 3:2 image
-
-    const transparent = await sharp({
-      create: { width: 64, height: 64, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
-    })
-      .png()
-      .toBuffer();
-    expectValidTexturedGlb(await inspectGlb(await imageToGlb(new Uint8Array(transparent))));
+  it('refuses images that show no object, saying why', async () => {
+    const plain = (width: number, height: number, colour: string) =>
+      sharp({ create: { width, height, channels: 3, background: colour } })
+        .png()
+        .toBuffer()
+        .then((b) => new Uint8Array(b));
+    const transparent = new Uint8Array(
+      await sharp({
+        create: { width: 64, height: 64, channels: 4, background: { r: 9, g: 9, b: 9, alpha: 0 } },
+      })
+        .png()
+        .toBuffer(),
+    );
+    const noise = new Uint8Array(
+      await sharp({
+        create: {
+          width: 120,
+          height: 80,
+          channels: 3,
+          background: '#000',
+          noise: { type: 'gaussian', mean: 128, sigma: 60 },
+        },
+      })
+        .png()
+        .toBuffer(),
+    );
+    const cases: [Uint8Array, RegExp][] = [
+      [await plain(1, 1, '#c84'), /^The image is 1×1 pixels, too small to show an object/],
+      [await plain(1000, 8, '#c84'), /1000×8 pixels, too small/],
+      [await plain(300, 200, '#ffffff'), /^The image shows no object: it is one plain colour/],
+      [transparent, /^The image is fully transparent/],
+      [noise, /no plain background to tell the object from/],
+    ];
+    for (const [bytes, pattern] of cases) await expectInputError(imageToGlb(bytes), pattern);
   });
 
-  it('copes with tiny and extreme images', async () => {
-    for (const [width, height] of [
-      [1, 1],
-      [3, 2],
-      [1000, 8],
-    ] as const) {
-      const png = await sharp({ create: { width, height, channels: 3, background: '#c84' } })
-        .png()
-        .toBuffer();
-      const glb = await inspectGlb(await imageToGlb(new Uint8Array(png)));
-      expect(glb.magic).toBe('glTF');
-      expect(glb.report.issues.numErrors, problems(glb.report).join('\n')).toBe(0);
-      expect(glb.triangles).toBeGreaterThan(0);
+  it('matches the input silhouette seen from the front (IoU ≥ 0.9) with real depth', async () => {
+    for (const name of ['chair.png', 'flamingo.png', 'hamburger.png', 'horse.png', 'robot.png']) {
+      const bytes = await photo(name);
+      const glb = await inspectGlb(await imageToGlb(bytes));
+      // The foreground mask straight from the alpha channel, at full resolution.
+      const { data, info } = await sharp(bytes)
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const inside = new Uint8Array(info.width * info.height);
+      for (let i = 0; i < inside.length; i++) inside[i] = data[i * 4 + 3]! >= 128 ? 1 : 0;
+      const expected = normaliseMask({ width: info.width, height: info.height, inside }, 256, 256);
+      const front = renderSilhouette(glb.doc, 'front', 256, 256);
+      expect(iou(front, expected), name).toBeGreaterThanOrEqual(0.9);
+      const [width, , depth] = [0, 1, 2].map((k) => glb.max[k]! - glb.min[k]!);
+      expect(depth! / width!, name).toBeGreaterThanOrEqual(0.25);
+      expect(signedVolume(glb.doc), name).toBeGreaterThan(0);
     }
+  });
+
+  it('keeps holes through the object, and a soft shadow on the backdrop out of the model', async () => {
+    // A grey ring (a mug handle's hole) on white, with a soft grey shadow under it.
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400">
+      <defs><filter id="b"><feGaussianBlur stdDeviation="12"/></filter></defs>
+      <rect width="400" height="400" fill="#ffffff"/>
+      <ellipse cx="200" cy="330" rx="150" ry="28" fill="#b8b8b8" filter="url(#b)"/>
+      <circle cx="200" cy="190" r="120" fill="none" stroke="#2a5bd7" stroke-width="60"/>
+    </svg>`;
+    const png = new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
+    const glb = await inspectGlb(await imageToGlb(png));
+    expect(glb.report.issues.numErrors, problems(glb.report).join('\n')).toBe(0);
+    const front = renderSilhouette(glb.doc, 'front', 100, 100);
+    // The shadow would make the model taller than wide; the ring is as tall as wide.
+    const [width, height] = [0, 1].map((k) => glb.max[k]! - glb.min[k]!);
+    expect(height! / width!).toBeCloseTo(1, 1);
+    // The centre of the ring is empty; the ring itself is solid.
+    expect(front.inside[50 * 100 + 50]).toBe(0);
+    expect(front.inside[50 * 100 + 5]).toBe(1);
   });
 
   it('rejects input that is not a supported image', async () => {
@@ -150,48 +203,5 @@ describe('imageToGlb', () => {
     for (const [bytes, pattern] of cases) {
       await expectInputError(imageToGlb(bytes), pattern);
     }
-  });
-});
-
-describe('viewsToGlb', () => {
-  it('uses a second, distinct photo for the back', async () => {
-    const glb = await inspectGlb(
-      await viewsToGlb([await photo('chair.png'), await photo('robot.png')]),
-    );
-    expectValidTexturedGlb(glb);
-    expect(glb.textureMimeTypes).toEqual(['image/png', 'image/png']);
-    expect(glb.doc.getRoot().listTextures()).toHaveLength(2);
-  });
-
-  it('treats a repeated photo as a single view', async () => {
-    const chair = await photo('chair.png');
-    const [views, single] = await Promise.all([viewsToGlb([chair, chair]), imageToGlb(chair)]);
-    const glb = await inspectGlb(views);
-    expectValidTexturedGlb(glb);
-    expect(glb.doc.getRoot().listTextures()).toHaveLength(1);
-    expect(Buffer.from(views).equals(Buffer.from(single))).toBe(true);
-  });
-
-  it('takes four photos, using the side views for thickness', async () => {
-    const names = ['teapot.png', 'hamburger.png', 'horse.png', 'flamingo.png'];
-    const images = await Promise.all(names.map(photo));
-    const glb = await inspectGlb(await viewsToGlb(images));
-    expectValidTexturedGlb(glb);
-    expect(glb.textureMimeTypes).toEqual(['image/jpeg', 'image/png']);
-    // Horse and flamingo side views are about as wide as tall: depth follows.
-    expect(glb.max[2] - glb.min[2]).toBeGreaterThan(0.3);
-  });
-
-  it('rejects the wrong number of images and names an undecodable one', async () => {
-    const chair = await photo('chair.png');
-    await expectInputError(viewsToGlb([chair]), /2 to 4 images.*got 1/);
-    await expectInputError(viewsToGlb([chair, chair, chair, chair, chair]), /got 5/);
-    const error: unknown = await viewsToGlb([chair, new TextEncoder().encode('nope')]).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(GeneratorInputError);
-    expect((error as GeneratorInputError).imageIndex).toBe(1);
-    expect((error as Error).message).toMatch(/^Image 2 could not be decoded: it is text/);
   });
 });

@@ -5,6 +5,11 @@ export interface Mask {
   width: number;
   height: number;
   inside: Uint8Array;
+  /**
+   * How much of each sample's cell the object covers (0..1), where known: it places the
+   * outline between sample centres.
+   */
+  coverage?: Float32Array;
 }
 
 export interface Bounds {
@@ -22,7 +27,10 @@ export interface Bounds {
 export function maskFromAlpha(grid: SampleGrid, threshold = 0.3): Mask {
   const inside = new Uint8Array(grid.width * grid.height);
   for (let i = 0; i < inside.length; i++) inside[i] = grid.alpha[i]! >= threshold ? 1 : 0;
-  return widenThinParts({ width: grid.width, height: grid.height, inside }, grid.alpha);
+  return widenThinParts(
+    { width: grid.width, height: grid.height, inside, coverage: grid.alpha },
+    grid.alpha,
+  );
 }
 
 /**
@@ -57,7 +65,7 @@ function widenThinParts(mask: Mask, coverage: Float32Array, minCoverage = 0.04):
       }
     }
   }
-  return { width, height, inside: out };
+  return { width, height, inside: out, coverage };
 }
 
 function median(values: number[]): number {
@@ -112,11 +120,46 @@ function colourDistance2(r: number, g: number, b: number, colour: readonly numbe
 export function maskFromBackground(grid: SampleGrid, background: Background): Mask {
   const { width, height, rgb } = grid;
   const inside = new Uint8Array(width * height);
+  const coverage = new Float32Array(width * height);
   for (let s = 0; s < inside.length; s++) {
     const d = colourDistance(rgb[s * 3]!, rgb[s * 3 + 1]!, rgb[s * 3 + 2]!, background.colour);
     inside[s] = d > background.threshold ? 1 : 0;
+    // Half covered at the threshold, fully from twice it.
+    coverage[s] = Math.min(1, Math.max(0, d / background.threshold - 0.5));
   }
-  return { width, height, inside };
+  return { width, height, inside, coverage };
+}
+
+/**
+ * Soft shadows on a plain backdrop are the backdrop's own colour, darker: same chromaticity,
+ * lower brightness. Object samples like that in the lower part of the object's extent (where
+ * a shadow falls under a photographed object) are turned back into background. Very dark
+ * samples (below 35 % of the backdrop's brightness) are kept: those are more likely a dark
+ * part of the object than a soft shadow.
+ */
+export function removeSoftShadows(mask: Mask, grid: SampleGrid, background: Background): Mask {
+  const bounds = maskBounds(mask);
+  const [br, bg, bb] = background.colour;
+  const bSum = br + bg + bb;
+  if (!bounds || bSum < 60) return mask;
+  const { width, inside } = mask;
+  const out = new Uint8Array(inside);
+  const fromRow = bounds.y0 + Math.floor(0.6 * (bounds.y1 - bounds.y0));
+  for (let y = fromRow; y <= bounds.y1; y++) {
+    for (let x = bounds.x0; x <= bounds.x1; x++) {
+      const s = y * width + x;
+      if (!inside[s]) continue;
+      const r = grid.rgb[s * 3]!;
+      const g = grid.rgb[s * 3 + 1]!;
+      const b = grid.rgb[s * 3 + 2]!;
+      const sum = r + g + b;
+      const ratio = sum / bSum;
+      if (ratio < 0.35 || ratio > 1 || sum <= 0) continue;
+      const chroma = Math.hypot(r / sum - br / bSum, g / sum - bg / bSum, b / sum - bb / bSum);
+      if (chroma < 0.02) out[s] = 0;
+    }
+  }
+  return { ...mask, inside: out };
 }
 
 /**
@@ -235,7 +278,7 @@ export function cleanMask(mask: Mask): Mask {
     if (label >= 0 && fg.sizes[label]! < minIsland) inside[s] = 0;
   }
 
-  const cleaned = { width, height, inside };
+  const cleaned: Mask = { ...mask, inside };
   const bg = components(cleaned, 0);
   const touchesBorder = new Uint8Array(bg.sizes.length);
   for (let x = 0; x < width; x++) {

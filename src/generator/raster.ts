@@ -238,11 +238,25 @@ export interface EncodedTexture {
   mimeType: 'image/png' | 'image/jpeg';
 }
 
-/** Encodes the raster as is: PNG keeping the alpha channel, or JPEG without it. */
+/** The power of two nearest to `n` (in log terms), between 1 and `max`. */
+export function nearestPowerOfTwo(n: number, max = 2048): number {
+  return Math.min(max, 2 ** Math.max(0, Math.round(Math.log2(Math.max(1, n)))));
+}
+
+/**
+ * Encodes the raster, resized to power-of-two sides (mipmaps and texture wrapping work on
+ * every GPU; texture coordinates are relative, so the stretch cancels out on the model):
+ * PNG keeping the alpha channel, or JPEG without it.
+ */
 export async function encodeTexture(raster: Raster, withAlpha: boolean): Promise<EncodedTexture> {
-  const input = sharp(asBuffer(raster.data), {
+  const width = nearestPowerOfTwo(raster.width);
+  const height = nearestPowerOfTwo(raster.height);
+  let input = sharp(asBuffer(raster.data), {
     raw: { width: raster.width, height: raster.height, channels: 4 },
   });
+  if (width !== raster.width || height !== raster.height) {
+    input = input.resize({ width, height, fit: 'fill', kernel: 'lanczos3' });
+  }
   if (withAlpha) {
     const bytes = await input.png({ compressionLevel: 6 }).toBuffer();
     return { bytes: new Uint8Array(bytes), mimeType: 'image/png' };

@@ -28,6 +28,11 @@ export interface ReliefOptions {
    * Default: whatever the inflation gives, capped at 0.5.
    */
   halfDepth?: number;
+  /**
+   * Lower bound of the whole thickness as a fraction of the width (a flat outline, such as a
+   * thin wide plate, is still given this much body). Default 0.
+   */
+  minDepthOverWidth?: number;
 }
 
 /** Half-thickness of the rim wall, in samples: thin parts stay solid instead of collapsing. */
@@ -162,6 +167,40 @@ export function buildRelief(mask: Mask, options: ReliefOptions): Relief {
     }
   }
 
+  // Outline samples sit half a sample inside the object's true edge (a sample stands for its
+  // whole cell): move them out to the cell boundary, away from their background neighbours.
+  const shiftX = new Float32Array(sampleCount);
+  const shiftY = new Float32Array(sampleCount);
+  for (let s = 0; s < sampleCount; s++) {
+    if (!rim[s]) continue;
+    const x = s % width;
+    const y = (s - x) / width;
+    let dx = 0;
+    let dy = 0;
+    for (let oy = -1; oy <= 1; oy++) {
+      for (let ox = -1; ox <= 1; ox++) {
+        const nx = x + ox;
+        const ny = y + oy;
+        const outside = nx < 0 || ny < 0 || nx >= width || ny >= height;
+        if ((ox || oy) && (outside || !used[ny * width + nx])) {
+          const len = Math.hypot(ox, oy);
+          dx += ox / len;
+          dy += oy / len;
+        }
+      }
+    }
+    const len = Math.hypot(dx, dy);
+    if (len < 1e-6) continue;
+    const ux = dx / len;
+    const uy = dy / len;
+    // The edge crosses the cell where its coverage says: at the boundary when fully covered,
+    // at the centre when half covered, inside when barely (thin parts widened to be meshable).
+    const cover = mask.coverage ? Math.min(1, mask.coverage[s]!) : 1;
+    const reach = Math.max(-0.4, cover - 0.5) / Math.max(Math.abs(ux), Math.abs(uy));
+    shiftX[s] = ux * reach;
+    shiftY[s] = uy * reach;
+  }
+
   // Sample grid → pixel units (x right, y up), then fit to 1 unit high.
   const sx = options.pixelWidth / width;
   const sy = options.pixelHeight / height;
@@ -173,8 +212,8 @@ export function buildRelief(mask: Mask, options: ReliefOptions): Relief {
   let maxZ = 0;
   for (let s = 0; s < sampleCount; s++) {
     if (!used[s]) continue;
-    const x = ((s % width) + 0.5) * sx;
-    const y = -(Math.floor(s / width) + 0.5) * sy;
+    const x = ((s % width) + 0.5 + shiftX[s]!) * sx;
+    const y = -(Math.floor(s / width) + 0.5 + shiftY[s]!) * sy;
     minX = Math.min(minX, x);
     maxX = Math.max(maxX, x);
     minY = Math.min(minY, y);
@@ -187,7 +226,11 @@ export function buildRelief(mask: Mask, options: ReliefOptions): Relief {
   const rimZ = RIM_HALF_DEPTH * sz * scale;
   // Scale the bulge (not the rim) to the requested depth, or cap the natural one.
   const natural = maxZ * scale;
-  const target = options.halfDepth ?? Math.min(natural, 0.5);
+  const modelWidth = (maxX - minX) * scale;
+  const target = Math.max(
+    options.halfDepth ?? Math.min(natural, 0.5),
+    ((options.minDepthOverWidth ?? 0) * modelWidth) / 2,
+  );
   const zScale = natural > 0 ? Math.max(0, target - rimZ) / natural : 0;
 
   // Front copies first, then back copies, of every used sample.
@@ -203,8 +246,8 @@ export function buildRelief(mask: Mask, options: ReliefOptions): Relief {
   const positions = new Float32Array(n * 2 * 3);
   const sampleOf = new Int32Array(n * 2);
   samples.forEach((s, i) => {
-    const x = (((s % width) + 0.5) * sx - cx) * scale;
-    const y = (-(Math.floor(s / width) + 0.5) * sy - cy) * scale;
+    const x = (((s % width) + 0.5 + shiftX[s]!) * sx - cx) * scale;
+    const y = (-(Math.floor(s / width) + 0.5 + shiftY[s]!) * sy - cy) * scale;
     const depth = rimZ + z[s]! * sz * scale * zScale;
     positions.set([x, y, depth], i * 3);
     positions.set([x, y, -depth], (n + i) * 3);

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { NodeIO, type Document } from '@gltf-transform/core';
 import { validateBytes, type ValidationReport } from 'gltf-validator';
+import { maskBounds, type Mask } from './mask.ts';
 
 /** Bytes of a fixture photo from /work/shared/fixtures/photos (resolved from this repo). */
 export async function photo(name: string): Promise<Uint8Array> {
@@ -90,4 +91,154 @@ export function windingAgreement(doc: Document): number {
     }
   }
   return total === 0 ? 0 : agree / total;
+}
+
+export type ViewName = 'front' | 'right' | 'back' | 'left';
+
+/**
+ * Screen coordinates (x right, y up) of a world point seen from `view`: front = camera on +Z,
+ * right = on +X, back = on −Z, left = on −X, all looking at the origin with Y up.
+ */
+function project(view: ViewName, x: number, y: number, z: number): [number, number] {
+  switch (view) {
+    case 'front':
+      return [x, y];
+    case 'right':
+      return [-z, y];
+    case 'back':
+      return [-x, y];
+    case 'left':
+      return [z, y];
+  }
+}
+
+/** Every triangle of the document's default scene in world space, 9 numbers per triangle. */
+export function worldTriangles(doc: Document): Float64Array {
+  const out: number[] = [];
+  const scene = doc.getRoot().getDefaultScene() ?? doc.getRoot().listScenes()[0];
+  scene?.traverse((node) => {
+    const mesh = node.getMesh();
+    if (!mesh) return;
+    const m = node.getWorldMatrix();
+    for (const prim of mesh.listPrimitives()) {
+      const p = prim.getAttribute('POSITION')!.getArray()!;
+      const idx = prim.getIndices()?.getArray();
+      const count = idx ? idx.length : p.length / 3;
+      for (let i = 0; i < count; i++) {
+        const v = (idx ? idx[i]! : i) * 3;
+        const [x, y, z] = [p[v]!, p[v + 1]!, p[v + 2]!];
+        out.push(
+          m[0] * x + m[4] * y + m[8] * z + m[12],
+          m[1] * x + m[5] * y + m[9] * z + m[13],
+          m[2] * x + m[6] * y + m[10] * z + m[14],
+        );
+      }
+    }
+  });
+  return Float64Array.from(out);
+}
+
+/**
+ * Orthographic silhouette of all triangles of a document seen from `view`, rasterised (sample
+ * centres) onto a width × height grid that exactly covers the silhouette's own bounding box,
+ * i.e. normalised by its bounding box. Row 0 is the top.
+ */
+export function renderSilhouette(
+  doc: Document,
+  view: ViewName,
+  width: number,
+  height: number,
+): Mask {
+  const tris = worldTriangles(doc);
+  const pts = new Float64Array((tris.length / 3) * 2);
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  for (let v = 0; v < tris.length / 3; v++) {
+    const [sx, sy] = project(view, tris[v * 3]!, tris[v * 3 + 1]!, tris[v * 3 + 2]!);
+    pts[v * 2] = sx;
+    pts[v * 2 + 1] = sy;
+    x0 = Math.min(x0, sx);
+    x1 = Math.max(x1, sx);
+    y0 = Math.min(y0, sy);
+    y1 = Math.max(y1, sy);
+  }
+  const inside = new Uint8Array(width * height);
+  const w = Math.max(x1 - x0, 1e-12);
+  const h = Math.max(y1 - y0, 1e-12);
+  // Grid coordinates: gx in 0..width, gy in 0..height (down).
+  const gx = (sx: number): number => ((sx - x0) / w) * width;
+  const gy = (sy: number): number => ((y1 - sy) / h) * height;
+  for (let t = 0; t < pts.length; t += 6) {
+    const ax = gx(pts[t]!);
+    const ay = gy(pts[t + 1]!);
+    const bx = gx(pts[t + 2]!);
+    const by = gy(pts[t + 3]!);
+    const cx = gx(pts[t + 4]!);
+    const cy = gy(pts[t + 5]!);
+    const area = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+    if (Math.abs(area) < 1e-12) continue;
+    const minX = Math.max(0, Math.floor(Math.min(ax, bx, cx) - 0.5));
+    const maxX = Math.min(width - 1, Math.ceil(Math.max(ax, bx, cx) - 0.5));
+    const minY = Math.max(0, Math.floor(Math.min(ay, by, cy) - 0.5));
+    const maxY = Math.min(height - 1, Math.ceil(Math.max(ay, by, cy) - 0.5));
+    const sign = area > 0 ? 1 : -1;
+    const eps = -1e-9;
+    for (let j = minY; j <= maxY; j++) {
+      const py = j + 0.5;
+      for (let i = minX; i <= maxX; i++) {
+        const px = i + 0.5;
+        const e0 = sign * ((bx - ax) * (py - ay) - (by - ay) * (px - ax));
+        const e1 = sign * ((cx - bx) * (py - by) - (cy - by) * (px - bx));
+        const e2 = sign * ((ax - cx) * (py - cy) - (ay - cy) * (px - cx));
+        if (e0 >= eps && e1 >= eps && e2 >= eps) inside[j * width + i] = 1;
+      }
+    }
+  }
+  return { width, height, inside };
+}
+
+/** Crops a mask to its bounding box and resamples it (nearest sample) to width × height. */
+export function normaliseMask(mask: Mask, width: number, height: number): Mask {
+  const b = maskBounds(mask);
+  const inside = new Uint8Array(width * height);
+  if (!b) return { width, height, inside };
+  const bw = b.x1 - b.x0 + 1;
+  const bh = b.y1 - b.y0 + 1;
+  for (let j = 0; j < height; j++) {
+    const sy = b.y0 + Math.min(bh - 1, Math.floor(((j + 0.5) * bh) / height));
+    for (let i = 0; i < width; i++) {
+      const sx = b.x0 + Math.min(bw - 1, Math.floor(((i + 0.5) * bw) / width));
+      inside[j * width + i] = mask.inside[sy * mask.width + sx]!;
+    }
+  }
+  return { width, height, inside };
+}
+
+/** Intersection over union of two masks of the same size. */
+export function iou(a: Mask, b: Mask): number {
+  if (a.width !== b.width || a.height !== b.height) throw new Error('mask sizes differ');
+  let both = 0;
+  let either = 0;
+  for (let s = 0; s < a.inside.length; s++) {
+    if (a.inside[s] && b.inside[s]) both++;
+    if (a.inside[s] || b.inside[s]) either++;
+  }
+  return either === 0 ? 0 : both / either;
+}
+
+/** Signed volume enclosed by all triangles (positive when they face outward). */
+export function signedVolume(doc: Document): number {
+  const t = worldTriangles(doc);
+  let volume = 0;
+  for (let i = 0; i < t.length; i += 9) {
+    const [ax, ay, az, bx, by, bz, cx, cy, cz] = t.subarray(i, i + 9);
+    volume +=
+      (ax! * (by! * cz! - bz! * cy!) -
+        ay! * (bx! * cz! - bz! * cx!) +
+        az! * (bx! * cy! - by! * cx!)) /
+      6;
+  }
+  return volume;
 }

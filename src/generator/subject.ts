@@ -1,0 +1,154 @@
+import { GeneratorInputError } from './errors.ts';
+import {
+  cleanMask,
+  countMeshableCells,
+  estimateBackground,
+  maskFromAlpha,
+  maskFromBackground,
+  matteFromBackground,
+  removeSoftShadows,
+  type Background,
+  type Mask,
+} from './mask.ts';
+import {
+  bleedTransparent,
+  encodeTexture,
+  hasUsefulAlpha,
+  loadImage,
+  sampleGrid,
+  type EncodedTexture,
+  type Raster,
+} from './raster.ts';
+
+/** Defaults of {@link loadSubject}. */
+export const SUBJECT_DEFAULTS = {
+  /** Long side of the decoded raster (the texture source), in pixels. */
+  textureMaxSide: 1024,
+  /** Long side of the mask grid, in samples. */
+  gridLongSide: 160,
+} as const;
+
+/** Smallest image side, in pixels, that can show an object. */
+export const MIN_IMAGE_SIDE = 16;
+/** Fewer meshable mask cells than this: no usable object outline. */
+const MIN_OBJECT_CELLS = 8;
+/** An "object" covering more of the image than this is the whole picture, not an object. */
+const MAX_OBJECT_COVERAGE = 0.97;
+
+/** One decoded photo and its object mask. */
+export interface Subject {
+  /** Upright RGBA pixels, long side at most `textureMaxSide`. */
+  raster: Raster;
+  /** The object's silhouette on a grid with `gridLongSide` samples on the long side. */
+  mask: Mask;
+  /** The alpha channel is the mask (otherwise it was told from a plain backdrop). */
+  usesAlpha: boolean;
+  /** The backdrop the mask was told from, for opaque photos. */
+  background: Background | undefined;
+}
+
+export interface SubjectOptions {
+  /** For multi-image input: the image's zero-based position, named in errors. */
+  imageIndex?: number;
+  gridLongSide?: number;
+  textureMaxSide?: number;
+}
+
+export function gridSize(width: number, height: number, longSide: number): [number, number] {
+  const long = Math.max(width, height);
+  return [
+    Math.max(2, Math.round((longSide * width) / long)),
+    Math.max(2, Math.round((longSide * height) / long)),
+  ];
+}
+
+function fail(message: string, imageIndex: number | undefined): never {
+  const prefix = imageIndex === undefined ? 'The image' : `Image ${imageIndex + 1}`;
+  throw new GeneratorInputError(
+    `${prefix} ${message}`,
+    imageIndex === undefined ? {} : { imageIndex },
+  );
+}
+
+function maxAlpha(raster: Raster): number {
+  let max = 0;
+  for (let i = 3; i < raster.data.length; i += 4) if (raster.data[i]! > max) max = raster.data[i]!;
+  return max;
+}
+
+/**
+ * Decodes a photo and finds the object in it: from the alpha channel when the image has a
+ * useful one, otherwise from the difference to the plain backdrop seen along the border (soft
+ * shadows under the object count as backdrop). Holes through the object stay holes; specks
+ * and pinholes are cleaned away.
+ *
+ * @throws GeneratorInputError when the bytes are not a usable image, or the image shows no
+ *   object: too small, fully transparent, one plain colour, or no backdrop to tell it from.
+ */
+export async function loadSubject(
+  bytes: Uint8Array,
+  options: SubjectOptions = {},
+): Promise<Subject> {
+  const { imageIndex } = options;
+  const gridLongSide = options.gridLongSide ?? SUBJECT_DEFAULTS.gridLongSide;
+  const textureMaxSide = options.textureMaxSide ?? SUBJECT_DEFAULTS.textureMaxSide;
+  const { info, raster } = await loadImage(bytes, textureMaxSide, imageIndex);
+  if (Math.min(info.width, info.height) < MIN_IMAGE_SIDE) {
+    fail(
+      `is ${info.width}×${info.height} pixels, too small to show an object (at least ${MIN_IMAGE_SIDE}×${MIN_IMAGE_SIDE} is needed).`,
+      imageIndex,
+    );
+  }
+  if (maxAlpha(raster) < 8) {
+    fail('is fully transparent: there is no object to model.', imageIndex);
+  }
+  const [gw, gh] = gridSize(raster.width, raster.height, gridLongSide);
+  const grid = sampleGrid(raster, gw, gh);
+  const usesAlpha = hasUsefulAlpha(raster);
+  let background: Background | undefined;
+  let mask: Mask;
+  if (usesAlpha) {
+    mask = cleanMask(maskFromAlpha(grid));
+  } else {
+    background = estimateBackground(grid);
+    if (!background) {
+      fail(
+        'has no plain background to tell the object from; use a photo of one object on a plain backdrop, or a PNG with a transparent background.',
+        imageIndex,
+      );
+    }
+    mask = cleanMask(removeSoftShadows(maskFromBackground(grid, background), grid, background));
+  }
+  let covered = 0;
+  for (const v of mask.inside) covered += v;
+  if (countMeshableCells(mask) < MIN_OBJECT_CELLS) {
+    fail(
+      usesAlpha
+        ? 'shows no object: its visible pixels are too few or too thin to model.'
+        : 'shows no object: it is one plain colour (or nearly).',
+      imageIndex,
+    );
+  }
+  if (covered > MAX_OBJECT_COVERAGE * mask.inside.length) {
+    fail(
+      'shows no object with a background around it; use a photo of one object on a plain backdrop, or a PNG with a transparent background.',
+      imageIndex,
+    );
+  }
+  return { raster, mask, usesAlpha, background };
+}
+
+/**
+ * The photo as a texture: PNG for photos with an alpha channel, JPEG for opaque ones. Either
+ * way the object's colours are first bled over the background, so no backdrop colour shows
+ * along the outline (nor in mipmaps). Resized to power-of-two sides, as
+ * mipmapping on every GPU wants (the UVs are relative, so the stretch is undone on the model).
+ */
+export function textureOf(subject: Subject): Promise<EncodedTexture> {
+  const { raster } = subject;
+  if (subject.usesAlpha) return encodeTexture(bleedTransparent(raster), true);
+  const matted = subject.background
+    ? bleedTransparent(matteFromBackground(raster, subject.mask, subject.background))
+    : raster;
+  return encodeTexture(matted, false);
+}
