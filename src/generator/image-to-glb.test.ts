@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { GeneratorInputError, imageToGlb } from './index.ts';
 import {
+  edgeDefects,
   inspectGlb,
   iou,
   normaliseMask,
@@ -48,6 +49,9 @@ function expectValidTexturedGlb(glb: GlbSummary): void {
     expect(Math.log2(w) % 1, `${w}×${h}`).toBe(0);
     expect(Math.log2(h) % 1, `${w}×${h}`).toBe(0);
   }
+  // Closed and watertight.
+  expect(edgeDefects(glb.doc)).toBe(0);
+  expect(signedVolume(glb.doc)).toBeGreaterThan(0);
   // Faces wind counter-clockwise seen from outside, in agreement with the normals.
   expect(windingAgreement(glb.doc)).toBeGreaterThan(0.99);
 }

@@ -135,7 +135,37 @@ function outlineEdges(tris: readonly number[], sampleCount: number): [number, nu
   return [...edges.values()].filter((e): e is [number, number] => e !== null);
 }
 
-export function buildRelief(mask: Mask, options: ReliefOptions): Relief {
+/**
+ * Fills the background samples around "pinch" points, where two parts of the outline touch
+ * at a single sample: the rim wall there would share an edge among four faces. Afterwards
+ * every outline sample starts exactly one outline edge, so the closed mesh is edge-manifold.
+ */
+function withoutPinches(mask: Mask): Mask {
+  const { width, height } = mask;
+  let inside = mask.inside;
+  const flat = new Float32Array(width * height);
+  for (let round = 0; round < 8; round++) {
+    const outline = outlineEdges(triangulate({ ...mask, inside }, flat), width * height);
+    const starts = new Uint8Array(width * height);
+    const pinches: number[] = [];
+    for (const [u] of outline) if (++starts[u]! === 2) pinches.push(u);
+    if (pinches.length === 0) break;
+    inside = new Uint8Array(inside);
+    for (const s of pinches) {
+      const x = s % width;
+      const y = (s - x) / width;
+      for (let ny = Math.max(0, y - 1); ny <= Math.min(height - 1, y + 1); ny++) {
+        for (let nx = Math.max(0, x - 1); nx <= Math.min(width - 1, x + 1); nx++) {
+          inside[ny * width + nx] = 1;
+        }
+      }
+    }
+  }
+  return inside === mask.inside ? mask : { ...mask, inside };
+}
+
+export function buildRelief(input: Mask, options: ReliefOptions): Relief {
+  const mask = withoutPinches(input);
   const { width, height } = mask;
   const sampleCount = width * height;
   const dist = distanceToBackground(mask);

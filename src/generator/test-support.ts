@@ -242,3 +242,31 @@ export function signedVolume(doc: Document): number {
   }
   return volume;
 }
+
+/**
+ * Edges of the surface not shared by exactly two triangles, with vertices welded by position
+ * across primitives: 0 for a closed (watertight), edge-manifold surface.
+ */
+export function edgeDefects(doc: Document): number {
+  const t = worldTriangles(doc);
+  const ids = new Map<string, number>();
+  const id = (i: number): number => {
+    const key = `${t[i]},${t[i + 1]},${t[i + 2]}`;
+    let n = ids.get(key);
+    if (n === undefined) ids.set(key, (n = ids.size));
+    return n;
+  };
+  const uses = new Map<string, number>();
+  for (let i = 0; i < t.length; i += 9) {
+    const v = [id(i), id(i + 3), id(i + 6)];
+    for (let k = 0; k < 3; k++) {
+      const a = v[k]!;
+      const b = v[(k + 1) % 3]!;
+      const key = a < b ? `${a},${b}` : `${b},${a}`;
+      uses.set(key, (uses.get(key) ?? 0) + 1);
+    }
+  }
+  let defects = 0;
+  for (const n of uses.values()) if (n !== 2) defects++;
+  return defects;
+}
