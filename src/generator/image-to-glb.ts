@@ -1,4 +1,5 @@
 import { writeGlb, type MaterialSpec } from './glb.ts';
+import type { GenerateHooks } from './hooks.ts';
 import type { Mask } from './mask.ts';
 import { extractSubmesh } from './mesh.ts';
 import { buildRelief } from './relief.ts';
@@ -6,7 +7,7 @@ import { simplifyIndices } from './simplify.ts';
 import { loadSubject, textureOf, SUBJECT_DEFAULTS, type Subject } from './subject.ts';
 
 /** Options of {@link imageToGlb}; every field has a default. */
-export interface ImageToGlbOptions {
+export interface ImageToGlbOptions extends GenerateHooks {
   /** Long side of the silhouette grid, in samples: the outline's resolution. Default 160. */
   gridLongSide?: number;
   /** Long side of the embedded texture, in pixels (a power of two). Default 1024. */
@@ -22,7 +23,9 @@ export const IMAGE_TO_GLB_DEFAULTS = {
   textureMaxSide: SUBJECT_DEFAULTS.textureMaxSide,
   maxTriangles: 12_000,
   height: 1,
-} as const satisfies Required<ImageToGlbOptions>;
+} as const;
+
+type Resolved = Required<Omit<ImageToGlbOptions, 'onPhase'>> & GenerateHooks;
 
 /** Simplification may move the surface by at most this fraction of the model's size. */
 const SIMPLIFY_MAX_ERROR = 0.002;
@@ -54,7 +57,7 @@ function scaled(positions: Float32Array, factor: number): Float32Array {
 }
 
 /** The inflated, simplified, textured mesh of one subject. */
-async function reliefGlb(subject: Subject, options: Required<ImageToGlbOptions>) {
+async function reliefGlb(subject: Subject, options: Resolved) {
   const { mask, raster } = subject;
   const [texture, mesh] = await Promise.all([
     textureOf(subject),
@@ -64,6 +67,7 @@ async function reliefGlb(subject: Subject, options: Required<ImageToGlbOptions>)
         pixelHeight: raster.height,
         minDepthOverWidth: MIN_DEPTH_OVER_WIDTH,
       });
+      options.onPhase?.('processing');
       const indices = await simplifyIndices(
         relief.positions,
         concat(relief.front, relief.back, relief.walls),
@@ -100,7 +104,7 @@ export async function imageToGlb(
   image: Uint8Array,
   options: ImageToGlbOptions = {},
 ): Promise<Uint8Array> {
-  const resolved = { ...IMAGE_TO_GLB_DEFAULTS, ...options };
+  const resolved: Resolved = { ...IMAGE_TO_GLB_DEFAULTS, ...options };
   const subject = await loadSubject(image, {
     gridLongSide: resolved.gridLongSide,
     textureMaxSide: resolved.textureMaxSide,

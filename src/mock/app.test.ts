@@ -11,7 +11,16 @@ import {
 } from '../contract/index.ts';
 import { hashKey } from './keys.ts';
 import { CREDITS_PER_TASK } from './pricing.ts';
-import { ledgerOf, photoDataUri, startTestMock, type TestMock } from './test-helpers.ts';
+import { threadId } from 'node:worker_threads';
+import { createGeneratorPool } from '../generator/pool.ts';
+import { pooledGenerator } from './create.ts';
+import {
+  fakeGenerator,
+  ledgerOf,
+  photoDataUri,
+  startTestMock,
+  type TestMock,
+} from './test-helpers.ts';
 
 let mock: TestMock | undefined;
 afterEach(async () => {
@@ -121,6 +130,63 @@ describe('create and query', () => {
     await until(mock, id, terminal, seen);
     const distinct = [...new Map(seen.map((t) => [t.progress, t.progress_stage])).entries()];
     expect(distinct).toEqual(STAGES.map((s) => [s.progress, s.label]));
+  });
+
+  it('shows generating, then processing, as the generator really moves on', async () => {
+    const gate = () => {
+      let open!: () => void;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      return { open, opened };
+    };
+    const built = gate();
+    const packed = gate();
+    mock = await startTestMock({
+      generator: {
+        ...fakeGenerator,
+        async imageToGlb(image, hooks) {
+          await built.opened;
+          hooks?.onPhase?.('processing');
+          await packed.opened;
+          return fakeGenerator.imageToGlb(image);
+        },
+      },
+    });
+    const res = await mock.request('/3d/generations', json({ model: 'beta', image_url: CHAIR }));
+    const { id } = PendingTaskSchema.parse(await res.json());
+    const [, , GENERATE, PROCESS] = STAGES;
+    const stageOf = async () =>
+      TaskSchema.parse(await (await mock!.request(`/tasks/${id}`)).json());
+    await until(mock, id, (t) => t.progress_stage === GENERATE.label);
+    for (let i = 0; i < 5; i++) expect((await stageOf()).progress_stage).toBe(GENERATE.label);
+    built.open();
+    await until(mock, id, (t) => t.progress_stage === PROCESS.label);
+    for (let i = 0; i < 5; i++) expect((await stageOf()).progress_stage).toBe(PROCESS.label);
+    packed.open();
+    expect((await until(mock, id, terminal)).status).toBe('completed');
+  });
+
+  it('builds real models on worker threads and answers polls meanwhile', async () => {
+    const pool = createGeneratorPool({ threads: 1 });
+    try {
+      mock = await startTestMock({ generator: pooledGenerator(pool) });
+      const res = await mock.request(
+        '/3d/generations',
+        json({ model: 'beta', image_url: photoDataUri('teapot.png') }),
+      );
+      const { id } = PendingTaskSchema.parse(await res.json());
+      const seen: Task[] = [];
+      const done = await until(mock, id, terminal, seen);
+      expect(done.status).toBe('completed');
+      const [, , GENERATE, PROCESS] = STAGES;
+      // Polls were answered during both stages of the real work.
+      expect(seen.filter((t) => t.progress_stage === GENERATE.label).length).toBeGreaterThan(1);
+      expect(seen.some((t) => t.progress_stage === PROCESS.label)).toBe(true);
+      expect(pool.lastThreadId).not.toBe(threadId);
+    } finally {
+      await mock?.close();
+      mock = undefined;
+      await pool.close();
+    }
   });
 
   it('sync mode returns the completed result when the task finishes in time', async () => {

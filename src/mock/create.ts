@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import * as generator from '../generator/index.ts';
+import { GeneratorInputError } from '../generator/index.ts';
+import { createGeneratorPool, type GeneratorPool } from '../generator/pool.ts';
 import { createMockApp, type MockApp } from './app.ts';
 import type { Generator } from './engine.ts';
 import type { KeyGrant } from './keys.ts';
@@ -7,12 +8,15 @@ import { diskModelFiles } from './model-files.ts';
 import { SPEED_PROFILES, type SpeedName } from './speed.ts';
 import { openMockStore } from './store.ts';
 
-export const realGenerator: Generator = {
-  imageToGlb: generator.imageToGlb,
-  viewsToGlb: generator.viewsToGlb,
-  promptToGlb: generator.promptToGlb,
-  isInputError: (err) => err instanceof generator.GeneratorInputError,
-};
+/** The real generator on worker threads (off the request path), as the engine needs it. */
+export function pooledGenerator(pool: GeneratorPool): Generator {
+  return {
+    imageToGlb: (image, hooks) => pool.imageToGlb(image, hooks),
+    viewsToGlb: (images, hooks) => pool.viewsToGlb(images, hooks),
+    promptToGlb: (prompt, hooks) => pool.promptToGlb(prompt, hooks),
+    isInputError: (err) => err instanceof GeneratorInputError,
+  };
+}
 
 export interface MockUpstreamOptions {
   dataDir: string;
@@ -27,10 +31,11 @@ export interface MockUpstreamOptions {
 export async function openMockUpstream(options: MockUpstreamOptions): Promise<MockApp> {
   const dir = join(options.dataDir, 'mock');
   const store = await openMockStore(join(dir, 'mock.sqlite'));
+  const pool = createGeneratorPool();
   const mock = createMockApp({
     store,
     files: diskModelFiles(join(dir, 'models')),
-    generator: realGenerator,
+    generator: pooledGenerator(pool),
     keys: options.keys,
     speed: SPEED_PROFILES[options.speed],
     rateLimit:
@@ -42,6 +47,7 @@ export async function openMockUpstream(options: MockUpstreamOptions): Promise<Mo
     ...mock,
     async close() {
       await mock.close();
+      await pool.close();
       await store.close();
     },
   };

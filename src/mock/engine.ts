@@ -10,11 +10,17 @@ import type { SpeedProfile } from './speed.ts';
 import type { MockStore, TaskRow } from './store.ts';
 import { ImageFetchError } from './fetch-image.ts';
 
-/** The generator as the engine sees it (src/generator by default). */
+/** Callbacks a generator may call while it works. */
+export interface GeneratorHooks {
+  /** The shape is built; the mesh is now being processed (simplified, packed into a GLB). */
+  onPhase?: (phase: 'processing') => void;
+}
+
+/** The generator as the engine sees it (src/generator's worker pool by default). */
 export interface Generator {
-  imageToGlb(image: Uint8Array): Promise<Uint8Array>;
-  viewsToGlb(images: readonly Uint8Array[]): Promise<Uint8Array>;
-  promptToGlb(prompt: string): Promise<Uint8Array>;
+  imageToGlb(image: Uint8Array, hooks?: GeneratorHooks): Promise<Uint8Array>;
+  viewsToGlb(images: readonly Uint8Array[], hooks?: GeneratorHooks): Promise<Uint8Array>;
+  promptToGlb(prompt: string, hooks?: GeneratorHooks): Promise<Uint8Array>;
   /** True when an error means "the input is not a usable image". */
   isInputError(err: unknown): boolean;
 }
@@ -111,20 +117,38 @@ export function createTaskEngine(deps: EngineDeps): TaskEngine {
         ),
       );
     });
-    await stage(task, GENERATE, speed.generating, async () => {
-      const urls = [req.image_url ?? '', ...(req.image_urls ?? []), req.prompt ?? ''];
-      if (urls.some((u) => u.includes(FAIL_TRIGGER)))
+    // Generating, then processing: the generator says when its shape is built, and the
+    // processing stage is shown from then (after the generating stage's minimum time).
+    await deps.store.setProgress(task.id, GENERATE.progress, GENERATE.label);
+    const generatingSince = deps.now();
+    let processingSince: number | undefined;
+    let reachedProcessing!: () => void;
+    const processingReached = new Promise<void>((resolve) => (reachedProcessing = resolve));
+    let failed = false;
+    const shownProcessing = processingReached.then(async () => {
+      if (failed) return;
+      await sleep(speed.generating - (deps.now() - generatingSince), stop.signal);
+      if (failed) return;
+      processingSince = deps.now();
+      await deps.store.setProgress(task.id, PROCESS.progress, PROCESS.label);
+    });
+    // Awaited below when the generation succeeds; after a failure nobody waits for it.
+    shownProcessing.catch(() => {});
+    const generation = (async () => {
+      const inputs = [req.image_url ?? '', ...(req.image_urls ?? []), req.prompt ?? ''];
+      if (inputs.some((u) => u.includes(FAIL_TRIGGER)))
         throw new TaskFailure({
           message: 'The generator failed on this input (explicit mock:fail trigger).',
           type: ERROR_TYPES.api,
           code: ERROR_CODES.generationFailed,
         });
-      glb = await slots(async () => {
+      return slots(async () => {
+        const hooks: GeneratorHooks = { onPhase: () => reachedProcessing() };
         try {
           const kind = MODEL_INPUT[task.model];
-          if (kind === 'text') return await deps.generator.promptToGlb(req.prompt ?? '');
-          if (kind === 'multiview') return await deps.generator.viewsToGlb(images);
-          return await deps.generator.imageToGlb(images[0] ?? new Uint8Array());
+          if (kind === 'text') return await deps.generator.promptToGlb(req.prompt ?? '', hooks);
+          if (kind === 'multiview') return await deps.generator.viewsToGlb(images, hooks);
+          return await deps.generator.imageToGlb(images[0] ?? new Uint8Array(), hooks);
         } catch (err) {
           if (deps.generator.isInputError(err)) {
             const index = (err as { imageIndex?: unknown }).imageIndex;
@@ -143,8 +167,18 @@ export function createTaskEngine(deps: EngineDeps): TaskEngine {
           throw err;
         }
       });
-    });
-    await stage(task, PROCESS, speed.processing);
+    })();
+    try {
+      glb = await generation;
+    } catch (err) {
+      failed = true;
+      throw err;
+    } finally {
+      // A generator that never reports its phase still ends the stage.
+      reachedProcessing();
+    }
+    await shownProcessing;
+    await sleep(speed.processing - (deps.now() - (processingSince ?? deps.now())), stop.signal);
     await stage(task, UPLOAD, speed.uploading, async () => {
       if (glb) await deps.files.save(task.id, glb);
     });

@@ -1,0 +1,44 @@
+import { threadId } from 'node:worker_threads';
+import { afterAll, describe, expect, it } from 'vitest';
+import { GeneratorInputError, imageToGlb } from './index.ts';
+import { createGeneratorPool } from './pool.ts';
+import { inspectGlb, photo } from './test-support.ts';
+
+describe('createGeneratorPool', () => {
+  const pool = createGeneratorPool({ threads: 2 });
+  afterAll(() => pool.close());
+
+  it('builds the same GLB as the direct call, on another thread, reporting the phase', async () => {
+    const chair = await photo('chair.png');
+    const phases: string[] = [];
+    const [pooled, direct] = await Promise.all([
+      pool.imageToGlb(chair, { onPhase: (p) => phases.push(p) }),
+      imageToGlb(chair),
+    ]);
+    expect(Buffer.from(pooled).equals(Buffer.from(direct))).toBe(true);
+    expect(pool.lastThreadId).toBeDefined();
+    expect(pool.lastThreadId).not.toBe(threadId);
+    expect(phases).toEqual(['processing']);
+  });
+
+  it('runs views and prompts too', async () => {
+    const [views, prompt] = await Promise.all([
+      pool.viewsToGlb([await photo('robot.png'), await photo('horse.png')]),
+      pool.promptToGlb('a red mug'),
+    ]);
+    for (const glb of [views, prompt]) {
+      expect((await inspectGlb(glb)).report.issues.numErrors).toBe(0);
+    }
+  });
+
+  it('passes input errors back as GeneratorInputError, with the image position', async () => {
+    const chair = await photo('chair.png');
+    const error: unknown = await pool
+      .viewsToGlb([chair, new TextEncoder().encode('not an image')])
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GeneratorInputError);
+    expect((error as GeneratorInputError).imageIndex).toBe(1);
+    expect((error as Error).message).toMatch(/^Image 2 could not be decoded/);
+    await expect(pool.promptToGlb('   ')).rejects.toBeInstanceOf(GeneratorInputError);
+  });
+});
