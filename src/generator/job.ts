@@ -31,7 +31,7 @@ export async function runJob(
         ? await imageToGlb(job.image, hooks)
         : job.kind === 'views'
           ? await viewsToGlb(job.images)
-          : await promptToGlb(job.prompt);
+          : await promptToGlb(job.prompt, hooks);
     return { ok: true, glb, threadId };
   } catch (error) {
     if (error instanceof GeneratorInputError) {

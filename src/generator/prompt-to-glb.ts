@@ -1,315 +1,233 @@
 import { GeneratorInputError } from './errors.ts';
-import { writeGlb, type MaterialSpec } from './glb.ts';
-import type { MeshData } from './mesh.ts';
-import { box, circleProfile, lathe, sphereProfile, type ProfilePoint } from './shapes.ts';
+import type { GenerateHooks } from './hooks.ts';
+import { writeGlb, type MaterialSpec, type PrimitiveSpec } from './glb.ts';
+import { abstractForm, ABSTRACT_FAMILIES } from './prompt/abstract.ts';
+import {
+  COLOUR_WORDS,
+  fnv1a,
+  hashedFinish,
+  linearFinish,
+  seededRandom,
+  shade,
+  type LinearFinish,
+} from './prompt/finish.ts';
+import { bounds, merge, toMesh, transform, type Solid } from './prompt/geometry.ts';
+import type { Part, RoleFinish, Template } from './prompt/template.ts';
+import { findNoun, singulars, TEMPLATES } from './prompt/templates.ts';
 
-export type ShapeKind = 'cube' | 'box' | 'sphere' | 'cylinder' | 'cone' | 'torus' | 'vase';
+/** Names of the object templates (see `src/generator/prompt/`). */
+export const TEMPLATE_NAMES: readonly string[] = TEMPLATES.map((t) => t.name);
 
-/** Shapes a prompt without a shape word can get (by hash). */
-const HASHED_SHAPES: readonly ShapeKind[] = ['box', 'sphere', 'cylinder', 'cone', 'torus', 'vase'];
-const ALL_SHAPES: readonly ShapeKind[] = ['cube', ...HASHED_SHAPES];
+/** Largest dimension of every model, in metres. */
+export const MODEL_SIZE = 1;
+/** Lowest height of a model (flat things such as a torus are stretched up to it), in metres. */
+export const MIN_HEIGHT = 0.3;
 
-/** Words that pick a shape; the first such word in the prompt wins. */
-const SHAPE_WORDS: Record<ShapeKind, readonly string[]> = {
-  cube: ['cube', 'dice', 'die'],
-  box: [
-    'box',
-    'crate',
-    'block',
-    'brick',
-    'dice',
-    'die',
-    'chest',
-    'cabinet',
-    'house',
-    'building',
-    'book',
-    'fridge',
-  ],
-  sphere: [
-    'ball',
-    'sphere',
-    'orb',
-    'globe',
-    'planet',
-    'moon',
-    'apple',
-    'pearl',
-    'marble',
-    'bubble',
-    'head',
-  ],
-  cylinder: [
-    'cylinder',
-    'can',
-    'tube',
-    'pipe',
-    'pillar',
-    'column',
-    'barrel',
-    'drum',
-    'log',
-    'tower',
-    'candle',
-    'battery',
-  ],
-  cone: ['cone', 'pyramid', 'tree', 'spike', 'horn', 'hat', 'volcano', 'spire'],
-  torus: [
-    'ring',
-    'donut',
-    'doughnut',
-    'torus',
-    'tire',
-    'tyre',
-    'wheel',
-    'bagel',
-    'hoop',
-    'halo',
-    'bracelet',
-  ],
-  vase: [
-    'vase',
-    'pot',
-    'jar',
-    'urn',
-    'bottle',
-    'cup',
-    'mug',
-    'bowl',
-    'goblet',
-    'chalice',
-    'vessel',
-    'amphora',
-    'teapot',
-  ],
+/** Words that stretch the model before it is scaled to size, by axis (height or width). */
+const PROPORTION_WORDS: Record<string, { axis: 'height' | 'width'; factor: number }> = {
+  tall: { axis: 'height', factor: 1.3 },
+  high: { axis: 'height', factor: 1.3 },
+  short: { axis: 'height', factor: 0.75 },
+  low: { axis: 'height', factor: 0.75 },
+  squat: { axis: 'height', factor: 0.75 },
+  wide: { axis: 'width', factor: 1.3 },
+  broad: { axis: 'width', factor: 1.3 },
+  fat: { axis: 'width', factor: 1.3 },
+  chunky: { axis: 'width', factor: 1.3 },
+  thin: { axis: 'width', factor: 0.75 },
+  slim: { axis: 'width', factor: 0.75 },
+  narrow: { axis: 'width', factor: 0.75 },
+  skinny: { axis: 'width', factor: 0.75 },
+  slender: { axis: 'width', factor: 0.75 },
 };
-
-interface Finish {
-  /** sRGB hex. */
-  hex: string;
-  metallic?: number;
-  roughness?: number;
-}
-
-/** Colour (and finish) words; the first such word in the prompt wins. */
-const COLOUR_WORDS: Record<string, Finish> = {
-  red: { hex: '#c62828' },
-  crimson: { hex: '#a3142c' },
-  scarlet: { hex: '#e0301e' },
-  orange: { hex: '#ef6c00' },
-  yellow: { hex: '#f6c915' },
-  green: { hex: '#2e7d32' },
-  lime: { hex: '#8bc34a' },
-  emerald: { hex: '#1f9d63' },
-  teal: { hex: '#00897b' },
-  cyan: { hex: '#00acc1' },
-  turquoise: { hex: '#30c5b5' },
-  blue: { hex: '#1e5bc6' },
-  navy: { hex: '#1a2a6c' },
-  purple: { hex: '#6a1b9a' },
-  violet: { hex: '#7e57c2' },
-  lavender: { hex: '#b39ddb' },
-  pink: { hex: '#ec6fa5' },
-  magenta: { hex: '#c2185b' },
-  brown: { hex: '#6d4c41' },
-  wooden: { hex: '#9a6b3f', roughness: 0.7 },
-  wood: { hex: '#9a6b3f', roughness: 0.7 },
-  beige: { hex: '#d8c8a8' },
-  white: { hex: '#f2f2f2' },
-  ivory: { hex: '#f3ecd8' },
-  black: { hex: '#1c1c1c' },
-  grey: { hex: '#808080' },
-  gray: { hex: '#808080' },
-  gold: { hex: '#e3b23c', metallic: 1, roughness: 0.3 },
-  golden: { hex: '#e3b23c', metallic: 1, roughness: 0.3 },
-  silver: { hex: '#c9ccd1', metallic: 1, roughness: 0.25 },
-  copper: { hex: '#c0784a', metallic: 1, roughness: 0.35 },
-  bronze: { hex: '#a97142', metallic: 1, roughness: 0.4 },
-  chrome: { hex: '#dfe3e8', metallic: 1, roughness: 0.1 },
-  steel: { hex: '#9aa0a6', metallic: 1, roughness: 0.35 },
-  iron: { hex: '#6e6e6e', metallic: 1, roughness: 0.5 },
-  metal: { hex: '#a8adb3', metallic: 1, roughness: 0.35 },
-  metallic: { hex: '#a8adb3', metallic: 1, roughness: 0.35 },
-};
-
-/** 32-bit FNV-1a over UTF-16 code units. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
-
-/** The prompt's words, lower-cased. */
-function words(prompt: string): string[] {
-  return prompt.toLowerCase().match(/[a-z]+/g) ?? [];
-}
-
-function lookup<T>(word: string, table: (w: string) => T | undefined): T | undefined {
-  return (
-    table(word) ??
-    (word.endsWith('es') ? table(word.slice(0, -2)) : undefined) ??
-    (word.endsWith('s') ? table(word.slice(0, -1)) : undefined)
-  );
-}
-
-function srgbToLinear(c: number): number {
-  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-}
-
-function hexToLinear(hex: string): [number, number, number] {
-  const n = parseInt(hex.slice(1), 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255].map((v) => srgbToLinear(v / 255)) as [
-    number,
-    number,
-    number,
-  ];
-}
-
-/** sRGB (0..1) from HSL; used for a hash-derived colour when the prompt names none. */
-function hslToSrgb(h: number, s: number, l: number): [number, number, number] {
-  const f = (n: number): number => {
-    const k = (n + h * 12) % 12;
-    return l - s * Math.min(l, 1 - l) * Math.max(-1, Math.min(k - 3, 9 - k, 1));
-  };
-  return [f(0), f(8), f(4)];
-}
 
 export interface PromptPlan {
-  shape: ShapeKind;
-  /** Linear RGB. */
+  /** The template the prompt's first known noun picks (one of TEMPLATE_NAMES), or 'abstract'. */
+  template: string;
+  /** The template's variant (e.g. 'conifer' for "pine"), the abstract form's family, or null. */
+  variant: string | null;
+  /** The noun (or two-word phrase) that picked the template, or null. */
+  noun: string | null;
+  /** The first colour/finish word ("red", "wooden", "gold"), or null. */
+  colourWord: string | null;
+  /** Linear RGB of the main part (the colour word's, else the template's default or a hashed hue). */
   colour: [number, number, number];
   metallic: number;
   roughness: number;
-  /** 0..1, varies the proportions deterministically. */
+  /** Stretch factors from words such as "tall" or "wide" (1 = as designed). */
+  proportions: { height: number; width: number };
+  /** FNV-1a hash of the normalised prompt; seeds every random choice. */
+  seed: number;
+  /** 0..1, derived from the seed. */
   variation: number;
 }
 
-/** Reads shape and colour from the prompt's words, falling back to a hash of the prompt. */
-export function planPrompt(prompt: string): PromptPlan {
-  const normalised = prompt.trim().toLowerCase().replace(/\s+/g, ' ');
-  const h = hash(normalised);
-  const tokens = words(normalised);
+/** Lower-case, trimmed, single-spaced: prompts differing only in case or spacing are the same. */
+function normalise(prompt: string): string {
+  return prompt.trim().toLowerCase().replace(/\s+/g, ' ');
+}
 
-  let shape: ShapeKind | undefined;
-  let finish: Finish | undefined;
-  for (const word of tokens) {
-    shape ??= lookup(word, (w) => ALL_SHAPES.find((kind) => SHAPE_WORDS[kind].includes(w)));
-    finish ??= lookup(word, (w) => (Object.hasOwn(COLOUR_WORDS, w) ? COLOUR_WORDS[w] : undefined));
+/** The default finish of a role, resolving palettes and hashed colours from the prompt's hash. */
+function resolveFinish(finish: RoleFinish, normalised: string, role: string): LinearFinish {
+  if (finish === 'hashed') return hashedFinish(fnv1a(normalised));
+  if ('hex' in finish) return linearFinish(finish);
+  return linearFinish(finish[fnv1a(`${normalised}|${role}`) % finish.length]!);
+}
+
+/**
+ * Reads a prompt: the first noun that names a template (plurals and synonyms included; two-word
+ * names such as "table lamp" first), the first colour word (optionally after "dark" or
+ * "light"/"pale"), and proportion words ("tall", "short", "wide", "thin"). A prompt without a
+ * known noun gets an abstract form whose family comes from the hash.
+ */
+export function planPrompt(prompt: string): PromptPlan {
+  const normalised = normalise(prompt);
+  const seed = fnv1a(normalised);
+  const words = normalised.match(/[a-z]+/g) ?? [];
+  const match = findNoun(words);
+
+  let colourWord: string | null = null;
+  let finish: LinearFinish | undefined;
+  const proportions = { height: 1, width: 1 };
+  const seen = new Set<string>();
+  for (const [i, word] of words.entries()) {
+    if (!finish) {
+      const hit = singulars(word).find((w) => Object.hasOwn(COLOUR_WORDS, w));
+      if (hit) {
+        colourWord = hit;
+        finish = linearFinish(COLOUR_WORDS[hit]!);
+        const before = words[i - 1];
+        if (before === 'dark') finish = shade(finish, 'dark');
+        if (before === 'light' || before === 'pale') finish = shade(finish, 'light');
+      }
+    }
+    const stretch = Object.hasOwn(PROPORTION_WORDS, word) ? PROPORTION_WORDS[word] : undefined;
+    if (stretch && !seen.has(stretch.axis)) {
+      seen.add(stretch.axis);
+      proportions[stretch.axis] = stretch.factor;
+    }
   }
-  shape ??= HASHED_SHAPES[h % HASHED_SHAPES.length]!;
-  const colour = finish
-    ? hexToLinear(finish.hex)
-    : (hslToSrgb(((h >>> 8) % 360) / 360, 0.55, 0.55).map(srgbToLinear) as [
-        number,
-        number,
-        number,
-      ]);
+
+  const template = match?.template;
+  finish ??= template
+    ? resolveFinish(template.finishes[template.main]!, normalised, template.main)
+    : hashedFinish(seed);
   return {
-    shape,
-    colour,
-    metallic: finish?.metallic ?? 0,
-    roughness: finish?.roughness ?? 0.6,
-    variation: ((h >>> 20) % 1000) / 999,
+    template: template?.name ?? 'abstract',
+    variant: template
+      ? match!.variant
+      : ABSTRACT_FAMILIES[Math.floor(seededRandom(seed)() * ABSTRACT_FAMILIES.length)]!,
+    noun: match?.noun ?? null,
+    colourWord,
+    colour: finish.colour,
+    metallic: finish.metallic,
+    roughness: finish.roughness,
+    proportions,
+    seed,
+    variation: ((seed >>> 20) % 1000) / 999,
   };
 }
 
-/** The solid for a plan, about 1 unit tall (flat shapes: 1 unit across), centred at the origin. */
-function buildShape(shape: ShapeKind, t: number): MeshData {
-  const segments = 48;
-  switch (shape) {
-    case 'cube':
-      return box(1, 1, 1);
-    case 'box': {
-      const w = 0.7 + 0.3 * t;
-      return box(w, 1, 0.6 + 0.4 * (1 - t));
-    }
-    case 'sphere':
-      return lathe(sphereProfile(0.5, 24), segments);
-    case 'cylinder': {
-      const r = 0.25 + 0.15 * t;
-      const profile: ProfilePoint[] = [
-        { r: 0, y: -0.5 },
-        { r, y: -0.5, crease: true },
-        { r, y: 0.5, crease: true },
-        { r: 0, y: 0.5 },
-      ];
-      return lathe(profile, segments);
-    }
-    case 'cone': {
-      const r = 0.3 + 0.15 * t;
-      return lathe(
-        [
-          { r: 0, y: -0.5 },
-          { r, y: -0.5, crease: true },
-          { r: 0, y: 0.5 },
-        ],
-        segments,
-      );
-    }
-    case 'torus': {
-      // Lying flat; tube radius varies from slim ring to fat doughnut.
-      const tube = 0.09 + 0.09 * t;
-      return lathe(circleProfile(0.5 - tube, tube, 24), segments, true);
-    }
-    case 'vase':
-      return lathe(vaseProfile(t), segments);
-  }
+/**
+ * Scales the parts uniformly so the largest dimension is MODEL_SIZE (after stretching by the
+ * plan's proportions, and stretching up anything lower than MIN_HEIGHT), stands them on y = 0
+ * and centres them on x/z = 0.
+ */
+function fit(parts: readonly Part[], proportions: PromptPlan['proportions']): Part[] {
+  const { min, max } = bounds(parts.map((p) => p.solid));
+  const size = [0, 1, 2].map((k) => max[k]! - min[k]!);
+  const stretch = [proportions.width, proportions.height, proportions.width];
+  const s = MODEL_SIZE / Math.max(...size.map((d, k) => d * stretch[k]!));
+  const L = stretch.map((f) => f * s);
+  L[1] = Math.max(L[1]!, MIN_HEIGHT / size[1]!);
+  const [sx, sy, sz] = L as [number, number, number];
+  const t: [number, number, number] = [
+    -sx * ((min[0] + max[0]) / 2),
+    -sy * min[1],
+    -sz * ((min[2] + max[2]) / 2),
+  ];
+  return parts.map(({ role, solid }) => ({
+    role,
+    solid: transform(solid, [sx, 0, 0, 0, sy, 0, 0, 0, sz], t),
+  }));
 }
 
-/**
- * A vase: foot, round belly, narrow neck, flared lip, and an opening that goes down into
- * the body (the profile turns inward over the lip and ends on the axis inside).
- */
-function vaseProfile(t: number): ProfilePoint[] {
-  const belly = 0.3 + 0.08 * t;
-  const neck = 0.12 + 0.04 * t;
-  const lip = neck + 0.06;
-  const outer: ProfilePoint[] = [
-    { r: 0, y: -0.5 },
-    { r: 0.16, y: -0.5, crease: true },
-  ];
-  // Smooth outer wall: belly bulge then neck then lip, sampled from a cosine blend.
-  const steps = 20;
-  for (let i = 1; i <= steps; i++) {
-    const s = i / steps; // 0 = foot, 1 = lip
-    const y = -0.5 + s * 0.98;
-    const bulge = Math.sin(Math.PI * Math.min(1, s / 0.75)) * (belly - 0.16);
-    const taper = 0.16 + (neck - 0.16) * Math.min(1, s / 0.75);
-    const flare = s > 0.75 ? ((s - 0.75) / 0.25) ** 2 * (lip - neck) : 0;
-    outer.push({ r: taper + Math.max(0, bulge) + flare, y });
-  }
-  outer[outer.length - 1]!.crease = true;
-  const top = outer[outer.length - 1]!;
-  return [
-    ...outer,
-    { r: top.r - 0.02, y: 0.5, crease: true },
-    { r: neck - 0.025, y: 0.35 },
-    { r: 0, y: 0.3 },
-  ];
+/** A model: parts grouped by role into one primitive each, with a material per role. */
+export interface PromptModel {
+  plan: PromptPlan;
+  name: string;
+  primitives: (PrimitiveSpec & { role: string })[];
 }
 
-/**
- * Turns a text prompt into a simple coloured solid: the shape comes from a word such as
- * "cube", "ball", "can", "cone", "ring" or "vase", the colour from a word such as "red" or
- * "gold"; missing choices come from a hash of the prompt, so the same prompt always gives
- * the same model.
- *
- * @throws GeneratorInputError when the prompt is empty.
- */
-export async function promptToGlb(prompt: string): Promise<Uint8Array> {
-  if (typeof prompt !== 'string' || prompt.trim() === '') {
-    throw new GeneratorInputError('The prompt is empty; describe the object to generate.');
-  }
+/** Builds the model a plan describes (no I/O); `promptToGlb` writes it as GLB. */
+export function buildPromptModel(prompt: string): PromptModel {
   const plan = planPrompt(prompt);
-  const mesh = buildShape(plan.shape, plan.variation);
-  const material: MaterialSpec = {
-    name: `${plan.shape}-material`,
-    baseColor: [...plan.colour, 1],
+  const normalised = normalise(prompt);
+  const random = seededRandom(plan.seed);
+  const template: Template | undefined = TEMPLATES.find((t) => t.name === plan.template);
+  const main: LinearFinish = {
+    colour: plan.colour,
     metallic: plan.metallic,
     roughness: plan.roughness,
   };
-  return writeGlb(`kiln-${plan.shape}`, [{ mesh, material }]);
+  let parts: Part[];
+  if (template) {
+    parts = template.build({ random, variant: plan.variant });
+  } else {
+    parts = abstractForm(random).solids.map((solid) => ({ role: 'form', solid }));
+  }
+  const roles = new Map<string, Solid[]>();
+  for (const { role, solid } of fit(parts, plan.proportions)) {
+    const list = roles.get(role);
+    if (list) list.push(solid);
+    else roles.set(role, [solid]);
+  }
+  const primitives = [...roles].map(([role, solids]) => {
+    let finish = main;
+    if (template && role !== template.main) {
+      const spec = template.finishes[role];
+      if (!spec) throw new Error(`Template ${template.name} has no finish for ${role}`);
+      finish = resolveFinish(spec, normalised, role);
+    }
+    const material: MaterialSpec = {
+      name: `${plan.template}-${role}`,
+      baseColor: [...finish.colour, 1],
+      metallic: finish.metallic,
+      roughness: finish.roughness,
+    };
+    return { role, mesh: toMesh(merge(solids)), material };
+  });
+  return { plan, name: `kiln-${plan.template}`, primitives };
+}
+
+/**
+ * Turns a text prompt into a procedural object as GLB bytes: one mesh (one node) with a
+ * primitive per material, Y-up, in metres, standing on y = 0, centred on x/z, its largest
+ * dimension MODEL_SIZE (1 m).
+ *
+ * - The first noun naming a template picks it (mug, cup, bowl, bottle, vase, barrel, candle,
+ *   can, chair, stool, table, lamp, tree, house, snowman, cactus, mushroom, apple, car, sword,
+ *   rocket, pawn, wheel, ring, donut, ball, cube, dice, crate, cylinder, cone, torus; plurals
+ *   and synonyms such as "armchair", "sedan", "pine", "sabre" included).
+ * - The first colour word ("red", "wooden", "gold", "dark blue"…) colours the template's main
+ *   part (a car's body, a sword's blade); other parts keep their default finishes.
+ * - "tall", "short", "wide", "thin" stretch the proportions.
+ * - Otherwise the prompt gets a deterministic abstract form (blob, spindle, twisted column or
+ *   crystal cluster) seeded from its hash.
+ *
+ * Proportions vary slightly with a hash of the normalised prompt, so the same prompt always
+ * gives the same bytes.
+ *
+ * @throws GeneratorInputError when the prompt is empty.
+ */
+export async function promptToGlb(prompt: string, hooks: GenerateHooks = {}): Promise<Uint8Array> {
+  if (typeof prompt !== 'string' || prompt.trim() === '') {
+    throw new GeneratorInputError('The prompt is empty; describe the object to generate.');
+  }
+  const model = buildPromptModel(prompt);
+  hooks.onPhase?.('processing');
+  return writeGlb(
+    model.name,
+    model.primitives.map(({ mesh, material }) => ({ mesh, material })),
+  );
 }

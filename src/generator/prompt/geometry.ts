@@ -1,0 +1,598 @@
+/**
+ * A small kit of closed, outward-facing solids for the prompt templates: lathes, boxes,
+ * extruded polygons, arc tubes and star-shaped surfaces, with affine transforms and merging.
+ *
+ * Every solid is a closed triangle mesh whose triangles are counter-clockwise seen from
+ * outside, with unit vertex normals and no degenerate triangles or unused vertices. Parts
+ * are built in float64 (`Solid`) and only converted to float32 (`Mesh`) at the end.
+ *
+ * Self-contained on purpose: the generator's lint rule forbids imports from parent folders,
+ * so `../shapes.ts` re-exports the lathe and box from here rather than the other way round.
+ */
+
+/** A float32 indexed mesh, structurally the same as the generator's `MeshData` (no uvs). */
+export interface Mesh {
+  positions: Float32Array;
+  normals: Float32Array;
+  indices: Uint32Array;
+}
+
+/** A mesh under construction: xyz positions, unit xyz normals, three indices a triangle. */
+export interface Solid {
+  positions: number[];
+  normals: number[];
+  indices: number[];
+}
+
+export type Vec3 = [number, number, number];
+
+/** A point of a lathe profile in the (radius, height) half-plane. */
+export interface ProfilePoint {
+  r: number;
+  y: number;
+  /** A sharp edge: the surface normal is not smoothed across this point. */
+  crease?: boolean;
+}
+
+/** The (unnormalised) normal of the triangle whose vertices start at offsets a, b, c. */
+function faceNormal(p: ArrayLike<number>, a: number, b: number, c: number): Vec3 {
+  const ux = p[b]! - p[a]!;
+  const uy = p[b + 1]! - p[a + 1]!;
+  const uz = p[b + 2]! - p[a + 2]!;
+  const vx = p[c]! - p[a]!;
+  const vy = p[c + 1]! - p[a + 1]!;
+  const vz = p[c + 2]! - p[a + 2]!;
+  return [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx];
+}
+
+/** Flips triangles whose winding disagrees with their vertices' normals (faces outward). */
+function orientToNormals(s: Solid): Solid {
+  const { positions, normals, indices } = s;
+  for (let t = 0; t < indices.length; t += 3) {
+    const [a, b, c] = [indices[t]! * 3, indices[t + 1]! * 3, indices[t + 2]! * 3];
+    const [nx, ny, nz] = faceNormal(positions, a, b, c);
+    let dot = 0;
+    for (const v of [a, b, c])
+      dot += nx * normals[v]! + ny * normals[v + 1]! + nz * normals[v + 2]!;
+    if (dot < 0) {
+      indices[t + 1] = indices[t + 2]!;
+      indices[t + 2] = b / 3;
+    }
+  }
+  return s;
+}
+
+/**
+ * Revolves a profile around the Y axis. The profile runs from the bottom to the top (for a
+ * solid, starting and ending on the axis), or is a closed loop (`closed`, e.g. a torus).
+ * Normals come from the profile's tangents, split at creases; rings on the axis become fans,
+ * so there are no degenerate triangles. The first segment lies on +X.
+ */
+export function latheSolid(
+  profile: readonly ProfilePoint[],
+  segments: number,
+  closed = false,
+): Solid {
+  // Expand creases into two rings with one-sided normals.
+  const rings: { r: number; y: number; nr: number; ny: number }[] = [];
+  const n = profile.length;
+  const tangentNormal = (from: ProfilePoint, to: ProfilePoint): [number, number] => {
+    const dr = to.r - from.r;
+    const dy = to.y - from.y;
+    const len = Math.hypot(dr, dy) || 1;
+    // Walking up the profile, the outside is on the right: (dy, −dr).
+    return [dy / len, -dr / len];
+  };
+  const push = (p: ProfilePoint, [nr, ny]: [number, number]): void => {
+    rings.push({ r: p.r, y: p.y, nr, ny });
+  };
+  for (let i = 0; i < n; i++) {
+    const p = profile[i]!;
+    const prev = closed ? profile[(i - 1 + n) % n]! : profile[i - 1];
+    const next = closed ? profile[(i + 1) % n]! : profile[i + 1];
+    if (p.crease || !prev || !next) {
+      if (prev) push(p, tangentNormal(prev, p));
+      if (next) push(p, tangentNormal(p, next));
+    } else {
+      const [ar, ay] = tangentNormal(prev, p);
+      const [br, by] = tangentNormal(p, next);
+      const len = Math.hypot(ar + br, ay + by) || 1;
+      push(p, [(ar + br) / len, (ay + by) / len]);
+    }
+  }
+  const positions: number[] = [];
+  const normals: number[] = [];
+  for (const ring of rings) {
+    for (let s = 0; s < segments; s++) {
+      const phi = (2 * Math.PI * s) / segments;
+      const cos = Math.cos(phi);
+      const sin = Math.sin(phi);
+      positions.push(ring.r * cos, ring.y, ring.r * sin);
+      normals.push(ring.nr * cos, ring.ny, ring.nr * sin);
+    }
+  }
+  const indices: number[] = [];
+  const ringCount = closed ? rings.length : rings.length - 1;
+  for (let k = 0; k < ringCount; k++) {
+    const k2 = (k + 1) % rings.length;
+    const lo = rings[k]!;
+    const hi = rings[k2]!;
+    if (lo.r === hi.r && lo.y === hi.y) continue; // the two halves of a crease
+    for (let s = 0; s < segments; s++) {
+      const s2 = (s + 1) % segments;
+      const a = k * segments + s;
+      const b = k * segments + s2;
+      const c = k2 * segments + s;
+      const d = k2 * segments + s2;
+      if (lo.r > 0) indices.push(a, c, b);
+      if (hi.r > 0) indices.push(b, c, d);
+    }
+  }
+  return compact(orientToNormals({ positions, normals, indices }));
+}
+
+/** Drops vertices no triangle uses (e.g. the extra copies of an axis point). */
+function compact(s: Solid): Solid {
+  const count = s.positions.length / 3;
+  const used = new Int32Array(count).fill(-1);
+  let next = 0;
+  for (const v of s.indices) if (used[v] === -1) used[v] = next++;
+  if (next === count) return s;
+  const positions = new Array<number>(next * 3);
+  const normals = new Array<number>(next * 3);
+  for (let v = 0; v < count; v++) {
+    const n = used[v]!;
+    if (n < 0) continue;
+    for (let k = 0; k < 3; k++) {
+      positions[n * 3 + k] = s.positions[v * 3 + k]!;
+      normals[n * 3 + k] = s.normals[v * 3 + k]!;
+    }
+  }
+  return { positions, normals, indices: s.indices.map((v) => used[v]!) };
+}
+
+/** Profile of a sphere of radius `radius` centred at the origin. */
+export function sphereProfile(radius: number, steps = 24): ProfilePoint[] {
+  return Array.from({ length: steps + 1 }, (_, i) => {
+    const theta = Math.PI * (i / steps) - Math.PI / 2;
+    return {
+      r: i === 0 || i === steps ? 0 : radius * Math.cos(theta),
+      y: radius * Math.sin(theta),
+    };
+  });
+}
+
+/** Profile of a circle (the tube of a torus), as a closed loop. */
+export function circleProfile(centreR: number, radius: number, steps = 24): ProfilePoint[] {
+  return Array.from({ length: steps }, (_, i) => {
+    const t = (2 * Math.PI * i) / steps;
+    return { r: centreR + radius * Math.cos(t), y: radius * Math.sin(t) };
+  });
+}
+
+/** An axis-aligned box centred at the origin with flat faces. */
+export function boxSolid(width: number, height: number, depth: number): Solid {
+  const half = [width / 2, height / 2, depth / 2];
+  const positions: number[] = [];
+  const normals: number[] = [];
+  const indices: number[] = [];
+  // For each face: normal, and two in-plane axes.
+  const faces: [Vec3, Vec3, Vec3][] = [
+    [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ],
+    [
+      [-1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ],
+    [
+      [0, 1, 0],
+      [1, 0, 0],
+      [0, 0, 1],
+    ],
+    [
+      [0, -1, 0],
+      [1, 0, 0],
+      [0, 0, 1],
+    ],
+    [
+      [0, 0, 1],
+      [1, 0, 0],
+      [0, 1, 0],
+    ],
+    [
+      [0, 0, -1],
+      [1, 0, 0],
+      [0, 1, 0],
+    ],
+  ];
+  faces.forEach(([normal, u, v], f) => {
+    for (const [cu, cv] of [
+      [-1, -1],
+      [1, -1],
+      [1, 1],
+      [-1, 1],
+    ] as const) {
+      for (let axis = 0; axis < 3; axis++)
+        positions.push((normal[axis]! + cu * u[axis]! + cv * v[axis]!) * half[axis]!);
+      normals.push(...normal);
+    }
+    indices.push(f * 4, f * 4 + 1, f * 4 + 2, f * 4, f * 4 + 2, f * 4 + 3);
+  });
+  return orientToNormals({ positions, normals, indices });
+}
+
+/** An axis-aligned box spanning [x0, x1] × [y0, y1] × [z0, z1]. */
+export function cuboid(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number) {
+  return translate(
+    boxSolid(Math.abs(x1 - x0), Math.abs(y1 - y0), Math.abs(z1 - z0)),
+    (x0 + x1) / 2,
+    (y0 + y1) / 2,
+    (z0 + z1) / 2,
+  );
+}
+
+/** A solid cylinder (or, with `top` ≠ `bottom`, a truncated cone) on the XZ plane, y from y0 to y1. */
+export function cylinder(bottom: number, top: number, y0: number, y1: number, segments = 32) {
+  const profile: ProfilePoint[] = [{ r: 0, y: y0 }];
+  if (bottom > 0) profile.push({ r: bottom, y: y0, crease: true });
+  if (top > 0) profile.push({ r: top, y: y1, crease: true });
+  profile.push({ r: 0, y: y1 });
+  return latheSolid(profile, segments);
+}
+
+/** A UV sphere of radius `radius` centred at (x, y, z). */
+export function sphere(radius: number, x = 0, y = 0, z = 0, rings = 16, segments = 24) {
+  return translate(latheSolid(sphereProfile(radius, rings), segments), x, y, z);
+}
+
+/** Twice the signed area of a 2-D polygon (positive when counter-clockwise). */
+function area2(poly: readonly (readonly [number, number])[]): number {
+  let a = 0;
+  for (let i = 0; i < poly.length; i++) {
+    const [x0, y0] = poly[i]!;
+    const [x1, y1] = poly[(i + 1) % poly.length]!;
+    a += x0 * y1 - x1 * y0;
+  }
+  return a;
+}
+
+/** Ear-clipping triangulation of a simple counter-clockwise polygon (indices into it). */
+function triangulate(poly: readonly (readonly [number, number])[]): number[] {
+  const idx = poly.map((_, i) => i);
+  const out: number[] = [];
+  const cross = (a: number, b: number, c: number): number => {
+    const [ax, ay] = poly[a]!;
+    const [bx, by] = poly[b]!;
+    const [cx, cy] = poly[c]!;
+    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+  };
+  const inside = (p: number, a: number, b: number, c: number): boolean =>
+    cross(a, b, p) >= 0 && cross(b, c, p) >= 0 && cross(c, a, p) >= 0;
+  let guard = poly.length * poly.length;
+  while (idx.length > 3 && guard-- > 0) {
+    for (let i = 0; i < idx.length; i++) {
+      const a = idx[(i - 1 + idx.length) % idx.length]!;
+      const b = idx[i]!;
+      const c = idx[(i + 1) % idx.length]!;
+      if (cross(a, b, c) <= 1e-12) continue;
+      if (idx.some((p) => p !== a && p !== b && p !== c && inside(p, a, b, c))) continue;
+      out.push(a, b, c);
+      idx.splice(i, 1);
+      break;
+    }
+  }
+  if (idx.length !== 3) throw new Error('triangulate: not a simple polygon');
+  out.push(idx[0]!, idx[1]!, idx[2]!);
+  return out;
+}
+
+/**
+ * A simple polygon in the XY plane extruded along Z from −depth/2 to depth/2, with flat
+ * faces (the polygon may be given in either orientation).
+ */
+export function prism(polygon: readonly (readonly [number, number])[], depth: number): Solid {
+  const poly = area2(polygon) < 0 ? [...polygon].reverse() : [...polygon];
+  const n = poly.length;
+  const tris = triangulate(poly);
+  const positions: number[] = [];
+  const normals: number[] = [];
+  const indices: number[] = [];
+  const hz = depth / 2;
+  // Caps: front (+z) keeps the polygon's counter-clockwise order, back (−z) reverses it.
+  for (const side of [1, -1]) {
+    const base = positions.length / 3;
+    for (const [x, y] of poly) {
+      positions.push(x, y, side * hz);
+      normals.push(0, 0, side);
+    }
+    for (let t = 0; t < tris.length; t += 3) {
+      const [a, b, c] = [tris[t]!, tris[t + 1]!, tris[t + 2]!];
+      if (side > 0) indices.push(base + a, base + b, base + c);
+      else indices.push(base + a, base + c, base + b);
+    }
+  }
+  // Sides: one flat quad per edge.
+  for (let i = 0; i < n; i++) {
+    const [x0, y0] = poly[i]!;
+    const [x1, y1] = poly[(i + 1) % n]!;
+    const len = Math.hypot(x1 - x0, y1 - y0);
+    const [nx, ny] = [(y1 - y0) / len, -(x1 - x0) / len];
+    const base = positions.length / 3;
+    positions.push(x0, y0, -hz, x1, y1, -hz, x1, y1, hz, x0, y0, hz);
+    for (let k = 0; k < 4; k++) normals.push(nx, ny, 0);
+    indices.push(base, base + 1, base + 2, base, base + 2, base + 3);
+  }
+  return orientToNormals({ positions, normals, indices });
+}
+
+/**
+ * A round tube of radius `radius` following an arc of radius `arcRadius` around the origin in
+ * the XY plane, from angle `from` to `to` (radians, counter-clockwise from +X), with flat caps.
+ */
+export function arcTube(
+  arcRadius: number,
+  radius: number,
+  from: number,
+  to: number,
+  steps = 16,
+  sides = 12,
+): Solid {
+  const positions: number[] = [];
+  const normals: number[] = [];
+  const indices: number[] = [];
+  const frame = (a: number): { c: Vec3; n1: Vec3; t: Vec3 } => ({
+    c: [arcRadius * Math.cos(a), arcRadius * Math.sin(a), 0],
+    n1: [Math.cos(a), Math.sin(a), 0],
+    t: [-Math.sin(a), Math.cos(a), 0],
+  });
+  const ringPoint = (c: Vec3, n1: Vec3, b: number): { p: Vec3; n: Vec3 } => {
+    const n: Vec3 = [Math.cos(b) * n1[0], Math.cos(b) * n1[1], Math.sin(b)];
+    return { p: [c[0] + radius * n[0], c[1] + radius * n[1], c[2] + radius * n[2]], n };
+  };
+  for (let k = 0; k <= steps; k++) {
+    const { c, n1 } = frame(k === steps ? to : from + ((to - from) * k) / steps);
+    for (let j = 0; j < sides; j++) {
+      const { p, n } = ringPoint(c, n1, (2 * Math.PI * j) / sides);
+      positions.push(...p);
+      normals.push(...n);
+    }
+  }
+  for (let k = 0; k < steps; k++) {
+    for (let j = 0; j < sides; j++) {
+      const j2 = (j + 1) % sides;
+      const a = k * sides + j;
+      const b = k * sides + j2;
+      const c = (k + 1) * sides + j;
+      const d = (k + 1) * sides + j2;
+      indices.push(a, c, b, b, c, d);
+    }
+  }
+  // Caps: a fan around a centre vertex, facing backwards along the arc at the start.
+  for (const [angle, dir] of [
+    [from, to > from ? -1 : 1],
+    [to, to > from ? 1 : -1],
+  ] as const) {
+    const { c, n1, t } = frame(angle);
+    const cap: Vec3 = [t[0] * dir, t[1] * dir, t[2] * dir];
+    const centre = positions.length / 3;
+    positions.push(...c);
+    normals.push(...cap);
+    for (let j = 0; j < sides; j++) {
+      positions.push(...ringPoint(c, n1, (2 * Math.PI * j) / sides).p);
+      normals.push(...cap);
+    }
+    for (let j = 0; j < sides; j++)
+      indices.push(centre, centre + 1 + j, centre + 1 + ((j + 1) % sides));
+  }
+  return orientToNormals({ positions, normals, indices });
+}
+
+/**
+ * A closed, star-shaped surface sampled on a (u, v) grid: `point(u, v)` for u in [0, 1]
+ * (u = 0 and u = 1 are the two poles, sampled once at v = 0) and v in [0, 1) around.
+ * Vertices are shared, so normals are smooth (area-weighted); the winding is chosen so the
+ * enclosed volume is positive.
+ */
+export function polarSurface(
+  rings: number,
+  segments: number,
+  point: (u: number, v: number) => Vec3,
+): Solid {
+  const positions: number[] = [...point(0, 0)];
+  for (let i = 1; i < rings; i++)
+    for (let j = 0; j < segments; j++) positions.push(...point(i / rings, j / segments));
+  positions.push(...point(1, 0));
+  const top = (rings - 1) * segments + 1;
+  const at = (i: number, j: number): number => 1 + (i - 1) * segments + (j % segments);
+  const indices: number[] = [];
+  for (let j = 0; j < segments; j++) {
+    indices.push(0, at(1, j + 1), at(1, j));
+    indices.push(top, at(rings - 1, j), at(rings - 1, j + 1));
+    for (let i = 1; i < rings - 1; i++)
+      indices.push(
+        at(i, j),
+        at(i, j + 1),
+        at(i + 1, j),
+        at(i, j + 1),
+        at(i + 1, j + 1),
+        at(i + 1, j),
+      );
+  }
+  if (signedVolume(positions, indices) < 0)
+    for (let t = 0; t < indices.length; t += 3)
+      [indices[t + 1], indices[t + 2]] = [indices[t + 2]!, indices[t + 1]!];
+  return { positions, normals: smoothNormals(positions, indices), indices };
+}
+
+/** Area-weighted vertex normals of a welded mesh. */
+function smoothNormals(positions: readonly number[], indices: readonly number[]): number[] {
+  const acc = new Array<number>(positions.length).fill(0);
+  for (let t = 0; t < indices.length; t += 3) {
+    const [a, b, c] = [indices[t]! * 3, indices[t + 1]! * 3, indices[t + 2]! * 3];
+    const n = faceNormal(positions, a, b, c);
+    for (const v of [a, b, c]) for (let k = 0; k < 3; k++) acc[v + k]! += n[k]!;
+  }
+  for (let v = 0; v < acc.length; v += 3) {
+    const len = Math.hypot(acc[v]!, acc[v + 1]!, acc[v + 2]!) || 1;
+    for (let k = 0; k < 3; k++) acc[v + k]! /= len;
+  }
+  return acc;
+}
+
+/** Splits every triangle off with its own face normal (a faceted look). */
+export function flatShade(s: Solid): Solid {
+  const positions: number[] = [];
+  const normals: number[] = [];
+  const indices: number[] = [];
+  for (let t = 0; t < s.indices.length; t += 3) {
+    const vs = [s.indices[t]! * 3, s.indices[t + 1]! * 3, s.indices[t + 2]! * 3];
+    const n = faceNormal(s.positions, vs[0]!, vs[1]!, vs[2]!);
+    const len = Math.hypot(...n);
+    for (const v of vs) {
+      indices.push(positions.length / 3);
+      positions.push(s.positions[v]!, s.positions[v + 1]!, s.positions[v + 2]!);
+      normals.push(n[0] / len, n[1] / len, n[2] / len);
+    }
+  }
+  return { positions, normals, indices };
+}
+
+/**
+ * Applies x' = L·x + t (L row-major 3×3). Normals get the inverse transpose and are
+ * renormalised; a mirroring L also flips the winding so faces still point outward.
+ */
+export function transform(s: Solid, L: readonly number[], t: Vec3 = [0, 0, 0]): Solid {
+  const [a, b, c, d, e, f, g, h, i] = L as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  // Cofactor matrix = det · L^{-T}.
+  const cof = [
+    e * i - f * h,
+    f * g - d * i,
+    d * h - e * g,
+    c * h - b * i,
+    a * i - c * g,
+    b * g - a * h,
+    b * f - c * e,
+    c * d - a * f,
+    a * e - b * d,
+  ];
+  const det = a * cof[0]! + b * cof[1]! + c * cof[2]!;
+  const sign = det < 0 ? -1 : 1;
+  const positions = new Array<number>(s.positions.length);
+  const normals = new Array<number>(s.normals.length);
+  for (let v = 0; v < s.positions.length; v += 3) {
+    const [x, y, z] = [s.positions[v]!, s.positions[v + 1]!, s.positions[v + 2]!];
+    positions[v] = a * x + b * y + c * z + t[0];
+    positions[v + 1] = d * x + e * y + f * z + t[1];
+    positions[v + 2] = g * x + h * y + i * z + t[2];
+    const [nx, ny, nz] = [s.normals[v]!, s.normals[v + 1]!, s.normals[v + 2]!];
+    const mx = sign * (cof[0]! * nx + cof[1]! * ny + cof[2]! * nz);
+    const my = sign * (cof[3]! * nx + cof[4]! * ny + cof[5]! * nz);
+    const mz = sign * (cof[6]! * nx + cof[7]! * ny + cof[8]! * nz);
+    const len = Math.hypot(mx, my, mz) || 1;
+    normals[v] = mx / len;
+    normals[v + 1] = my / len;
+    normals[v + 2] = mz / len;
+  }
+  const indices = [...s.indices];
+  if (det < 0)
+    for (let k = 0; k < indices.length; k += 3)
+      [indices[k + 1], indices[k + 2]] = [indices[k + 2]!, indices[k + 1]!];
+  return { positions, normals, indices };
+}
+
+export function translate(s: Solid, x: number, y: number, z: number): Solid {
+  return transform(s, [1, 0, 0, 0, 1, 0, 0, 0, 1], [x, y, z]);
+}
+
+export function scale(s: Solid, x: number, y: number, z: number): Solid {
+  return transform(s, [x, 0, 0, 0, y, 0, 0, 0, z]);
+}
+
+/** Rotation about the X axis (right-handed: +Y towards +Z). */
+export function rotateX(s: Solid, angle: number): Solid {
+  const [c, n] = [Math.cos(angle), Math.sin(angle)];
+  return transform(s, [1, 0, 0, 0, c, -n, 0, n, c]);
+}
+
+/** Rotation about the Y axis (right-handed: +Z towards +X). */
+export function rotateY(s: Solid, angle: number): Solid {
+  const [c, n] = [Math.cos(angle), Math.sin(angle)];
+  return transform(s, [c, 0, n, 0, 1, 0, -n, 0, c]);
+}
+
+/** Rotation about the Z axis (right-handed: +X towards +Y). */
+export function rotateZ(s: Solid, angle: number): Solid {
+  const [c, n] = [Math.cos(angle), Math.sin(angle)];
+  return transform(s, [c, -n, 0, n, c, 0, 0, 0, 1]);
+}
+
+/** One solid holding all of `solids`' triangles (a union of closed meshes). */
+export function merge(solids: readonly Solid[]): Solid {
+  const out: Solid = { positions: [], normals: [], indices: [] };
+  for (const s of solids) {
+    const base = out.positions.length / 3;
+    for (const v of s.positions) out.positions.push(v);
+    for (const v of s.normals) out.normals.push(v);
+    for (const v of s.indices) out.indices.push(base + v);
+  }
+  return out;
+}
+
+/** Axis-aligned bounds of some solids. */
+export function bounds(solids: readonly Solid[]): { min: Vec3; max: Vec3 } {
+  const min: Vec3 = [Infinity, Infinity, Infinity];
+  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
+  for (const s of solids) {
+    for (let v = 0; v < s.positions.length; v += 3) {
+      for (let k = 0; k < 3; k++) {
+        min[k] = Math.min(min[k]!, s.positions[v + k]!);
+        max[k] = Math.max(max[k]!, s.positions[v + k]!);
+      }
+    }
+  }
+  return { min, max };
+}
+
+/** The float32 mesh of a solid. */
+export function toMesh(s: Solid): Mesh {
+  const normals = new Float32Array(s.normals.length);
+  for (let v = 0; v < s.normals.length; v += 3) {
+    const len = Math.hypot(s.normals[v]!, s.normals[v + 1]!, s.normals[v + 2]!) || 1;
+    for (let k = 0; k < 3; k++) normals[v + k] = s.normals[v + k]! / len;
+  }
+  return {
+    positions: Float32Array.from(s.positions),
+    normals,
+    indices: Uint32Array.from(s.indices),
+  };
+}
+
+/**
+ * Signed volume enclosed by a triangle mesh (sum of the tetrahedra to the origin); positive
+ * for a closed mesh wound counter-clockwise seen from outside.
+ */
+export function signedVolume(positions: ArrayLike<number>, indices: ArrayLike<number>): number {
+  let volume = 0;
+  for (let t = 0; t < indices.length; t += 3) {
+    const [a, b, c] = [indices[t]! * 3, indices[t + 1]! * 3, indices[t + 2]! * 3];
+    const [ax, ay, az] = [positions[a]!, positions[a + 1]!, positions[a + 2]!];
+    const [bx, by, bz] = [positions[b]!, positions[b + 1]!, positions[b + 2]!];
+    const [cx, cy, cz] = [positions[c]!, positions[c + 1]!, positions[c + 2]!];
+    volume += (ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx)) / 6;
+  }
+  return volume;
+}
