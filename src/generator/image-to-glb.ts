@@ -111,14 +111,3 @@ export async function imageToGlb(
   });
   return reliefGlb(subject, resolved);
 }
-
-/** @deprecated Transitional: replaced by views-to-glb.ts (visual hull). */
-export async function viewsToGlb(images: readonly Uint8Array[]): Promise<Uint8Array> {
-  const { GeneratorInputError } = await import('./errors.ts');
-  if (!Array.isArray(images) || images.length < 2 || images.length > 4) {
-    throw new GeneratorInputError(
-      `Multi-view generation needs 2 to 4 images of the same object; got ${Array.isArray(images) ? images.length : 0}.`,
-    );
-  }
-  return imageToGlb(images[0]!);
-}

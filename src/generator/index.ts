@@ -5,5 +5,6 @@
  */
 export { GeneratorInputError } from './errors.ts';
 export { decodeImage, MAX_INPUT_PIXELS, type ImageFormat, type ImageInfo } from './decode-image.ts';
-export { imageToGlb, viewsToGlb } from './image-to-glb.ts';
+export { imageToGlb } from './image-to-glb.ts';
+export { viewsToGlb } from './views-to-glb.ts';
 export { promptToGlb } from './prompt-to-glb.ts';

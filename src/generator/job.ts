@@ -3,7 +3,7 @@ import { threadId } from 'node:worker_threads';
 import { GeneratorInputError } from './errors.ts';
 import { imageToGlb } from './image-to-glb.ts';
 import { promptToGlb } from './prompt-to-glb.ts';
-import { viewsToGlb } from './index.ts';
+import { viewsToGlb } from './views-to-glb.ts';
 
 import type { GenerateHooks } from './hooks.ts';
 
@@ -30,7 +30,7 @@ export async function runJob(
       job.kind === 'image'
         ? await imageToGlb(job.image, hooks)
         : job.kind === 'views'
-          ? await viewsToGlb(job.images)
+          ? await viewsToGlb(job.images, hooks)
           : await promptToGlb(job.prompt, hooks);
     return { ok: true, glb, threadId };
   } catch (error) {

@@ -215,24 +215,10 @@ function components(mask: Mask, value: 0 | 1): { labels: Int32Array; sizes: numb
   const labels = new Int32Array(width * height).fill(-1);
   const sizes: number[] = [];
   const stack: number[] = [];
-  const offsets =
-    value === 1
-      ? [
-          [-1, -1],
-          [0, -1],
-          [1, -1],
-          [-1, 0],
-          [1, 0],
-          [-1, 1],
-          [0, 1],
-          [1, 1],
-        ]
-      : [
-          [0, -1],
-          [-1, 0],
-          [1, 0],
-          [0, 1],
-        ];
+  // Neighbour offsets as separate x and y lists (no per-step tuple destructuring).
+  const ox = value === 1 ? [-1, 0, 1, -1, 1, -1, 0, 1] : [0, -1, 1, 0];
+  const oy = value === 1 ? [-1, -1, -1, 0, 0, 1, 1, 1] : [-1, 0, 0, 1];
+  const k = ox.length;
   for (let start = 0; start < inside.length; start++) {
     if (inside[start] !== value || labels[start] !== -1) continue;
     const label = sizes.length;
@@ -244,9 +230,9 @@ function components(mask: Mask, value: 0 | 1): { labels: Int32Array; sizes: numb
       size++;
       const x = s % width;
       const y = (s - x) / width;
-      for (const [dx, dy] of offsets as [number, number][]) {
-        const nx = x + dx;
-        const ny = y + dy;
+      for (let o = 0; o < k; o++) {
+        const nx = x + ox[o]!;
+        const ny = y + oy[o]!;
         if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
         const n = ny * width + nx;
         if (inside[n] === value && labels[n] === -1) {
