@@ -13,9 +13,9 @@
 // sharp decoding the PNGs it re-encodes.
 //
 // Usage: npx tsx scripts/make-viewer-fixtures.ts [outDir]   (default e2e/fixtures/viewer/)
-// A fixture that already exists and is newer than this script is kept as it is.
+// A fixture that already exists and is newer than this script and the generator is kept as it is.
 
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -334,9 +334,19 @@ async function mtimeMs(path: string): Promise<number | undefined> {
   }
 }
 
+/** Newest modification time of this script and of the generator's sources (they make the models). */
+async function sourcesTime(): Promise<number> {
+  const generatorDir = fileURLToPath(new URL('../src/generator/', import.meta.url));
+  const files = await readdir(generatorDir, { recursive: true });
+  const times = await Promise.all(
+    [SCRIPT_PATH, ...files.map((f) => join(generatorDir, f))].map(mtimeMs),
+  );
+  return Math.max(...times.map((t) => t ?? Infinity));
+}
+
 /**
  * Writes the viewer fixtures into `outDir` (created if missing) and describes them. A
- * fixture already there and newer than this script is kept and only read back to count
+ * fixture already there and newer than this script and the generator is kept and only read back to count
  * its triangles; `force` rebuilds it all the same.
  */
 export async function makeViewerFixtures(
@@ -345,7 +355,7 @@ export async function makeViewerFixtures(
 ): Promise<ViewerFixture[]> {
   await mkdir(outDir, { recursive: true });
   const io = await fixtureIO();
-  const scriptTime = (await mtimeMs(SCRIPT_PATH)) ?? Infinity;
+  const scriptTime = await sourcesTime();
   const results: ViewerFixture[] = [];
   for (const { name, build } of FIXTURES) {
     const path = resolve(outDir, name);
