@@ -21,7 +21,6 @@ import { serve } from '@hono/node-server';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { Hono } from 'hono';
 import { MeshoptDecoder } from 'meshoptimizer';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +30,7 @@ import sharp, { type OverlayOptions } from 'sharp';
 import { imageToGlb, promptToGlb, viewsToGlb } from '../src/generator/index.ts';
 import { syntheticViews } from '../src/generator/synthetic-views.ts';
 import { startTestServer } from '../src/server/test-server.ts';
+import { buildWebIfStale } from './build-web.mjs';
 import { findChromium, NO_CHROMIUM_HELP } from './chromium.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -71,36 +71,9 @@ const QUIET_MS = 400;
 // ---------------------------------------------------------------------------------------------
 // The SPA: rebuilt when missing or older than its sources (the rule of scripts/start.mjs).
 
-function newestMtime(path: string): number {
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let newest = st.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
-}
-
 function ensureBuilt(): void {
-  const built = join(DIST, 'index.html');
-  const sources = [
-    'index.html',
-    'vite.config.ts',
-    'public',
-    'src/web',
-    'src/client',
-    'src/contract',
-    'package-lock.json',
-  ]
-    .map((p) => join(ROOT, p))
-    .filter((p) => existsSync(p));
-  const stale =
-    !existsSync(built) || Math.max(...sources.map(newestMtime)) > statSync(built).mtimeMs;
-  if (!stale) return;
-  console.log('building the web app (npm run build)…');
-  const r = spawnSync('npm', ['run', 'build', '--', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  if (r.status !== 0) throw new Error(`npm run build failed (exit ${r.status ?? r.signal})`);
+  const status = buildWebIfStale();
+  if (status !== 0) throw new Error(`the web app build failed (exit ${status})`);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,43 +1,14 @@
 #!/usr/bin/env node
 // `npm start`: build the SPA when it is missing or older than its sources, then run the server.
 // Environment variables pass through untouched (PORT, HOST, UPSTREAM_URL, DATA_DIR, ...).
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWebIfStale } from './build-web.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const built = join(root, 'dist', 'index.html');
-
-function newestMtime(path) {
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let newest = st.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
-}
-
-const sources = [
-  'index.html',
-  'vite.config.ts',
-  'public',
-  'src/web',
-  'src/client',
-  'src/contract',
-  'package-lock.json',
-]
-  .map((p) => join(root, p))
-  .filter(existsSync);
-const stale = !existsSync(built) || Math.max(...sources.map(newestMtime)) > statSync(built).mtimeMs;
-if (stale) {
-  console.log('kiln: building the web app (vite build)…');
-  const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  const r = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
+const status = buildWebIfStale();
+if (status !== 0) process.exit(status);
 
 // tsx as a loader in this one child process (its CLI would fork another).
 const server = spawn(
