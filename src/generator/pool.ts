@@ -14,7 +14,7 @@ export interface GeneratorPool {
   imageToGlb(image: Uint8Array, hooks?: GenerateHooks): Promise<Uint8Array>;
   viewsToGlb(images: readonly Uint8Array[], hooks?: GenerateHooks): Promise<Uint8Array>;
   promptToGlb(prompt: string, hooks?: GenerateHooks): Promise<Uint8Array>;
-  /** Thread ids of the last jobs' workers (diagnostics: proves work left the main thread). */
+  /** Thread id of the last finished job's worker (diagnostics: proves work left the main thread). */
   readonly lastThreadId: number | undefined;
   /** Finishes queued jobs, then stops the threads. */
   close(): Promise<void>;

@@ -2,6 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { NodeIO, type Document } from '@gltf-transform/core';
 import { validateBytes, type ValidationReport } from 'gltf-validator';
+import { expect } from 'vitest';
+import { GeneratorInputError } from './errors.ts';
 import { maskBounds, type Mask } from './mask.ts';
 
 /** Bytes of a fixture photo from /work/shared/fixtures/photos (resolved from this repo). */
@@ -269,4 +271,39 @@ export function edgeDefects(doc: Document): number {
   let defects = 0;
   for (const n of uses.values()) if (n !== 2) defects++;
   return defects;
+}
+
+/** Awaits a generator call that must fail with a GeneratorInputError whose message matches. */
+export async function expectInputError(
+  promise: Promise<unknown>,
+  pattern: RegExp,
+): Promise<GeneratorInputError> {
+  const error: unknown = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(GeneratorInputError);
+  expect((error as Error).message).toMatch(pattern);
+  return error as GeneratorInputError;
+}
+
+/**
+ * What every generator output promises: a GLB 2.0 the validator passes with no errors and no
+ * warnings, standing on the ground plane (lowest point y = 0), centred on x and z, with
+ * power-of-two textures, positive volume and faces wound to agree with their normals.
+ */
+export function expectCleanModel(glb: GlbSummary): void {
+  expect(glb.magic).toBe('glTF');
+  expect(glb.version).toBe(2);
+  expect(glb.report.issues.numErrors, problems(glb.report).join('\n')).toBe(0);
+  expect(glb.report.issues.numWarnings, problems(glb.report).join('\n')).toBe(0);
+  expect(glb.min[1]).toBeCloseTo(0, 5);
+  for (const k of [0, 2]) expect(Math.abs(glb.max[k]! + glb.min[k]!) / 2).toBeLessThan(1e-4);
+  for (const texture of glb.doc.getRoot().listTextures()) {
+    const [w, h] = texture.getSize() ?? [0, 0];
+    expect(Math.log2(w) % 1, `${w}×${h}`).toBe(0);
+    expect(Math.log2(h) % 1, `${w}×${h}`).toBe(0);
+  }
+  expect(signedVolume(glb.doc)).toBeGreaterThan(0);
+  expect(windingAgreement(glb.doc)).toBeGreaterThan(0.99);
 }
