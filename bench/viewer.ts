@@ -322,18 +322,19 @@ async function measure(
       for (const entry of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
         if (entry.responseEnd > limit) continue;
         const path = new URL(entry.name, location.href).pathname;
-        if (entry.initiatorType === 'script' || /\.m?js$/.test(path)) {
-          const bytes = entry.transferSize || entry.encodedBodySize;
-          js += bytes;
-          scripts.push(`${path} ${(bytes / 1024).toFixed(1)} KB (${entry.initiatorType})`);
-        }
+        const bytes = entry.transferSize || entry.encodedBodySize;
+        const isJs = entry.initiatorType === 'script' || /\.m?js$/.test(path);
+        if (isJs) js += bytes;
+        scripts.push(
+          `${isJs ? 'JS' : 'other'} ${path} ${(bytes / 1024).toFixed(1)} KB (${entry.initiatorType}) ${entry.startTime.toFixed(0)}–${entry.responseEnd.toFixed(0)} ms`,
+        );
       }
       const marks = performance
         .getEntriesByType('mark')
         .map((m) => `${m.name} @ ${m.startTime.toFixed(0)} ms`);
       return { at, js, marks, scripts };
     }, mark);
-    if (VERBOSE) timeline.push(...figures.marks, ...figures.scripts.map((s) => `JS ${s}`));
+    if (VERBOSE) timeline.push(...figures.marks, ...figures.scripts);
     return {
       ...(failure === undefined && figures.at !== undefined ? { firstFrame: figures.at } : {}),
       jsBytes: figures.js,

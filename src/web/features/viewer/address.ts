@@ -8,3 +8,15 @@ export function sameOriginPath(value: string | null): string | null {
   if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null;
   return value;
 }
+
+/** The models a /viewer query string names: `?src=` (or `?a=`) and, to compare, `?b=`. */
+export function modelQuery(search: string): { a: string | null; b: string | null } {
+  const params = new URLSearchParams(search);
+  return { a: params.get('a') ?? params.get('src'), b: params.get('b') };
+}
+
+/** The same, keeping only what may be opened (see sameOriginPath). */
+export function modelPathsFromQuery(search: string): { a: string | null; b: string | null } {
+  const { a, b } = modelQuery(search);
+  return { a: sameOriginPath(a), b: sameOriginPath(b) };
+}

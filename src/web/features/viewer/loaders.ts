@@ -1,10 +1,11 @@
-// Loading GLBs for the viewer: the bytes are fetched here (with progress) and kept, so the
-// facts panel, the validator and "Download original" read exactly what was loaded; three's
-// GLTFLoader then parses them with Draco, KTX2 (Basis) and Meshopt decoders. The Draco and
-// Basis decoders are served by Kiln under /decoders/ (see vite.config.ts) and fetched only when a
-// model uses them; the Meshopt decoder is inlined in three. Nothing comes from another origin.
+// Loading GLBs for the viewer: the bytes are fetched (with progress, see model-bytes.ts) and kept,
+// so the facts panel, the validator and "Download original" read exactly what was loaded; three's
+// GLTFLoader then parses them with Draco, KTX2 (Basis) and Meshopt decoders. Each decoder's code
+// is imported only when a model uses it, and the Draco and Basis decoders are served by Kiln under
+// /decoders/ (see vite.config.ts). Nothing comes from another origin.
 import {
   Line,
+  type BufferGeometry,
   Mesh,
   Points,
   Texture,
@@ -12,11 +13,12 @@ import {
   type Object3D,
   type WebGLRenderer,
 } from 'three';
-import { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
-import { DRACOLoader } from 'three/examples/jsm/loaders/DRACOLoader.js';
+import type { MeshoptDecoder } from 'three/examples/jsm/libs/meshopt_decoder.module.js';
+import type { DRACOLoader } from 'three/examples/jsm/loaders/DRACOLoader.js';
 import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import type { KTX2Loader } from 'three/examples/jsm/loaders/KTX2Loader.js';
 import type { CompressedTexture } from 'three';
+import { ModelLoadError, take } from './model-bytes.ts';
 
 const DECODERS = `${import.meta.env.BASE_URL}decoders/`;
 
@@ -34,8 +36,25 @@ export interface LoadedModel {
  */
 class LazyKTX2Loader {
   readonly isKTX2Loader = true;
-  renderer: WebGLRenderer | undefined;
+  #renderer: WebGLRenderer | undefined;
+  // Loads that began before any viewer had a renderer (see preloadModel) wait here for one:
+  // which compressed formats to transcode to depends on the GPU.
+  #waiting: ((gl: WebGLRenderer) => void)[] = [];
   #loader: Promise<KTX2Loader> | undefined;
+
+  get renderer(): WebGLRenderer | undefined {
+    return this.#renderer;
+  }
+
+  set renderer(gl: WebGLRenderer | undefined) {
+    this.#renderer = gl;
+    if (gl) for (const resolve of this.#waiting.splice(0)) resolve(gl);
+  }
+
+  #rendererReady(): Promise<WebGLRenderer> {
+    const gl = this.#renderer;
+    return gl ? Promise.resolve(gl) : new Promise((resolve) => this.#waiting.push(resolve));
+  }
 
   #get(): Promise<KTX2Loader> {
     this.#loader ??= import('three/examples/jsm/loaders/KTX2Loader.js').then(({ KTX2Loader }) => {
@@ -53,8 +72,8 @@ class LazyKTX2Loader {
         });
       return loader;
     });
-    return this.#loader.then((loader) =>
-      this.renderer ? loader.detectSupport(this.renderer) : loader,
+    return Promise.all([this.#loader, this.#rendererReady()]).then(([loader, gl]) =>
+      loader.detectSupport(gl),
     );
   }
 
@@ -76,16 +95,71 @@ class LazyKTX2Loader {
   }
 }
 
-let dracoLoader: DRACOLoader | undefined;
+/**
+ * Stands in for three's DRACOLoader: the loader is imported, and the Draco decoder fetched, when
+ * a model has Draco meshes (GLTFLoader then calls `preload`, and `decodeDracoFile` per mesh).
+ */
+class LazyDRACOLoader {
+  #loader: Promise<DRACOLoader> | undefined;
+
+  #get(): Promise<DRACOLoader> {
+    this.#loader ??= import('three/examples/jsm/loaders/DRACOLoader.js').then(({ DRACOLoader }) =>
+      new DRACOLoader().setDecoderPath(`${DECODERS}draco/`).preload(),
+    );
+    return this.#loader;
+  }
+
+  preload(): this {
+    this.#get().catch(() => undefined);
+    return this;
+  }
+
+  decodeDracoFile(...args: [ArrayBuffer, (geometry: BufferGeometry) => void, ...unknown[]]): void {
+    // (buffer, onLoad, attributeIDs, attributeTypes, vertexColorSpace, onError): untyped in
+    // @types/three.
+    const onError = typeof args[5] === 'function' ? (args[5] as (e: unknown) => void) : undefined;
+    this.#get().then(
+      (loader) =>
+        (
+          loader as unknown as { decodeDracoFile: (...a: unknown[]) => Promise<void> }
+        ).decodeDracoFile(...args),
+      onError,
+    );
+  }
+}
+
+/**
+ * Stands in for meshoptimizer's decoder (GLTFLoader calls `decodeGltfBufferAsync` for each
+ * EXT_meshopt_compression buffer view): imported with the first such model.
+ */
+const lazyMeshoptDecoder = {
+  supported: typeof WebAssembly === 'object',
+  async decodeGltfBufferAsync(
+    count: number,
+    stride: number,
+    source: Uint8Array,
+    mode: string,
+    filter?: string,
+  ): Promise<Uint8Array> {
+    const { MeshoptDecoder } = await import('three/examples/jsm/libs/meshopt_decoder.module.js');
+    await MeshoptDecoder.ready;
+    return MeshoptDecoder.decodeGltfBufferAsync(count, stride, source, mode, filter);
+  },
+};
+
+const dracoLoader = new LazyDRACOLoader();
 const ktx2Loader = new LazyKTX2Loader();
 
-function gltfLoader(gl: WebGLRenderer): GLTFLoader {
-  dracoLoader ??= new DRACOLoader().setDecoderPath(`${DECODERS}draco/`);
-  ktx2Loader.renderer = gl;
+function gltfLoader(): GLTFLoader {
   return new GLTFLoader()
-    .setDRACOLoader(dracoLoader)
+    .setDRACOLoader(dracoLoader as unknown as DRACOLoader)
     .setKTX2Loader(ktx2Loader as unknown as KTX2Loader)
-    .setMeshoptDecoder(MeshoptDecoder);
+    .setMeshoptDecoder(lazyMeshoptDecoder as unknown as typeof MeshoptDecoder);
+}
+
+/** A viewer's renderer, for the KTX2 loader to choose the formats it transcodes to. */
+export function attachRenderer(gl: WebGLRenderer): void {
+  ktx2Loader.renderer = gl;
 }
 
 /** The renderer is going away: the KTX2 loader must not keep (or use) it. */
@@ -93,51 +167,20 @@ export function releaseRenderer(gl: WebGLRenderer): void {
   if (ktx2Loader.renderer === gl) ktx2Loader.renderer = undefined;
 }
 
-/** An HTTP answer other than 2xx, or bytes that are not a GLB. */
-export class ModelLoadError extends Error {
-  override name = 'ModelLoadError';
-}
-
-/** Fetches a URL's bytes, reporting progress (0–100) when the size is known. */
-async function fetchBytes(url: string, onProgress: (percent: number) => void): Promise<Uint8Array> {
-  const res = await fetch(url);
-  if (!res.ok)
-    throw new ModelLoadError(
-      `the server answered ${res.status}${res.statusText ? ` (${res.statusText})` : ''}.`,
-    );
-  const total = Number(res.headers.get('content-length') ?? 0);
-  if (!res.body || !(total > 0)) return new Uint8Array(await res.arrayBuffer());
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let loaded = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    loaded += value.byteLength;
-    onProgress(Math.min(100, Math.floor((100 * loaded) / total)));
-  }
-  const bytes = new Uint8Array(loaded);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
-}
-
 /** True when the bytes start like a binary glTF file. */
 export function isGlb(bytes: Uint8Array): boolean {
   return bytes.length >= 12 && new TextDecoder().decode(bytes.subarray(0, 4)) === 'glTF';
 }
 
-async function load(url: string, gl: WebGLRenderer, progress: ProgressSink): Promise<LoadedModel> {
-  const bytes = await fetchBytes(url, (p) => progress.report(p));
+async function load(url: string, progress: ProgressSink): Promise<LoadedModel> {
+  const download = take(url);
+  const unsubscribe = download.onProgress((p) => progress.report(p));
+  const bytes = await download.bytes.finally(unsubscribe);
   if (!isGlb(bytes))
     throw new ModelLoadError('the file is not a GLB (binary glTF): it does not start with “glTF”.');
   // GLTFLoader may keep views into the buffer it is given: give it its own copy.
   const buffer = bytes.slice().buffer;
-  const gltf = await gltfLoader(gl).parseAsync(buffer, '');
+  const gltf = await gltfLoader().parseAsync(buffer, '');
   return { url, gltf, bytes };
 }
 
@@ -163,13 +206,13 @@ interface Entry {
 // every error thrown in its tree as uncaught) until `forget`.
 const cache = new Map<string, Entry>();
 
-function entryOf(url: string, gl: WebGLRenderer): Entry {
+function entryOf(url: string): Entry {
   let entry = cache.get(url);
   if (!entry) {
     const progress = new ProgressSink();
     const created: Entry = {
       progress,
-      promise: load(url, gl, progress).then(
+      promise: load(url, progress).then(
         (model) => (created.model = model),
         (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
       ),
@@ -183,15 +226,32 @@ function entryOf(url: string, gl: WebGLRenderer): Entry {
 /** The load of `url` (started if needed), for React's `use`. */
 export function loadModel(
   url: string,
-  gl: WebGLRenderer,
   onProgress?: (percent: number) => void,
 ): Promise<LoadedModel | Error> {
-  const entry = entryOf(url, gl);
+  const entry = entryOf(url);
   if (onProgress) {
     entry.progress.listener = onProgress;
     if (entry.progress.last !== null) onProgress(entry.progress.last);
   }
   return entry.promise;
+}
+
+const PRELOAD_KEEP_MS = 60_000;
+
+/**
+ * Starts loading `url` before a viewer asks for it (the /viewer page does, as soon as this code
+ * is in: see preload.ts), so that fetching, decoding and parsing overlap with starting WebGL. A
+ * model no viewer has taken within a minute is let go.
+ */
+export function preloadModel(url: string): void {
+  if (cache.has(url)) return;
+  const entry = entryOf(url);
+  setTimeout(() => {
+    const model = entry.model;
+    if (cache.get(url) !== entry || (model && users.has(model))) return;
+    forget(url);
+    if (model) disposeObject(model.gltf.scene);
+  }, PRELOAD_KEEP_MS);
 }
 
 /** Forgets a URL's cached load (or failed load), so the next render fetches it again. */

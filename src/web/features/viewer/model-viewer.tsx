@@ -18,7 +18,12 @@ import {
 } from 'react';
 import { Canvas, type RootState } from '@react-three/fiber';
 import { useDropzone } from 'react-dropzone';
-import { ACESFilmicToneMapping, SRGBColorSpace } from 'three';
+import {
+  ACESFilmicToneMapping,
+  SRGBColorSpace,
+  WebGLRenderer,
+  type WebGLRendererParameters,
+} from 'three';
 import type { CameraLink } from './camera-link.ts';
 import { downloadBlob } from './download.ts';
 import { forget, isGlb } from './loaders.ts';
@@ -37,6 +42,7 @@ import {
   type SettingsAction,
   type ViewerSettings,
 } from './settings.ts';
+import { takeWarmCanvas } from './webgl-warmup.ts';
 import { Stage, VIEW_DIRECTION, type ModelInfo, type ViewHandle } from './scene.tsx';
 import './viewer.css';
 
@@ -65,7 +71,41 @@ export interface LocalFile {
 
 type ViewerState = 'empty' | 'loading' | 'ready' | 'error' | 'lost';
 
+/** Must match CONTEXT_ATTRIBUTES in webgl-warmup.ts (r3f adds powerPreference: high-performance). */
 const GL_OPTIONS = { preserveDrawingBuffer: false, antialias: true, alpha: true };
+/** The canvas' pixel ratio: the screen's, from 1 to 2. */
+const DPR: [number, number] = [1, 2];
+
+/**
+ * The renderer. On a canvas that already has its final size: react-three-fiber would start WebGL
+ * on a 300 × 150 canvas and resize it at once, which allocates the drawing buffer a second time
+ * (about 0.4 s on a software renderer). And, for the first viewer on /viewer opened by address,
+ * on the canvas whose context the entry script started (webgl-warmup.ts), put in the place of
+ * react-three-fiber's own: r3f sizes the renderer's canvas and listens on its parent elements.
+ * (r3f tears its root down when an effect finds its canvas out of the page, which happens only
+ * when the viewer unmounts; or in development, where StrictMode replays effects: there is no
+ * warm-up there, see preload.ts.)
+ */
+function createRenderer({
+  canvas: given,
+  ...defaults
+}: Omit<WebGLRendererParameters, 'canvas'> & { canvas: EventTarget }): WebGLRenderer {
+  if (!(given instanceof HTMLCanvasElement) || !given.parentElement)
+    return new WebGLRenderer({ ...defaults, ...GL_OPTIONS, canvas: given as HTMLCanvasElement });
+  let canvas = given;
+  const warm = takeWarmCanvas();
+  // r3f sizes the canvas to its parent, at the pixel ratio below (three floors the product).
+  const { width, height } = given.parentElement.getBoundingClientRect();
+  if (warm) {
+    warm.style.cssText = given.style.cssText;
+    given.replaceWith(warm);
+    canvas = warm;
+  }
+  const ratio = Math.min(Math.max(window.devicePixelRatio || 1, DPR[0]), DPR[1]);
+  canvas.width = Math.max(1, Math.floor(width * ratio));
+  canvas.height = Math.max(1, Math.floor(height * ratio));
+  return new WebGLRenderer({ ...defaults, ...GL_OPTIONS, canvas });
+}
 const CAMERA_OPTIONS = { position: VIEW_DIRECTION.clone().multiplyScalar(4), fov: 35 };
 /** How long a lost WebGL context may take to come back before the viewer offers a restart. */
 const RESTORE_WAIT_MS = 4000;
@@ -392,10 +432,10 @@ export default function ModelViewer({
               aria-hidden="true"
               className="model-viewer__canvas"
               frameloop="demand"
-              dpr={[1, 2]}
+              dpr={DPR}
               flat={false}
               linear={false}
-              gl={GL_OPTIONS}
+              gl={createRenderer}
               camera={CAMERA_OPTIONS}
               onCreated={onCreated}
             >

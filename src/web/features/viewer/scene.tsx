@@ -27,7 +27,14 @@ import {
 import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
 import { clone as cloneObject } from 'three/examples/jsm/utils/SkeletonUtils.js';
 import type { CameraLink, CameraPose } from './camera-link.ts';
-import { acquire, loadModel, release, releaseRenderer, type LoadedModel } from './loaders.ts';
+import {
+  acquire,
+  attachRenderer,
+  loadModel,
+  release,
+  releaseRenderer,
+  type LoadedModel,
+} from './loaders.ts';
 import { addWireframe, applyLook } from './looks.ts';
 import { backgroundColor, type ViewerSettings } from './settings.ts';
 
@@ -153,14 +160,26 @@ export interface StageProps {
 /**
  * Everything in the canvas. The contact shadow outlives the models (drei's ContactShadows does
  * not free its render targets on unmount), and is redrawn for each one once its size is known.
+ * The shadow and the grid join after the first model has been drawn: their shaders (a depth pass
+ * and two blurs) are then compiled after the model's first frame rather than before it, which on
+ * a software renderer shows the model about 0.4 s sooner.
  */
 export function Stage({ url, settings, ...props }: StageProps) {
   const [fitted, setFitted] = useState<{ url: string; size: Vector3 } | null>(null);
   const size = fitted?.url === url ? fitted.size : null;
   const onSize = useCallback((size: Vector3) => setFitted({ url, size }), [url]);
+  const [decorated, setDecorated] = useState(false);
+  const onFirstFrame = useCallback(() => setDecorated(true), []);
   const height = size?.y ?? 1;
   const color = backgroundColor(settings);
   const dark = isDark(color);
+  // Here rather than in <Model>, which suspends (its effects wait for the load, and a load with
+  // KTX2 textures waits for a renderer).
+  const gl = useThree((s) => s.gl);
+  useEffect(() => {
+    attachRenderer(gl);
+    return () => releaseRenderer(gl);
+  }, [gl]);
   return (
     <>
       <Lighting />
@@ -174,23 +193,31 @@ export function Stage({ url, settings, ...props }: StageProps) {
       />
       {settings.autoRotate && <KeepRendering />}
       <Suspense key={url} fallback={null}>
-        <Model url={url} settings={settings} onSize={onSize} {...props} />
+        <Model
+          url={url}
+          settings={settings}
+          onSize={onSize}
+          onFirstFrame={onFirstFrame}
+          {...props}
+        />
       </Suspense>
       {/* Models are scaled to a unit footprint, so `scale` (which, changed, makes ContactShadows
           allocate new render targets without freeing the old) stays put. */}
       {/* ContactShadows makes itself visible each time it draws: hide it through a parent. */}
-      <group visible={size !== null && settings.shadow}>
-        <ContactShadows
-          frames={1}
-          position={[0, -height / 2 - 0.002, 0]}
-          scale={SHADOW_SCALE}
-          far={0.6 * height}
-          resolution={512}
-          blur={2.2}
-          opacity={dark ? 0.7 : 0.45}
-        />
-      </group>
-      {settings.grid && size && (
+      {decorated && (
+        <group visible={size !== null && settings.shadow}>
+          <ContactShadows
+            frames={1}
+            position={[0, -height / 2 - 0.002, 0]}
+            scale={SHADOW_SCALE}
+            far={0.6 * height}
+            resolution={512}
+            blur={2.2}
+            opacity={dark ? 0.7 : 0.45}
+          />
+        </group>
+      )}
+      {decorated && settings.grid && size && (
         <gridHelper
           key={dark ? 'dark' : 'light'}
           args={[GRID_SIZE, 40, dark ? 0x8a8580 : 0x6b6560, dark ? 0x4a4642 : 0xc9c4bd]}
@@ -204,12 +231,12 @@ export function Stage({ url, settings, ...props }: StageProps) {
 interface ModelProps extends Omit<StageProps, 'url'> {
   url: string;
   onSize: (size: Vector3) => void;
+  /** Called once the model has been drawn for the first time. */
+  onFirstFrame: () => void;
 }
 
 function Model({ url, onProgress, onError, ...props }: ModelProps) {
-  const gl = useThree((s) => s.gl);
-  useEffect(() => () => releaseRenderer(gl), [gl]);
-  const loaded = use(loadModel(url, gl, onProgress));
+  const loaded = use(loadModel(url, onProgress));
   return loaded instanceof Error ? (
     <ReportError error={loaded} onError={onError} />
   ) : (
@@ -233,6 +260,7 @@ function LoadedModelView({
   onReady,
   onSize,
   onLoaded,
+  onFirstFrame,
   handleRef,
   cameraLink,
 }: LoadedModelProps) {
@@ -292,7 +320,7 @@ function LoadedModelView({
       <Animation object={object} model={model} clip={settings.clip} playing={settings.playing} />
       {cameraLink && <LinkedCamera link={cameraLink} />}
       {/* After Bounds, so that each frame it sees the camera Bounds has just moved. */}
-      <ReadySignal onReady={onReady} />
+      <ReadySignal onReady={onReady} onFirstFrame={onFirstFrame} />
     </>
   );
 }
@@ -435,15 +463,21 @@ function LinkedCamera({ link }: { link: CameraLink }) {
  * animates): on the first frame whose camera pose equals the previous frame's. Until then it
  * keeps asking for frames, since the canvas renders on demand.
  */
-function ReadySignal({ onReady }: { onReady: () => void }) {
+function ReadySignal({ onReady, onFirstFrame }: { onReady: () => void; onFirstFrame: () => void }) {
   const last = useRef<Vector3 | null>(null);
   const frames = useRef(0);
   const done = useRef(false);
   useFrame(({ camera, invalidate }) => {
     if (done.current) return;
     frames.current += 1;
-    if (frames.current === 1 && performance.getEntriesByName(FIRST_FRAME_MARK).length === 0)
-      performance.mark(FIRST_FRAME_MARK);
+    // useFrame runs before the frame is drawn; a microtask runs once it has been (the draw,
+    // shader compilation included, is synchronous within this animation-frame callback).
+    if (frames.current === 1)
+      queueMicrotask(() => {
+        if (performance.getEntriesByName(FIRST_FRAME_MARK).length === 0)
+          performance.mark(FIRST_FRAME_MARK);
+        onFirstFrame();
+      });
     const previous = last.current;
     if (previous && frames.current > 3 && previous.distanceToSquared(camera.position) < 1e-12) {
       done.current = true;

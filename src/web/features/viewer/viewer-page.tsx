@@ -2,91 +2,15 @@
 // or two side by side with linked cameras. Works without an API key for local files.
 //   /viewer?src=/api/assets/….glb        one model
 //   /viewer?a=…&b=…                      two models, compared
-import { Suspense, useEffect, useMemo, useState } from 'react';
-import type { LibraryEntry } from '../../../contract/index.ts';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useApiKey } from '../key/key-store.ts';
-import { glbFileName } from '../library/file-name.ts';
-import { useLibrary } from '../library/library-query.ts';
-import { sameOriginPath } from './address.ts';
+import { modelQuery, sameOriginPath } from './address.ts';
 import { CameraLink } from './camera-link.ts';
-import { LazyModelViewer, type LocalFile } from './index.ts';
+import { LazyModelViewer } from './index.ts';
+import { slotFromQuery, type Slot, type UrlSlot } from './slot.ts';
 import './viewer-page.css';
 
-type Slot =
-  | { kind: 'none' }
-  | { kind: 'url'; url: string; name: string; label: string }
-  | { kind: 'file'; file: LocalFile };
-
-function slotFromQuery(value: string | null): Slot {
-  const path = sameOriginPath(value);
-  if (!path) return { kind: 'none' };
-  const file = decodeURIComponent(path.split('/').pop() ?? 'model');
-  const name = file.replace(/\.glb$/i, '');
-  // Content-addressed names are long hashes: show their start.
-  const short = /^[a-f0-9]{64}\.glb$/i.test(file) ? `${file.slice(0, 12)}….glb` : file;
-  return { kind: 'url', url: path, name, label: `3D model ${short}` };
-}
-
-function describeEntry(entry: LibraryEntry): string {
-  const subject = entry.prompt
-    ? `“${entry.prompt.length > 40 ? `${entry.prompt.slice(0, 37)}…` : entry.prompt}”`
-    : entry.images.length === 1
-      ? 'one photo'
-      : `${entry.images.length} photos`;
-  const day = new Date(entry.created * 1000).toLocaleDateString();
-  return `${entry.model} · ${subject} · ${day}`;
-}
-
-function slotFromEntry(entry: LibraryEntry): Slot {
-  return entry.model_url
-    ? {
-        kind: 'url',
-        url: entry.model_url,
-        name: glbFileName(entry).replace(/\.glb$/, ''),
-        label: `3D model: ${describeEntry(entry)}`,
-      }
-    : { kind: 'none' };
-}
-
-function LibraryPicker({
-  id,
-  value,
-  onPick,
-}: {
-  id: string;
-  value: string | null;
-  onPick: (slot: Slot) => void;
-}) {
-  const library = useLibrary();
-  const entries = (library.data?.pages ?? [])
-    .flatMap((p) => p.data)
-    .filter((e) => e.archived && e.model_url);
-  if (library.isPending) return null;
-  if (entries.length === 0)
-    return <span className="muted small">No finished models in your library yet.</span>;
-  return (
-    <label className="viewer-slot__pick">
-      <span>From your library</span>
-      <select
-        id={id}
-        value={value ?? ''}
-        onChange={(e) => {
-          const entry = entries.find((x) => x.model_url === e.target.value);
-          if (entry) onPick(slotFromEntry(entry));
-        }}
-      >
-        <option value="" disabled>
-          Choose a model…
-        </option>
-        {entries.map((entry) => (
-          <option key={entry.id} value={entry.model_url ?? ''}>
-            {describeEntry(entry)}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
+const LibrarySlot = lazy(() => import('./library-slot.tsx'));
 
 function SlotView({
   title,
@@ -106,14 +30,10 @@ function SlotView({
     if (slot.kind !== 'file') return;
     return () => URL.revokeObjectURL(slot.file.url);
   }, [slot]);
-  const library = useLibrary();
   const url = slot.kind === 'url' ? slot.url : slot.kind === 'file' ? slot.file.url : null;
   // A model opened by address is named after its library entry when it has one.
-  const entry =
-    slot.kind === 'url'
-      ? library.data?.pages.flatMap((p) => p.data).find((e) => e.model_url === slot.url)
-      : undefined;
-  const named = entry ? slotFromEntry(entry) : slot;
+  const [fromLibrary, setFromLibrary] = useState<UrlSlot | null>(null);
+  const named = slot.kind === 'url' && fromLibrary?.url === slot.url ? fromLibrary : slot;
   const shown =
     named.kind === 'url' ? named.label : named.kind === 'file' ? named.file.name : 'No model yet';
   return (
@@ -124,11 +44,14 @@ function SlotView({
           {shown}
         </span>
         {signedIn && (
-          <LibraryPicker
-            id={`${title}-pick`}
-            value={slot.kind === 'url' ? slot.url : null}
-            onPick={onChange}
-          />
+          <Suspense fallback={null}>
+            <LibrarySlot
+              id={`${title}-pick`}
+              slot={slot}
+              onPick={onChange}
+              onNamed={setFromLibrary}
+            />
+          </Suspense>
         )}
       </div>
       <Suspense fallback={<div className="viewer-placeholder">Loading the viewer…</div>}>
@@ -152,18 +75,16 @@ function SlotView({
 
 export default function ViewerPage() {
   const key = useApiKey();
-  const params = useMemo(() => new URLSearchParams(location.search), []);
-  const [a, setA] = useState<Slot>(() => slotFromQuery(params.get('a') ?? params.get('src')));
-  const [b, setB] = useState<Slot>(() => slotFromQuery(params.get('b')));
-  const [compare, setCompare] = useState(() => params.has('b'));
+  const query = useMemo(() => modelQuery(location.search), []);
+  const [a, setA] = useState<Slot>(() => slotFromQuery(query.a));
+  const [b, setB] = useState<Slot>(() => slotFromQuery(query.b));
+  const [compare, setCompare] = useState(() => query.b !== null);
   const [linked, setLinked] = useState(true);
   const [link] = useState(() => new CameraLink());
   useEffect(() => {
     link.setEnabled(linked);
   }, [link, linked]);
-  const rejected = [params.get('a') ?? params.get('src'), params.get('b')].filter(
-    (v) => v !== null && !sameOriginPath(v),
-  );
+  const rejected = [query.a, query.b].filter((v) => v !== null && !sameOriginPath(v));
 
   useEffect(() => {
     document.title = 'Viewer · Kiln';

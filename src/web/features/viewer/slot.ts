@@ -1,0 +1,23 @@
+// What one side of /viewer shows: nothing yet, a model by address, or a file from this device.
+import { sameOriginPath } from './address.ts';
+import type { LocalFile } from './index.ts';
+
+/** A model by address, with the name its downloads get and the label read to assistive tech. */
+export interface UrlSlot {
+  kind: 'url';
+  url: string;
+  name: string;
+  label: string;
+}
+
+export type Slot = { kind: 'none' } | UrlSlot | { kind: 'file'; file: LocalFile };
+
+export function slotFromQuery(value: string | null): Slot {
+  const path = sameOriginPath(value);
+  if (!path) return { kind: 'none' };
+  const file = decodeURIComponent(path.split('/').pop() ?? 'model');
+  const name = file.replace(/\.glb$/i, '');
+  // Content-addressed names are long hashes: show their start.
+  const short = /^[a-f0-9]{64}\.glb$/i.test(file) ? `${file.slice(0, 12)}….glb` : file;
+  return { kind: 'url', url: path, name, label: `3D model ${short}` };
+}
