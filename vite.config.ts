@@ -212,7 +212,8 @@ function precompress(): Plugin {
 
 export default defineConfig({
   plugins: [react(), r3fThreeSubset(), localDecoders(), precompress()],
-  build: { outDir: 'dist', sourcemap: true, assetsInlineLimit: 0 },
+  // The manifest tells the server which chunks a route needs (src/server/spa-shell.ts).
+  build: { outDir: 'dist', sourcemap: true, assetsInlineLimit: 0, manifest: true },
   // `npm run dev` serves the SPA with hot reload and sends API calls to a running `npm run serve`.
   server: { proxy: { '/api': api, '/mock': api } },
 });

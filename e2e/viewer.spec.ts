@@ -412,6 +412,84 @@ test.describe('viewer', () => {
     await expectRenderedModel(viewer);
   });
 
+  test('opened by address, the model, the viewer code and WebGL start before React renders, and the viewer adopts them', async ({
+    page,
+  }, info) => {
+    test.setTimeout(90_000);
+    const glb = readFileSync(fixture('draco'));
+    let requests = 0;
+    // A same-origin address (the real server has no such file: the test answers for it).
+    await page.route(
+      (url) => url.pathname === '/e2e-files/draco.glb',
+      (route) => {
+        requests += 1;
+        return route.fulfill({ body: glb, contentType: 'model/gltf-binary' });
+      },
+    );
+    // Every canvas the page starts WebGL on.
+    await page.addInitScript(() => {
+      const canvases = new Set<HTMLCanvasElement>();
+      let viewerExisted: boolean | null = null;
+      const getContext = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function (
+        this: HTMLCanvasElement,
+        ...args: Parameters<typeof getContext>
+      ) {
+        if (/^webgl/.test(args[0])) {
+          viewerExisted ??= document.querySelector('[data-testid=model-viewer]') !== null;
+          canvases.add(this);
+        }
+        return getContext.apply(this, args);
+      } as typeof getContext;
+      Object.assign(window, { kilnGlCanvases: canvases, kilnGlBeforeViewer: () => !viewerExisted });
+    });
+    // The /viewer shell names the viewer's chunks, so they download beside the entry.
+    const shell = await (await page.request.get('/viewer')).text();
+    expect(shell).toMatch(
+      /<link rel="modulepreload" crossorigin href="\/assets\/model-viewer-[^"]+\.js" \/>/,
+    );
+
+    await page.goto('/viewer?src=/e2e-files/draco.glb');
+    const viewer = viewerOf(page);
+    await expectRenderedModel(viewer);
+    await expect(page.getByTestId('slot-name')).toHaveText('3D model draco.glb');
+    const facts = await page.evaluate(() => {
+      const probe = window as unknown as {
+        kilnGlCanvases: Set<HTMLCanvasElement>;
+        kilnGlBeforeViewer: () => boolean;
+      };
+      const canvases = [...probe.kilnGlCanvases];
+      const shown = [...document.querySelectorAll('[data-testid=model-viewer] canvas')];
+      const timing = (part: string) =>
+        (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((e) =>
+          e.name.includes(part),
+        );
+      return {
+        contexts: canvases.length,
+        startedBeforeViewer: probe.kilnGlBeforeViewer(),
+        shown: shown.length,
+        adopted: canvases[0] === shown[0],
+        glbStart: timing('/e2e-files/draco.glb')?.startTime ?? null,
+        // React's first render asks for /api/info (the app's header).
+        infoStart: timing('/api/info')?.startTime ?? null,
+      };
+    });
+    // Fetched once: the viewer took the download the entry started.
+    expect(requests).toBe(1);
+    // One WebGL context, started before the viewer existed, on the canvas the viewer shows.
+    expect(facts).toMatchObject({
+      contexts: 1,
+      startedBeforeViewer: true,
+      shown: 1,
+      adopted: true,
+    });
+    // The model was on its way before React first rendered.
+    expect(facts.glbStart).not.toBeNull();
+    expect(facts.infoStart).not.toBeNull();
+    expect(facts.glbStart ?? Infinity).toBeLessThan(facts.infoStart ?? 0);
+    await page.screenshot({ path: info.outputPath('opened-by-address.png') });
+  });
+
   test('compares two models side by side with linked cameras', async ({ page }, info) => {
     test.setTimeout(120_000);
     await page.goto('/viewer');

@@ -627,6 +627,31 @@ describe('limits and headers', () => {
     expect(await shell.text()).toContain('<title>Kiln</title>');
   });
 
+  it('names the viewer chunks in the /viewer shell from the build manifest, which is not served', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kiln-static-'));
+    mkdirSync(join(dir, '.vite'), { recursive: true });
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><head><title>Kiln</title></head>');
+    const manifest = {
+      'index.html': { file: 'assets/index-1.js', isEntry: true },
+      'src/web/features/viewer/viewer-page.tsx': { file: 'assets/viewer-page-2.js' },
+      'src/web/features/viewer/model-viewer.tsx': {
+        file: 'assets/model-viewer-3.js',
+        imports: ['index.html'],
+      },
+    };
+    writeFileSync(join(dir, '.vite/manifest.json'), JSON.stringify(manifest));
+    server = await startTestServer({ staticDir: dir });
+    const viewer = await (await server.request('/viewer?src=/api/assets/x.glb')).text();
+    expect(viewer).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/viewer-page-2.js" />',
+    );
+    expect(viewer).toContain('href="/assets/model-viewer-3.js"');
+    expect(viewer).not.toContain('index-1.js');
+    for (const path of ['/', '/gallery'])
+      expect(await (await server.request(path)).text(), path).not.toContain('modulepreload');
+    expect((await server.request('/.vite/manifest.json')).status).toBe(404);
+  });
+
   it('keeps the KTX2 worker CSP when the worker goes out compressed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kiln-static-'));
     mkdirSync(join(dir, 'decoders/basis'), { recursive: true });

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { ERROR_TYPES } from '../contract/index.ts';
 import { createLibraryService } from './library/service.ts';
 import { ownerHasher } from './owner.ts';
@@ -10,6 +10,7 @@ import { apiV1Routes } from './routes/api-v1.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { libraryRoutes } from './routes/library.ts';
 import { securityHeaders } from './security.ts';
+import { MANIFEST_PATH, readManifest, routeShells } from './spa-shell.ts';
 import type { BlobStore } from './storage/blobs.ts';
 import type { LibraryStore } from './storage/library.ts';
 import { uploadRoutes } from './uploads/routes.ts';
@@ -125,6 +126,8 @@ export function createServerApp(deps: ServerDeps): Hono {
       await next();
       c.header('Content-Security-Policy', KTX2_WORKER_CSP);
     });
+    // Vite's build manifest (read above, for the route shells) is not for browsers.
+    app.all(`/${dirname(MANIFEST_PATH)}/*`, (c) => c.notFound());
     // The build writes .br and .gz siblings of its compressible files (vite.config.ts); they go
     // out with Content-Encoding to browsers that accept them (br first, then gzip), with the
     // original file's Content-Type.
@@ -132,8 +135,11 @@ export function createServerApp(deps: ServerDeps): Hono {
       '*',
       serveStatic({ root, precompressed: true, onFound: (path, c) => void served.set(c, path) }),
     );
-    // Client-side routes fall back to the SPA shell.
-    app.get('*', (c) => c.html(indexHtml, 200, { 'Cache-Control': 'no-cache' }));
+    // Client-side routes fall back to the SPA shell; some get one that names their chunks.
+    const shells = routeShells(indexHtml, readManifest(staticDir));
+    app.get('*', (c) =>
+      c.html(shells.get(c.req.path) ?? indexHtml, 200, { 'Cache-Control': 'no-cache' }),
+    );
   }
   app.onError((err, c) => {
     log(`error on ${c.req.method} ${c.req.path}: ${String(err)}`);

@@ -19,6 +19,7 @@ import { GLTFLoader, type GLTF } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import type { KTX2Loader } from 'three/examples/jsm/loaders/KTX2Loader.js';
 import type { CompressedTexture } from 'three';
 import { ModelLoadError, take } from './model-bytes.ts';
+import { warmContext } from './webgl-warmup.ts';
 
 const DECODERS = `${import.meta.env.BASE_URL}decoders/`;
 
@@ -53,7 +54,18 @@ class LazyKTX2Loader {
 
   #rendererReady(): Promise<WebGLRenderer> {
     const gl = this.#renderer;
-    return gl ? Promise.resolve(gl) : new Promise((resolve) => this.#waiting.push(resolve));
+    if (gl) return Promise.resolve(gl);
+    // Before any renderer, the context the entry started (which the first viewer's renderer
+    // adopts) answers the same question: detectSupport reads only `extensions`.
+    const early = warmContext();
+    if (early) {
+      const extensions = {
+        has: (name: string) => early.getExtension(name) !== null,
+        get: (name: string) => early.getExtension(name) as unknown,
+      };
+      return Promise.resolve({ extensions } as unknown as WebGLRenderer);
+    }
+    return new Promise((resolve) => this.#waiting.push(resolve));
   }
 
   #get(): Promise<KTX2Loader> {

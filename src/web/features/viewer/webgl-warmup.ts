@@ -69,3 +69,8 @@ export function takeWarmCanvas(): HTMLCanvasElement | null {
   warm = null;
   return canvas;
 }
+
+/** The warm canvas' context while no viewer has taken it yet (for format checks), else null. */
+export function warmContext(): WebGL2RenderingContext | null {
+  return warm?.getContext('webgl2', CONTEXT_ATTRIBUTES) ?? null;
+}

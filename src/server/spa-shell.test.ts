@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { chunkFiles, routeShells } from './spa-shell.ts';
+
+const INDEX = `<!doctype html>
+<html lang="en">
+  <head>
+    <title>Kiln</title>
+    <script type="module" crossorigin src="/assets/index-E1.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/jsx-runtime-J1.js">
+  </head>
+  <body><div id="root"></div></body>
+</html>
+`;
+
+// The shape Vite writes (build.manifest), trimmed to what the shell reads and a little more.
+const MANIFEST = {
+  'index.html': {
+    file: 'assets/index-E1.js',
+    isEntry: true,
+    imports: ['_jsx-runtime-J1.js'],
+    dynamicImports: ['src/web/features/viewer/viewer-page.tsx'],
+  },
+  '_jsx-runtime-J1.js': { file: 'assets/jsx-runtime-J1.js' },
+  '_three.core-T1.js': { file: 'assets/three.core-T1.js' },
+  '_loaders-L1.js': { file: 'assets/loaders-L1.js', imports: ['_three.core-T1.js'] },
+  'src/web/features/viewer/viewer-page.tsx': {
+    file: 'assets/viewer-page-V1.js',
+    isDynamicEntry: true,
+    imports: ['_jsx-runtime-J1.js', 'index.html'],
+    css: ['assets/viewer-page-V1.css'],
+  },
+  'src/web/features/viewer/model-viewer.tsx': {
+    file: 'assets/model-viewer-M1.js',
+    isDynamicEntry: true,
+    imports: ['_jsx-runtime-J1.js', 'index.html', '_loaders-L1.js', '_three.core-T1.js'],
+  },
+};
+
+describe('chunkFiles', () => {
+  it('follows static imports once each and leaves the entry out', () => {
+    expect(chunkFiles(MANIFEST, ['src/web/features/viewer/model-viewer.tsx']).sort()).toEqual([
+      'assets/jsx-runtime-J1.js',
+      'assets/loaders-L1.js',
+      'assets/model-viewer-M1.js',
+      'assets/three.core-T1.js',
+    ]);
+  });
+
+  it('skips modules the manifest does not have', () => {
+    expect(chunkFiles(MANIFEST, ['src/web/nowhere.tsx'])).toEqual([]);
+  });
+});
+
+describe('routeShells', () => {
+  it('names the viewer chunks in the /viewer shell, not those index.html already loads', () => {
+    const shells = routeShells(INDEX, MANIFEST);
+    const viewer = shells.get('/viewer') ?? '';
+    for (const file of ['viewer-page-V1', 'model-viewer-M1', 'loaders-L1', 'three.core-T1'])
+      expect(viewer).toContain(
+        `<link rel="modulepreload" crossorigin href="/assets/${file}.js" />`,
+      );
+    expect(viewer.match(/jsx-runtime-J1/g)).toHaveLength(1);
+    // Before </head>, with index.html otherwise unchanged.
+    expect(viewer.indexOf('model-viewer-M1')).toBeLessThan(viewer.indexOf('</head>'));
+    expect(viewer.replace(/\n\s*<link rel="modulepreload" crossorigin href="[^"]+" \/>/g, '')).toBe(
+      INDEX,
+    );
+    expect(shells.has('/')).toBe(false);
+  });
+
+  it('gives no special shells for a missing or malformed manifest', () => {
+    expect(routeShells(INDEX, null).size).toBe(0);
+    expect(routeShells(INDEX, { 'index.html': { file: 42 } }).size).toBe(0);
+    expect(routeShells(INDEX, {}).size).toBe(0);
+  });
+
+  it('prefixes a base path', () => {
+    expect(routeShells(INDEX, MANIFEST, '/kiln/').get('/viewer')).toContain(
+      'href="/kiln/assets/model-viewer-M1.js"',
+    );
+  });
+});
