@@ -1,5 +1,5 @@
 // bench/generator: how long Kiln's local generator (src/generator) takes on this machine, and what
-// it makes. For each fixture photo (../shared/fixtures/photos/*.png, next to the repo), for the
+// it makes. For each fixture photo (fixtures/photos/*.png), for the
 // synthetic 4-view chair (syntheticViews), for both upscaled to 1024 × 1024 and 2048 × 2048
 // (sharp, lanczos3, PNG), and for a handful of prompts:
 //   - wall time of the pure function, called directly in this process (imageToGlb, viewsToGlb,
@@ -16,12 +16,11 @@ import { MeshoptDecoder } from 'meshoptimizer';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PHOTOS_DIR } from '../src/testing/fixtures.ts';
 import sharp from 'sharp';
 import { imageToGlb, promptToGlb, viewsToGlb } from '../src/generator/index.ts';
 import { syntheticViews } from '../src/generator/synthetic-views.ts';
 
-const PHOTOS_DIR = fileURLToPath(new URL('../../shared/fixtures/photos/', import.meta.url));
 const RUNS = Math.max(1, Math.floor(Number(process.env.BENCH_RUNS ?? 3)) || 3);
 const BUDGET_MS = 3000;
 const SIZES = [1024, 2048] as const;
@@ -94,9 +93,7 @@ async function dimensions(png: Uint8Array): Promise<string> {
 
 async function makeCases(): Promise<Case[]> {
   if (!existsSync(PHOTOS_DIR)) {
-    console.error(
-      `No fixture photos at ${PHOTOS_DIR} (the repo is expected next to shared/fixtures/).`,
-    );
+    console.error(`No fixture photos at ${PHOTOS_DIR}.`);
     process.exit(1);
   }
   const photos = readdirSync(PHOTOS_DIR)

@@ -24,7 +24,8 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, deflateSync, gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { findChromium, NO_CHROMIUM_HELP } from '../scripts/chromium.mjs';
-import { makeViewerFixtures, PHOTOS_DIR } from '../scripts/make-viewer-fixtures.ts';
+import { makeViewerFixtures } from '../scripts/make-viewer-fixtures.ts';
+import { PHOTOS_DIR } from '../src/testing/fixtures.ts';
 import { imageToGlb } from '../src/generator/index.ts';
 import { startTestServer } from '../src/server/test-server.ts';
 

@@ -1,11 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { photoPath } from '../src/testing/fixtures.ts';
 import sharp from 'sharp';
 
-export const PHOTOS = fileURLToPath(new URL('../../shared/fixtures/photos/', import.meta.url));
-export const photo = (name: string) => `${PHOTOS}${name}`;
+export const photo = (name: string) => photoPath(name);
 export const DEMO_KEY = 'tr_demo_kiln';
 
 /** Signs in by storing the key as the key screen would ("remember on this device"). */

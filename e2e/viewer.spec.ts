@@ -3,16 +3,17 @@
 // them; memory returns to its baseline after 20 models; WebGL context loss recovers.
 import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { Box3, Vector3 } from 'three';
 import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
+import { VIEWER_FIXTURES_DIR } from '../src/testing/fixtures.ts';
 import { glbFacts } from '../src/web/features/viewer/facts/glb-facts.ts';
 import { DEMO_KEY, expectAccessible, expectRenderedModel, photo, useKey } from './helpers.ts';
 
-const FIXTURES = new URL('./fixtures/viewer/', import.meta.url);
-const fixture = (name: string) => new URL(`${name}.glb`, FIXTURES).pathname;
+const fixture = (name: string) => join(VIEWER_FIXTURES_DIR, `${name}.glb`);
 const ALL = ['draco', 'meshopt', 'ktx2', 'animated', 'large'] as const;
 
 const viewerOf = (page: Page) => page.getByTestId('model-viewer').first();

@@ -1,6 +1,6 @@
 // `npm run generator:preview`: contact sheets of what Kiln's local generator makes, for a person
 // to judge at a glance. Writes
-//   docs/generator-preview.png   each fixture photo (../shared/fixtures/photos/*.png) through
+//   docs/generator-preview.png   each fixture photo (fixtures/photos/*.png) through
 //                                imageToGlb, and the synthetic 4-view chair through viewsToGlb:
 //                                one row per model, the input then four angles;
 //   docs/generator-prompts.png   twelve prompts through promptToGlb, two angles each.
@@ -15,6 +15,7 @@
 // Usage: npm run generator:preview   (PREVIEW_TIMEOUT_MS bounds each model's load, default 60000)
 // Takes 5–7 minutes on 2 busy cores: SwiftShader draws a few frames a second, and each damped
 // turn takes some 50 frames to come to rest.
+import { PHOTOS_DIR } from '../src/testing/fixtures.ts';
 import { NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { serve } from '@hono/node-server';
@@ -36,7 +37,6 @@ import { findChromium, NO_CHROMIUM_HELP } from './chromium.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
 const DOCS = join(ROOT, 'docs');
-const PHOTOS_DIR = fileURLToPath(new URL('../../shared/fixtures/photos/', import.meta.url));
 const PREVIEW_PNG = join(DOCS, 'generator-preview.png');
 const PROMPTS_PNG = join(DOCS, 'generator-prompts.png');
 const PROMPTS = [
@@ -123,8 +123,7 @@ async function make(
 }
 
 async function makeModels(): Promise<{ photos: Model[]; prompts: Model[] }> {
-  if (!existsSync(PHOTOS_DIR))
-    throw new Error(`no fixture photos at ${PHOTOS_DIR} (the repo goes next to shared/)`);
+  if (!existsSync(PHOTOS_DIR)) throw new Error(`no fixture photos at ${PHOTOS_DIR} `);
   const photos: Model[] = [];
   for (const file of readdirSync(PHOTOS_DIR)
     .filter((f) => f.toLowerCase().endsWith('.png'))

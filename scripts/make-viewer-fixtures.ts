@@ -12,7 +12,7 @@
 // KTX2 encoding uses the ktx2-encoder package (Basis Universal compiled to WASM, offline), with
 // sharp decoding the PNGs it re-encodes.
 //
-// Usage: npx tsx scripts/make-viewer-fixtures.ts [outDir]   (default e2e/fixtures/viewer/)
+// Usage: npx tsx scripts/make-viewer-fixtures.ts [outDir]   (default fixtures/viewer/)
 // A fixture that already exists and is newer than this script and the generator is kept as it is.
 
 import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
@@ -26,6 +26,7 @@ import { ktx2 } from 'ktx2-encoder/gltf-transform';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import sharp from 'sharp';
 import { imageToGlb, promptToGlb } from '../src/generator/index.ts';
+import { PHOTOS_DIR, VIEWER_FIXTURES_DIR } from '../src/testing/fixtures.ts';
 
 export interface ViewerFixture {
   name: string;
@@ -36,8 +37,7 @@ export interface ViewerFixture {
   cached: boolean;
 }
 
-export const DEFAULT_OUT_DIR = 'e2e/fixtures/viewer/';
-export const PHOTOS_DIR = fileURLToPath(new URL('../../shared/fixtures/photos/', import.meta.url));
+export const DEFAULT_OUT_DIR = VIEWER_FIXTURES_DIR;
 export const LARGE_MIN_TRIANGLES = 200_000;
 
 const SCRIPT_PATH = fileURLToPath(import.meta.url);

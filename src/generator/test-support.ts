@@ -3,14 +3,13 @@ import { readFile } from 'node:fs/promises';
 import { NodeIO, type Document } from '@gltf-transform/core';
 import { validateBytes, type ValidationReport } from 'gltf-validator';
 import { expect } from 'vitest';
+import { photoPath } from '../testing/fixtures.ts';
 import { GeneratorInputError } from './errors.ts';
 import { maskBounds, type Mask } from './mask.ts';
 
-/** Bytes of a fixture photo from /work/shared/fixtures/photos (resolved from this repo). */
+/** Bytes of a fixture photo (fixtures/photos). */
 export async function photo(name: string): Promise<Uint8Array> {
-  return new Uint8Array(
-    await readFile(new URL(`../../../shared/fixtures/photos/${name}`, import.meta.url)),
-  );
+  return new Uint8Array(await readFile(photoPath(name)));
 }
 
 export interface GlbSummary {

@@ -1,17 +1,15 @@
 // Shared by the mock's tests and the client's integration tests: an in-process mock with fast fakes.
 import { Document, NodeIO } from '@gltf-transform/core';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { photoPath } from '../testing/fixtures.ts';
 import { createMockApp, type MockApp, type MockAppDeps } from './app.ts';
 import type { Generator } from './engine.ts';
 import { memoryModelFiles } from './model-files.ts';
 import { SPEED_PROFILES, type SpeedProfile } from './speed.ts';
 import { openMockStore, type MockStore } from './store.ts';
 
-export const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/photos/', import.meta.url));
-
 export function fixturePhoto(name: string): Buffer {
-  return readFileSync(`${FIXTURES}${name}`);
+  return readFileSync(photoPath(name));
 }
 
 export function photoDataUri(name: string): string {

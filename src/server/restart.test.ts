@@ -13,7 +13,7 @@ import {
   type Task,
 } from '../contract/index.ts';
 import { ROOT, spawnEntry, type Spawned } from '../testing/spawn-server.ts';
-import { FIXTURES } from '../mock/test-helpers.ts';
+import { photoPath } from '../testing/fixtures.ts';
 
 const dirs: string[] = [];
 const procs: Spawned[] = [];
@@ -47,7 +47,7 @@ describe('the server as a process', () => {
     const form = new FormData();
     form.append(
       'file',
-      new Blob([readFileSync(join(FIXTURES, 'horse.png'))], { type: 'image/png' }),
+      new Blob([readFileSync(photoPath('horse.png'))], { type: 'image/png' }),
       'horse.png',
     );
     const up = await fetch(`${first.url}/api/uploads`, { method: 'POST', body: form });

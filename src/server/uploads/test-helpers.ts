@@ -1,13 +1,9 @@
 // Images for the upload tests: the shared photos and ones made with sharp on the spot.
-import { readFileSync } from 'node:fs';
+import { readPhoto } from '../../testing/fixtures.ts';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 
-export function photo(name: 'chair.png' | 'teapot.png'): Uint8Array {
-  return new Uint8Array(
-    readFileSync(new URL(`../../../../shared/fixtures/photos/${name}`, import.meta.url)),
-  );
-}
+export const photo = (name: 'chair.png' | 'teapot.png'): Uint8Array => readPhoto(name);
 
 const u8 = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 

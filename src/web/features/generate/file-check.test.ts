@@ -1,15 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES } from '../../../mock/test-helpers.ts';
+import { readPhoto } from '../../../testing/fixtures.ts';
 import { MAX_UPLOAD_BYTES, checkImageFile, sniff } from './file-check.ts';
 
 const file = (bytes: Uint8Array | string, name: string) => new File([bytes as BlobPart], name);
 
 describe('checkImageFile', () => {
   it('accepts PNG, JPEG and WebP by content, whatever the name', async () => {
-    expect(
-      await checkImageFile(file(readFileSync(`${FIXTURES}chair.png`), 'chair.png')),
-    ).toBeNull();
+    expect(await checkImageFile(file(readPhoto('chair.png'), 'chair.png'))).toBeNull();
     expect(
       await checkImageFile(file(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0]), 'photo.txt')),
     ).toBeNull();

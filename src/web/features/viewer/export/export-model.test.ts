@@ -2,8 +2,6 @@
 // Every export is read back with three's own loaders (OBJLoader, STLLoader, fflate's unzip)
 // and compared with the source scene in world space.
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { NodeIO } from '@gltf-transform/core';
 import {
   Box3,
@@ -21,6 +19,7 @@ import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { imageToGlb } from '../../../../generator/index.ts';
+import { photoPath } from '../../../../testing/fixtures.ts';
 import { downloadBlob } from '../download.ts';
 import {
   EXPORT_FORMATS,
@@ -113,13 +112,6 @@ function expectUsdzLayout(bytes: Uint8Array): void {
   }
   expect(entries).toBeGreaterThan(0);
 }
-
-// Read by path: under jsdom, Vite would rewrite `new URL(…, import.meta.url)` (as the
-// generator's test-support does) into an asset import, which it denies outside the repo.
-const PHOTOS = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../../../../../shared/fixtures/photos',
-);
 
 const usdText = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -243,7 +235,7 @@ describe('a Kiln GLB (the chair photo, off-centre)', () => {
   beforeAll(async () => {
     const io = new NodeIO();
     const doc = await io.readBinary(
-      await imageToGlb(new Uint8Array(await readFile(join(PHOTOS, 'chair.png')))),
+      await imageToGlb(new Uint8Array(await readFile(photoPath('chair.png')))),
     );
     // Node has no image decoder for GLTFLoader: drop the texture, geometry stays as it is.
     for (const texture of doc.getRoot().listTextures()) texture.dispose();

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { Document, getBounds, type NodeIO, type Primitive } from '@gltf-transform/core';
@@ -9,10 +9,10 @@ import {
   fixtureIO,
   LARGE_MIN_TRIANGLES,
   makeViewerFixtures,
-  PHOTOS_DIR,
   type ViewerFixture,
 } from '../../../../../scripts/make-viewer-fixtures.ts';
 import { imageToGlb } from '../../../../generator/index.ts';
+import { PHOTOS_DIR, VIEWER_FIXTURES_DIR } from '../../../../testing/fixtures.ts';
 import {
   formatBytes,
   formatCount,
@@ -23,11 +23,10 @@ import {
 } from './glb-facts.ts';
 
 // Shared with e2e: the script keeps fixtures newer than itself, so this is quick after once.
-const FIXTURE_DIR = fileURLToPath(new URL('../../../../../e2e/fixtures/viewer/', import.meta.url));
 const SETUP_TIMEOUT = 180_000;
 
 async function photo(name: string): Promise<Uint8Array> {
-  return new Uint8Array(await readFile(`${PHOTOS_DIR}${name}`));
+  return new Uint8Array(await readFile(join(PHOTOS_DIR, name)));
 }
 
 /** A GLB container around `json` (any value, or raw text) and an optional BIN chunk. */
@@ -97,7 +96,7 @@ describe('glbFacts on the viewer fixtures', () => {
 
   beforeAll(async () => {
     io = await fixtureIO();
-    for (const fixture of await makeViewerFixtures(FIXTURE_DIR)) {
+    for (const fixture of await makeViewerFixtures(VIEWER_FIXTURES_DIR)) {
       const data = new Uint8Array(await readFile(fixture.path));
       fixtures.set(fixture.name, { ...fixture, data, facts: glbFacts(data) });
     }

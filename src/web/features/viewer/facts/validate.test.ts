@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PHOTOS_DIR } from '../../../../../scripts/make-viewer-fixtures.ts';
+import { photoPath } from '../../../../testing/fixtures.ts';
 import { imageToGlb } from '../../../../generator/index.ts';
 import { MAX_ISSUES, SUMMARY_MESSAGES } from './run-validator.ts';
 import { validateGlb } from './validate.ts';
@@ -46,7 +46,7 @@ function joinGlb(json: unknown, bin: Uint8Array | null): Uint8Array {
 let kilnGlb: Uint8Array;
 
 beforeAll(async () => {
-  kilnGlb = await imageToGlb(new Uint8Array(await readFile(`${PHOTOS_DIR}chair.png`)));
+  kilnGlb = await imageToGlb(new Uint8Array(await readFile(photoPath('chair.png'))));
 });
 
 describe('validateGlb without a Worker (Node: in this thread)', () => {
