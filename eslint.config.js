@@ -47,6 +47,17 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['../*'] }] },
   },
   {
+    // Format knowledge is isomorphic and dependency-free: nothing of Kiln's, nothing of Node's.
+    files: ['src/formats/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['../*', 'node:*', 'sharp', 'zod', 'react', 'three'] },
+      ],
+    },
+  },
+  {
     files: ['src/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,

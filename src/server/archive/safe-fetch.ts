@@ -11,6 +11,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP, isIPv4, isIPv6 } from 'node:net';
+import { GLB_HEADER_BYTES, readGlbHeader } from '../../formats/index.ts';
 
 export type ArchiveFetchErrorCode =
   | 'bad_url'
@@ -76,8 +77,6 @@ export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_REDIRECTS = 5;
 
-const GLB_MAGIC = 0x46546c67; // 'glTF' read little-endian
-const GLB_HEADER_BYTES = 12;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -425,21 +424,13 @@ function discard({ req, res }: Exchange): void {
 
 /** Checks the 12-byte GLB header; returns an error or undefined. */
 function checkGlbHeader(bytes: Uint8Array, maxBytes: number): ArchiveFetchError | undefined {
-  if (bytes.byteLength < GLB_HEADER_BYTES) {
-    return new ArchiveFetchError('not_glb', 'body is shorter than a GLB header');
-  }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, GLB_HEADER_BYTES);
-  if (view.getUint32(0, true) !== GLB_MAGIC) {
-    return new ArchiveFetchError('not_glb', 'body does not start with the glTF magic');
-  }
-  const version = view.getUint32(4, true);
-  if (version !== 2) return new ArchiveFetchError('not_glb', `GLB version ${version} is not 2`);
-  const length = view.getUint32(8, true);
-  if (length < GLB_HEADER_BYTES) {
-    return new ArchiveFetchError('not_glb', `GLB header declares an impossible length ${length}`);
-  }
-  if (length > maxBytes) {
-    return new ArchiveFetchError('too_large', `GLB declares ${length} bytes, over ${maxBytes}`);
+  const header = readGlbHeader(bytes);
+  if (!header.ok) return new ArchiveFetchError('not_glb', `body ${header.message}`);
+  if (header.length > maxBytes) {
+    return new ArchiveFetchError(
+      'too_large',
+      `GLB declares ${header.length} bytes, over ${maxBytes}`,
+    );
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { sniffImage } from './sniff.ts';
+import { imageKind, unusableImageSentence } from '../../formats/index.ts';
 
 /** 20 MiB, the same cap the mock puts on a fetched `image_url`. */
 export const UPLOAD_MAX_BYTES = 20 * 1024 * 1024;
@@ -102,19 +102,20 @@ export async function normaliseImage(
     throw new UploadError(400, 'empty_file', `The file is empty; ${ACCEPTED}.`);
   if (bytes.byteLength > maxBytes) throw tooLarge(bytes.byteLength, maxBytes);
 
-  const sniffed = sniffImage(bytes);
-  if (!sniffed.accepted)
+  const kind = imageKind(bytes);
+  const format = kind === 'png' || kind === 'jpeg' || kind === 'webp' ? kind : undefined;
+  if (!format)
     throw new UploadError(
       415,
       'unsupported_image_type',
-      `This file is ${sniffed.description}; ${ACCEPTED}.`,
+      unusableImageSentence(kind, { accepted: 'a PNG, JPEG or WebP photo' }),
     );
 
   let width: number;
   let height: number;
   try {
     const header = await sharp(bytes, { limitInputPixels: false }).metadata();
-    if (header.format !== sniffed.format) throw damaged();
+    if (header.format !== format) throw damaged();
     width = header.width;
     height = header.height;
   } catch (err) {
@@ -130,14 +131,14 @@ export async function normaliseImage(
         `the limit is ${megapixels(maxPixels)} megapixels, so scale it down and retry.`,
     );
 
-  const { ext, mime } = FORMATS[sniffed.format];
+  const { ext, mime } = FORMATS[format];
   const pipeline = sharp(bytes, {
     failOn: 'error',
     limitInputPixels: maxPixels,
     autoOrient: true,
   }).resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
-  if (sniffed.format === 'png') pipeline.png();
-  else if (sniffed.format === 'jpeg') pipeline.jpeg({ quality: 90, mozjpeg: false });
+  if (format === 'png') pipeline.png();
+  else if (format === 'jpeg') pipeline.jpeg({ quality: 90, mozjpeg: false });
   else pipeline.webp({ quality: 90 });
 
   try {

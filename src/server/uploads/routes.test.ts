@@ -153,7 +153,7 @@ describe('POST /api/uploads', () => {
   });
 
   it.each([
-    ['SVG', SVG, 'drawing.svg', 'image/svg+xml', /^This file is an SVG drawing; upload a PNG/],
+    ['SVG', SVG, 'drawing.svg', 'image/svg+xml', /^This file is an SVG drawing; use a PNG/],
     ['HEIC', HEIC, 'IMG_0001.HEIC', 'image/heic', /HEIC\/HEIF/],
     ['PDF', PDF, 'scan.pdf', 'application/pdf', /PDF document/],
     ['text named .png', TEXT, 'photo.png', 'image/png', /plain text/],
@@ -172,7 +172,7 @@ describe('POST /api/uploads', () => {
       415,
       'unsupported_image_type',
     );
-    expect(message).toMatch(/GIF is not supported/);
+    expect(message).toMatch(/^This file is a GIF image; use a PNG, JPEG or WebP photo/);
   });
 
   it('refuses an empty body or file with 400', async () => {

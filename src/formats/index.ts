@@ -1,0 +1,3 @@
+export * from './glb-header.ts';
+export * from './image-kind.ts';
+export * from './image-size.ts';
