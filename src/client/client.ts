@@ -2,6 +2,8 @@ import {
   ERROR_CODES,
   ERROR_TYPES,
   FALLBACK_MODELS,
+  IDEMPOTENCY_KEY_PROBLEM,
+  IDEMPOTENCY_KEY_RE,
   ModelListSchema,
   ModelRecordSchema,
   parseCreateRequest,
@@ -288,13 +290,10 @@ export function createClient(options: ClientOptions): KilnClient {
     const parsed = parseCreateRequest(body);
     if (!parsed.ok) throw InvalidRequestError.local(parsed.error);
     const { idempotencyKey } = opts;
-    if (
-      idempotencyKey !== undefined &&
-      (idempotencyKey.length > 255 || !HEADER_TOKEN.test(idempotencyKey))
-    )
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_RE.test(idempotencyKey))
       throw localInvalid(
         'idempotencyKey',
-        'idempotencyKey must be 1 to 255 visible ASCII characters.',
+        IDEMPOTENCY_KEY_PROBLEM.replace('Idempotency-Key', 'idempotencyKey'),
         ERROR_CODES.invalidValue,
       );
     const fallbackTimeout = parsed.value.mode === 'sync' ? syncTimeoutMs : timeoutMs;

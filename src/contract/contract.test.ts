@@ -303,7 +303,19 @@ describe('create request', () => {
     for (const body of [null, [], 'text', 42]) {
       const r = parseCreateRequest(body);
       expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.error.param).toBeNull();
+      // No field to name: `param` is left out (the spec types it as a string, never null).
+      if (!r.ok) expect(r.error).not.toHaveProperty('param');
     }
+  });
+
+  it.each([
+    ['an empty data: URI', 'data:'],
+    ['a data: URI with nothing after the comma', 'data:image/png;base64,'],
+    ['a data: URI of text', 'data:text/plain,hello'],
+  ])('refuses %s at create, before anything is charged', (_label, image_url) => {
+    const r = parseCreateRequest({ model: 'alpha', image_url });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toMatchObject({ param: 'image_url', code: 'invalid_value' });
+    if (!r.ok) expect(r.error.message).toMatch(/data: URI without an image/);
   });
 });

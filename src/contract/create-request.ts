@@ -12,11 +12,18 @@ const uri = (field: string) =>
     .trim()
     .min(1, { error: `${field} must not be empty.` })
     .pipe(
-      z.url({
-        protocol: /^(https?|data)$/,
-        error: `${field} must be a valid http, https or data: URL.`,
-      }),
+      z
+        .url({
+          protocol: /^(https?|data)$/,
+          error: `${field} must be a valid http, https or data: URL.`,
+        })
+        .refine((u) => !u.startsWith('data:') || DATA_IMAGE_URI.test(u.slice(0, 256)), {
+          error: `${field} is a data: URI without an image in it; send data:image/…;base64, followed by the image.`,
+        }),
     );
+
+/** `data:image/<type>[;params][;base64],<at least one character>` (read from the first bytes only). */
+const DATA_IMAGE_URI = /^data:image\/[\w.+-]+(;[\w.+=-]+)*,./i;
 
 /**
  * The body of `POST /3d/generations` (spec 4.1) with every rule of the spec,
@@ -109,7 +116,7 @@ export function invalidRequestFromZod(error: z.ZodError): ErrorObject {
     message: issueMessage(first, param),
     type: ERROR_TYPES.invalidRequest,
     code: issueCode(first, param),
-    param: param || null,
+    ...(param ? { param } : {}),
   };
 }
 

@@ -10,7 +10,10 @@ export const ERROR_TYPES = {
   api: 'api_error',
 } as const;
 
-/** `error.code` values the mock uses. A real upstream may send others. */
+/**
+ * `error.code` values of the mock and of Kiln's own API (a real upstream may send others). Every
+ * code Kiln or its mock sends is listed here; a test checks that none is written elsewhere.
+ */
 export const ERROR_CODES = {
   missingField: 'missing_field',
   invalidValue: 'invalid_value',
@@ -26,6 +29,10 @@ export const ERROR_CODES = {
   rateLimited: 'rate_limited',
   internal: 'internal_error',
   imageDownloadFailed: 'image_download_failed',
+  unsupportedMediaType: 'unsupported_media_type',
+  bodyTooLarge: 'body_too_large',
+  idempotencyKeyReused: 'idempotency_key_reused',
+  idempotencyKeyInUse: 'idempotency_key_in_use',
   imageDecodeFailed: 'image_decode_failed',
   generationFailed: 'generation_failed',
 } as const;

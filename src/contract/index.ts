@@ -3,3 +3,4 @@ export * from './errors.ts';
 export * from './models.ts';
 export * from './task.ts';
 export * from './kiln.ts';
+export * from './idempotency.ts';

@@ -1,22 +1,35 @@
+import { SafeFetchError, safeFetch, type SafeFetchOptions } from '../net/index.ts';
+
 /** Why an input image could not be had; the engine fails the task with this sentence. */
 export class ImageFetchError extends Error {
   override name = 'ImageFetchError';
 }
 
-export interface FetchImageOptions {
-  fetch?: typeof fetch;
+/** Which addresses the mock may fetch images from (DESIGN "The mock's image fetch"). */
+export interface ImageFetchPolicy {
+  /** `host[:port]` values that may be private: Kiln's own origin, PUBLIC_URL's host. */
+  allowedHosts?: () => readonly string[];
+  /** MOCK_ALLOW_PRIVATE_FETCH=1: every address (for a LAN image server). */
+  allowPrivate?: boolean;
+}
+
+export interface FetchImageOptions extends ImageFetchPolicy {
   maxBytes?: number;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The connection layer (tests observe it; see `safeFetch`). */
+  request?: SafeFetchOptions['request'];
+  lookup?: SafeFetchOptions['lookup'];
 }
 
 export const IMAGE_MAX_BYTES = 20 * 1024 * 1024;
 export const IMAGE_TIMEOUT_MS = 15_000;
 
 /**
- * Fetch the bytes behind an `image_url`: http(s) or a `data:` URI, with a
- * size cap and a time limit. Decoding (and "is this an image") is the
- * generator's job; this only brings the bytes.
+ * The bytes behind an `image_url`: a `data:` URI, or an http(s) URL fetched like the archive's
+ * GLBs (`safeFetch`: public addresses only unless allowed, every hop checked, pinned, capped).
+ * A refused or unresolvable address gets one sentence that says nothing about the target, so a
+ * failed task cannot be used to map a network. Decoding is the generator's job.
  */
 export async function fetchImage(
   url: string,
@@ -24,64 +37,56 @@ export async function fetchImage(
 ): Promise<Uint8Array> {
   const maxBytes = options.maxBytes ?? IMAGE_MAX_BYTES;
   const label = describe(url);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new ImageFetchError(`${label} is not a valid URL.`);
-  }
-  if (parsed.protocol === 'data:') return decodeDataUri(url, label, maxBytes);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-    throw new ImageFetchError(
-      `${label} uses ${parsed.protocol} — only http, https and data: URLs can be fetched.`,
-    );
-
+  if (url.startsWith('data:')) return decodeDataUri(url, label, maxBytes);
   const timeoutMs = options.timeoutMs ?? IMAGE_TIMEOUT_MS;
-  const signals = [AbortSignal.timeout(timeoutMs)];
-  if (options.signal) signals.push(options.signal);
-  const signal = AbortSignal.any(signals);
-  let res: Response;
   try {
-    res = await (options.fetch ?? fetch)(parsed, { signal, redirect: 'follow' });
+    const fetched = await safeFetch(url, {
+      maxBytes,
+      timeoutMs,
+      maxRedirects: 5,
+      accept: 'image/png, image/jpeg, image/webp, image/*;q=0.8',
+      userAgent: 'kiln-mock',
+      allowedHosts: options.allowedHosts?.() ?? [],
+      allowPrivate: options.allowPrivate === true,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.request ? { request: options.request } : {}),
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+    });
+    return fetched.bytes;
   } catch (err) {
-    if (options.signal?.aborted) throw err;
-    const timedOut = signal.aborted;
-    throw new ImageFetchError(
-      timedOut
-        ? `${label} did not answer within ${Math.round(timeoutMs / 1000)} s.`
-        : `${label} could not be reached (${causeOf(err)}).`,
-    );
+    if (options.signal?.aborted) throw options.signal.reason;
+    if (!(err instanceof SafeFetchError)) throw err;
+    throw new ImageFetchError(sentenceFor(err, label, { maxBytes, timeoutMs }));
   }
-  if (!res.ok) {
-    await res.body?.cancel();
-    throw new ImageFetchError(`${label} answered HTTP ${res.status}.`);
-  }
-  const declared = Number(res.headers.get('content-length') ?? NaN);
-  if (declared > maxBytes) {
-    await res.body?.cancel();
-    throw new ImageFetchError(`${label} is larger than ${maxBytes / 1024 / 1024} MB.`);
-  }
-  if (!res.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      total += chunk.byteLength;
-      if (total > maxBytes)
-        throw new ImageFetchError(`${label} is larger than ${maxBytes / 1024 / 1024} MB.`);
-      chunks.push(chunk);
-    }
-  } catch (err) {
-    if (err instanceof ImageFetchError) throw err;
-    if (options.signal?.aborted) throw err;
-    throw new ImageFetchError(
-      signal.aborted
-        ? `${label} did not finish downloading within ${Math.round(timeoutMs / 1000)} s.`
-        : `${label} broke off while downloading (${causeOf(err)}).`,
-    );
-  }
-  return concat(chunks, total);
 }
+
+function sentenceFor(
+  err: SafeFetchError,
+  label: string,
+  limits: { maxBytes: number; timeoutMs: number },
+): string {
+  switch (err.code) {
+    case 'bad_url':
+      return `${label} is not an http, https or data: URL the mock can fetch.`;
+    case 'too_large':
+      return `${label} is larger than ${limits.maxBytes / 1024 / 1024} MB.`;
+    case 'timeout':
+      return `${label} did not arrive within ${Math.round(limits.timeoutMs / 1000)} s.`;
+    case 'http_status':
+      return `${label} answered HTTP ${err.status ?? 'with an error'}.`;
+    case 'too_many_redirects':
+      return `${label} redirects too many times.`;
+    case 'blocked_address':
+      return refused(label);
+    default:
+      // DNS failures look like refusals (a name that does not resolve publicly says nothing more);
+      // a connection that broke after an allowed address was chosen is "could not be reached".
+      return /resolve/.test(err.message) ? refused(label) : `${label} could not be reached.`;
+  }
+}
+
+const refused = (label: string) =>
+  `${label} could not be fetched: the mock fetches images only from public http(s) addresses, data: URIs and Kiln's own uploads.`;
 
 function decodeDataUri(url: string, label: string, maxBytes: number): Uint8Array {
   const comma = url.indexOf(',');
@@ -100,19 +105,4 @@ function describe(url: string): string {
   if (url.startsWith('data:')) return 'The data: image';
   const short = url.length > 120 ? `${url.slice(0, 117)}…` : url;
   return `The image at ${short}`;
-}
-
-function causeOf(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (err instanceof Error ? err.message : String(err));
-}
-
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { MockEnvSchema, formatEnvError } from '../mock/config.ts';
 import { openMockUpstream } from '../mock/create.ts';
 import { DEMO_KEY } from '../mock/keys.ts';
-import { ArchiveFetchError, fetchGlbSafely } from './archive/safe-fetch.ts';
+import { SafeFetchError, fetchGlbSafely } from '../net/index.ts';
 import { createServerApp } from './app.ts';
 import { ServerEnvSchema, withoutEmpty } from './config.ts';
 import { loadServerSecret } from './owner.ts';
@@ -75,7 +75,7 @@ if (config.UPSTREAM_URL) {
       if (!u?.pathname.startsWith('/mock/v1/files/')) return fetchGlbSafely(url);
       const res = await mockRoot.fetch(new Request(u));
       if (!res.ok)
-        throw new ArchiveFetchError(
+        throw new SafeFetchError(
           'http_status',
           `The mock answered ${res.status} for ${u.pathname}.`,
         );

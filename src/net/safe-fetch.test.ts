@@ -6,10 +6,11 @@ import { isIP, type AddressInfo } from 'node:net';
 import { Duplex } from 'node:stream';
 import { Document, NodeIO } from '@gltf-transform/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isPrivateAddress } from './address-policy.ts';
+import { fetchGlbSafely } from './fetch-glb.ts';
 import {
-  ArchiveFetchError,
-  fetchGlbSafely,
-  isPrivateAddress,
+  SafeFetchError,
+  safeFetch,
   type RequestFunction,
   type ResolvedAddress,
   type SafeFetchOptions,
@@ -160,13 +161,13 @@ beforeEach(() => {
   seen.length = 0;
 });
 
-/** The ArchiveFetchError code a fetch rejects with, or 'ok'. */
+/** The SafeFetchError code a fetch rejects with, or 'ok'. */
 async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
     await p;
     return 'ok';
   } catch (err) {
-    if (err instanceof ArchiveFetchError) return err.code;
+    if (err instanceof SafeFetchError) return err.code;
     throw err;
   }
 }
@@ -225,6 +226,42 @@ function silentSocket(): Duplex {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+describe('safeFetch', () => {
+  it('returns the body, its type and the final URL, after a redirect', async () => {
+    const got = await safeFetch(`${origin}/redirect/302`, allowed);
+    expect(Buffer.from(got.bytes).equals(Buffer.from(glb))).toBe(true);
+    expect(got.contentType).toBe('model/gltf-binary');
+    expect(got.url).toBe(`${origin}/model.glb`);
+    expect(seen[0]?.headers['user-agent']).toBe('kiln');
+  });
+
+  it('lets an operator allow every address, and refuses loopback otherwise', async () => {
+    expect(await codeOf(safeFetch(`${origin}/model.glb`, guarded))).toBe('blocked_address');
+    expect(seen).toHaveLength(0);
+    expect(await codeOf(safeFetch(`${origin}/model.glb`, { ...guarded, allowPrivate: true }))).toBe(
+      'ok',
+    );
+  });
+
+  it('ends the download with bad_body when a check says so, and on the head alone', async () => {
+    const headSeen: number[] = [];
+    const err = await safeFetch(`${origin}/html`, {
+      ...allowed,
+      headBytes: 4,
+      checkHead: (head) => {
+        headSeen.push(head.byteLength);
+        return head[0] === 0x3c ? 'it is a web page' : undefined;
+      },
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SafeFetchError);
+    expect(err).toMatchObject({ code: 'bad_body', message: 'it is a web page' });
+    expect(headSeen[0]).toBeGreaterThanOrEqual(4);
+    expect(
+      await codeOf(safeFetch(`${origin}/model.glb`, { ...allowed, checkBody: () => 'never' })),
+    ).toBe('bad_body');
+  });
+});
 
 describe('fetchGlbSafely: allowed hosts and address checks', () => {
   it('downloads a GLB from an allowed host, byte for byte, with no credentials sent', async () => {
@@ -532,15 +569,15 @@ describe('fetchGlbSafely: redirects', () => {
 describe('fetchGlbSafely: responses', () => {
   it('maps non-2xx to http_status with the status', async () => {
     const err = await fetchGlbSafely(`${origin}/missing`, allowed).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ArchiveFetchError);
-    expect((err as ArchiveFetchError).code).toBe('http_status');
-    expect((err as ArchiveFetchError).status).toBe(404);
+    expect(err).toBeInstanceOf(SafeFetchError);
+    expect((err as SafeFetchError).code).toBe('http_status');
+    expect((err as SafeFetchError).status).toBe(404);
     expect(await codeOf(fetchGlbSafely(`${origin}/error`, allowed))).toBe('http_status');
   });
 
   it('refuses bodies that are not GLB 2.0', async () => {
     for (const path of ['/html', '/gltf-v1', '/short', '/length-mismatch']) {
-      expect(await codeOf(fetchGlbSafely(`${origin}${path}`, allowed)), path).toBe('not_glb');
+      expect(await codeOf(fetchGlbSafely(`${origin}${path}`, allowed)), path).toBe('bad_body');
     }
   });
 

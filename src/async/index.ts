@@ -1,0 +1,2 @@
+export * from './abort.ts';
+export * from './limiter.ts';

@@ -1,0 +1,44 @@
+import Database from 'better-sqlite3';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
+
+/**
+ * One SQLite file as Kysely sees it, the way every Kiln database is opened: the file (and its
+ * WAL and shared-memory files, which SQLite creates with the database's mode) readable by this
+ * user only, WAL journal (survives kill -9; readers never wait for the writer), a busy timeout,
+ * foreign keys on, and the migrations run to the latest.
+ */
+export async function openSqlite<Tables>(
+  file: string,
+  migrations: Record<string, Migration>,
+): Promise<Kysely<Tables>> {
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true });
+    closeSync(openSync(file, 'a', 0o600)); // created 0600 when new
+    chmodSync(file, 0o600); // and tightened when an older Kiln made it 0644
+    for (const side of [`${file}-wal`, `${file}-shm`])
+      try {
+        chmodSync(side, 0o600);
+      } catch {
+        // not there yet: SQLite will create it with the database's mode
+      }
+  }
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  await migrate(db, migrations);
+  return db;
+}
+
+/** Runs `migrations` (applied in name order) to the latest; throws the first failure. */
+export async function migrate<Tables>(db: Kysely<Tables>, migrations: Record<string, Migration>) {
+  const { error } = await new Migrator({
+    db: db as unknown as Kysely<unknown>,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+  }).migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
