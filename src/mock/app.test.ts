@@ -279,7 +279,7 @@ describe('credits', () => {
     ],
     [
       'a URL that is not an image',
-      { model: 'beta', image_url: 'data:text/plain,hello' },
+      { model: 'beta', image_url: 'data:image/png;base64,aGVsbG8=' },
       'image_decode_failed',
     ],
     [

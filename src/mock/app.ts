@@ -1,10 +1,13 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import {
+  canonicalJson,
   ERROR_CODES,
   ERROR_TYPES,
+  IDEMPOTENCY_KEY_PROBLEM,
+  IDEMPOTENCY_KEY_RE,
   MODEL_ALIASES,
   MODEL_INPUT,
   STAGES,
@@ -16,17 +19,20 @@ import {
   type Task,
 } from '../contract/index.ts';
 import { createTaskEngine, type Generator, type TaskEngine } from './engine.ts';
-import { fetchImage as defaultFetchImage } from './fetch-image.ts';
+import { fetchImage as defaultFetchImage, type ImageFetchPolicy } from './fetch-image.ts';
+import { memoryInputs, type InputFiles } from './inputs.ts';
 import { hashKey, type KeyGrant } from './keys.ts';
 import type { ModelFiles } from './model-files.ts';
 import { CREDITS_PER_TASK, MODEL_DESCRIPTIONS } from './pricing.ts';
 import { createRateLimiter, type RateLimit } from './rate-limit.ts';
 import type { SpeedProfile } from './speed.ts';
-import type { MockStore, TaskRow } from './store.ts';
+import type { MockStore, StoredRequest, TaskRow } from './store.ts';
 
 export interface MockAppDeps {
   store: MockStore;
   files: ModelFiles;
+  /** Inline (data: URI) input images, kept until their task ends. Default: in memory. */
+  inputs?: InputFiles;
   generator: Generator;
   keys: readonly KeyGrant[];
   speed: SpeedProfile;
@@ -36,6 +42,8 @@ export interface MockAppDeps {
   syncWaitMs?: number;
   now?: () => number;
   fetchImage?: (url: string, signal: AbortSignal) => Promise<Uint8Array>;
+  /** Which addresses the default image fetch may reach (ignored when `fetchImage` is given). */
+  imagePolicy?: ImageFetchPolicy;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   log?: (message: string) => void;
   /** Largest create body accepted (data: URIs make bodies big). */
@@ -54,15 +62,22 @@ export interface MockApp {
 export type MockEnv = { Variables: { keyHash: string } };
 
 const SYNC_WAIT_MS = 55_000;
+/** How long an Idempotency-Key is remembered (Stripe keeps them a day). */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** `application/json`, with or without parameters, or any `+json` type. */
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
 export function createMockApp(deps: MockAppDeps): MockApp {
   const now = deps.now ?? Date.now;
   const log = deps.log ?? (() => {});
+  const inputs = deps.inputs ?? memoryInputs();
   const engine = createTaskEngine({
     store: deps.store,
     files: deps.files,
+    inputs,
     generator: deps.generator,
-    fetchImage: deps.fetchImage ?? ((url, signal) => defaultFetchImage(url, { signal })),
+    fetchImage:
+      deps.fetchImage ?? ((url, signal) => defaultFetchImage(url, { signal, ...deps.imagePolicy })),
     speed: deps.speed,
     now,
     log,
@@ -170,57 +185,131 @@ export function createMockApp(deps: MockAppDeps): MockApp {
         }),
     }),
     async (c) => {
+      const idem = c.req.header('idempotency-key');
+      if (idem !== undefined && !IDEMPOTENCY_KEY_RE.test(idem))
+        return fail(c, 400, {
+          message: IDEMPOTENCY_KEY_PROBLEM,
+          type: ERROR_TYPES.invalidRequest,
+          code: ERROR_CODES.invalidValue,
+          param: 'Idempotency-Key',
+        });
+      if (!JSON_TYPE.test(c.req.header('content-type') ?? ''))
+        return fail(c, 415, {
+          message: 'Send the request body as JSON, with "Content-Type: application/json".',
+          type: ERROR_TYPES.invalidRequest,
+          code: ERROR_CODES.unsupportedMediaType,
+        });
+      const text = await c.req.text();
       let body: unknown;
       try {
-        body = JSON.parse(await c.req.text());
+        body = JSON.parse(text);
       } catch {
         return fail(c, 400, {
           message: 'The request body is not valid JSON.',
           type: ERROR_TYPES.invalidRequest,
           code: ERROR_CODES.invalidJson,
-          param: null,
         });
       }
       const parsed = parseCreateRequest(body);
       if (!parsed.ok) return fail(c, 400, parsed.error);
       const req = parsed.value;
       const keyHash = c.get('keyHash');
+      const nowMs = now();
       const created = await deps.store.createTask({
         id: `task_${randomBytes(12).toString('hex')}`,
         keyHash,
         model: req.model,
-        request: {
-          ...(req.image_url !== undefined && { image_url: req.image_url }),
-          ...(req.image_urls !== undefined && { image_urls: req.image_urls }),
-          ...(req.prompt !== undefined && { prompt: req.prompt }),
-        },
+        request: await storedRequest(req),
         mode: req.mode ?? 'async',
         price: CREDITS_PER_TASK[req.model],
-        created: Math.floor(now() / 1000),
+        created: Math.floor(nowMs / 1000),
         stage: STAGES[0].label,
+        ...(idem !== undefined && {
+          idempotency: {
+            key: idem,
+            bodySha256: createHash('sha256').update(canonicalJson(text)).digest('hex'),
+            sinceMs: nowMs - IDEMPOTENCY_WINDOW_MS,
+            nowMs,
+          },
+        }),
       });
-      if (!created.ok)
-        return fail(c, 402, {
-          message: `Not enough credits: ${req.model} costs ${created.price} credits and the balance is ${created.balance}.`,
-          type: ERROR_TYPES.insufficientCredits,
-          code: ERROR_CODES.insufficientCredits,
-        });
-      engine.start(created.task);
-      if (req.mode === 'sync') {
-        await engine.settled(created.task.id, syncWaitMs, c.req.raw.signal);
-        const task = await deps.store.task(created.task.id);
-        if (task && task.status !== 'pending') return c.json(await present(c, task), 200);
+      if (!created.ok) {
+        if (created.reason === 'insufficient_credits')
+          return fail(c, 402, {
+            message: `Not enough credits: ${req.model} costs ${created.price} credits and the balance is ${created.balance}.`,
+            type: ERROR_TYPES.insufficientCredits,
+            code: ERROR_CODES.insufficientCredits,
+          });
+        if (created.reason === 'idempotency_mismatch')
+          return fail(c, 409, {
+            message:
+              'This Idempotency-Key was already used with a different request body. Use a new key for a new task.',
+            type: ERROR_TYPES.invalidRequest,
+            code: ERROR_CODES.idempotencyKeyReused,
+            param: 'Idempotency-Key',
+          });
+        // A repeat: the first answer, or (while a sync create still waits) the same wait.
+        c.header('Idempotent-Replayed', 'true');
+        if (created.response)
+          return c.body(created.response.json, created.response.status as ContentfulStatusCode, {
+            'content-type': 'application/json',
+          });
+        return answer(c, created.task, req.mode === 'sync');
       }
-      const pending: PendingTask = {
-        id: created.task.id,
-        object: 'task',
-        status: 'pending',
-        created: created.task.created,
-        data: null,
-      };
-      return c.json(pending, 202);
+      engine.start(created.task);
+      const res = await answer(c, created.task, req.mode === 'sync');
+      if (idem !== undefined)
+        await deps.store.saveIdempotentResponse(
+          keyHash,
+          idem,
+          res.status,
+          await res.clone().text(),
+        );
+      return res;
     },
   );
+
+  /** The answer to a create: the pending shape, or after a sync wait, the task as it stands. */
+  async function answer(c: Context, task: TaskRow, sync: boolean): Promise<Response> {
+    if (sync) {
+      await engine.settled(task.id, syncWaitMs, c.req.raw.signal);
+      const now = await deps.store.task(task.id);
+      if (now && now.status !== 'pending') return c.json(await present(c, now), 200);
+    }
+    const pending: PendingTask = {
+      id: task.id,
+      object: 'task',
+      status: 'pending',
+      created: task.created,
+      data: null,
+    };
+    return c.json(pending, 202);
+  }
+
+  /** The request as the engine needs it, with inline images kept as blobs. */
+  async function storedRequest(req: {
+    image_url?: string | undefined;
+    image_urls?: string[] | undefined;
+    prompt?: string | undefined;
+  }): Promise<StoredRequest> {
+    const keep = (url: string) => (url.startsWith('data:') ? inlineImage(url) : url);
+    return {
+      ...(req.image_url !== undefined && { image_url: await keep(req.image_url) }),
+      ...(req.image_urls !== undefined && {
+        image_urls: await Promise.all(req.image_urls.map(keep)),
+      }),
+      ...(req.prompt !== undefined && { prompt: req.prompt }),
+    };
+  }
+
+  /** A data: URI's bytes as an input blob; one that cannot be decoded stays as it is (the task will say why). */
+  async function inlineImage(url: string): Promise<string> {
+    try {
+      return await inputs.put(await defaultFetchImage(url));
+    } catch {
+      return url;
+    }
+  }
 
   app.get('/tasks/:id', async (c) => {
     const id = c.req.param('id');
@@ -258,7 +347,8 @@ export function createMockApp(deps: MockAppDeps): MockApp {
     if (task.status === 'failed')
       return { ...base, error: task.error ?? { message: 'The task failed.' } };
     if (task.status !== 'completed') return base;
-    const account = await deps.store.account(task.keyHash);
+    const account =
+      task.creditsRemaining === null ? await deps.store.account(task.keyHash) : undefined;
     const url = new URL(c.req.url);
     const root = url.pathname.replace(/\/(3d\/generations|tasks\/[^/]+)$/, '');
     const completed: CompletedTask = {
@@ -272,7 +362,11 @@ export function createMockApp(deps: MockAppDeps): MockApp {
         format: 'glb',
         model: task.model,
       },
-      usage: { credits_consumed: task.credits, credits_remaining: account?.balance ?? 0 },
+      usage: {
+        credits_consumed: task.credits,
+        // The balance right after this task's charge, frozen on the task (older rows: the current one).
+        credits_remaining: task.creditsRemaining ?? account?.balance ?? 0,
+      },
     };
     return completed;
   }

@@ -8,6 +8,16 @@ export const MockEnvSchema = z.object({
   MOCK_SPEED: SpeedNameSchema.default('realistic'),
   /** Requests per minute per key before 429; 0 turns the limit off. */
   MOCK_RATE_LIMIT: z.coerce.number().int().nonnegative().default(600),
+  /** `1`: the mock may fetch images from private and loopback addresses (a LAN image server). */
+  MOCK_ALLOW_PRIVATE_FETCH: z
+    .enum(['0', '1', 'true', 'false'], { error: 'MOCK_ALLOW_PRIVATE_FETCH must be 1 or 0' })
+    .default('0')
+    .transform((v) => v === '1' || v === 'true'),
+  /** The demo key /api/info and the start banner publish; only `tr_demo_kiln` otherwise. */
+  MOCK_DEMO_KEY: z
+    .string()
+    .regex(/^tr_/, { error: 'MOCK_DEMO_KEY must start with tr_' })
+    .optional(),
 });
 export type MockEnv = z.infer<typeof MockEnvSchema>;
 

@@ -3,6 +3,8 @@ import { GeneratorInputError } from '../generator/index.ts';
 import { createGeneratorPool, type GeneratorPool } from '../generator/pool.ts';
 import { createMockApp, type MockApp } from './app.ts';
 import type { Generator } from './engine.ts';
+import type { ImageFetchPolicy } from './fetch-image.ts';
+import { diskInputs } from './inputs.ts';
 import type { KeyGrant } from './keys.ts';
 import { diskModelFiles } from './model-files.ts';
 import { SPEED_PROFILES, type SpeedName } from './speed.ts';
@@ -24,6 +26,8 @@ export interface MockUpstreamOptions {
   speed: SpeedName;
   /** Requests per minute per key; 0 for no limit. */
   ratePerMinute: number;
+  /** Which private hosts the image fetch may reach (Kiln's own origin, PUBLIC_URL's host). */
+  imagePolicy?: ImageFetchPolicy;
   log?: (message: string) => void;
 }
 
@@ -35,6 +39,8 @@ export async function openMockUpstream(options: MockUpstreamOptions): Promise<Mo
   const mock = createMockApp({
     store,
     files: diskModelFiles(join(dir, 'models')),
+    inputs: diskInputs(join(dir, 'inputs')),
+    ...(options.imagePolicy ? { imagePolicy: options.imagePolicy } : {}),
     generator: pooledGenerator(pool),
     keys: options.keys,
     speed: SPEED_PROFILES[options.speed],

@@ -5,6 +5,8 @@ import {
   STAGES,
   type ErrorObject,
 } from '../contract/index.ts';
+import { createAbortGroup, createLimiter, sleep as abortableSleep } from '../async/index.ts';
+import { INPUT_REF, type InputFiles } from './inputs.ts';
 import type { ModelFiles } from './model-files.ts';
 import type { SpeedProfile } from './speed.ts';
 import type { MockStore, TaskRow } from './store.ts';
@@ -28,14 +30,22 @@ export interface Generator {
 export interface EngineDeps {
   store: MockStore;
   files: ModelFiles;
+  /** Inline input images (`input:` references in stored requests). */
+  inputs: InputFiles;
   generator: Generator;
   fetchImage: (url: string, signal: AbortSignal) => Promise<Uint8Array>;
   speed: SpeedProfile;
   now: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   log?: (message: string) => void;
-  /** How many generations run at once (the rest wait their turn). */
+  /** How many generations run at once (the rest wait their turn). Default 2. */
   concurrency?: number;
+  /**
+   * How many tasks hold input images at once, from their download to the end of their
+   * generation (a multi-view task may hold 4 × 20 MB); the rest wait in "Initializing", holding
+   * nothing. Default 4.
+   */
+  imageConcurrency?: number;
 }
 
 export interface TaskEngine {
@@ -59,52 +69,63 @@ class TaskFailure extends Error {
   }
 }
 
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    if (ms <= 0) return resolve();
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export function createTaskEngine(deps: EngineDeps): TaskEngine {
   const sleep = deps.sleep ?? abortableSleep;
   const log = deps.log ?? (() => {});
   const running = new Map<string, Promise<void>>();
-  const stop = new AbortController();
-  const slots = limiter(deps.concurrency ?? 2);
+  // One stop switch; each task listens on a child signal of its own.
+  const stop = createAbortGroup();
+  const slots = createLimiter(deps.concurrency ?? 2);
+  const holders = createLimiter(deps.imageConcurrency ?? 4);
+
+  /** An image URL's bytes: an inline input kept by the store, or a fetch. */
+  async function imageBytes(url: string, signal: AbortSignal): Promise<Uint8Array> {
+    if (!INPUT_REF.test(url)) return deps.fetchImage(url, signal);
+    const bytes = await deps.inputs.get(url);
+    if (!bytes) throw new ImageFetchError('The inline image of this task is gone.');
+    return bytes;
+  }
 
   async function stage(
     task: TaskRow,
     s: (typeof STAGES)[number],
     minMs: number,
+    signal: AbortSignal,
     work?: () => Promise<void>,
   ) {
     await deps.store.setProgress(task.id, s.progress, s.label);
     const started = deps.now();
     if (work) await work();
-    await sleep(minMs - (deps.now() - started), stop.signal);
+    await sleep(minMs - (deps.now() - started), signal);
   }
 
-  async function run(task: TaskRow): Promise<void> {
+  async function run(task: TaskRow, signal: AbortSignal): Promise<void> {
+    const { speed } = deps;
+    await stage(task, INIT, speed.initializing, signal);
+    // The images are held from their download to the end of the generation, by a few tasks at most.
+    const glb = await holders(() => downloadAndGenerate(task, signal));
+    await sleep(speed.processing - (deps.now() - glb.processingSince), signal);
+    await stage(task, UPLOAD, speed.uploading, signal, () => deps.files.save(task.id, glb.bytes));
+    await deps.store.complete(
+      task.id,
+      Math.floor(deps.now() / 1000),
+      glb.bytes.byteLength,
+      DONE.label,
+    );
+  }
+
+  async function downloadAndGenerate(
+    task: TaskRow,
+    signal: AbortSignal,
+  ): Promise<{ bytes: Uint8Array; processingSince: number }> {
     const { speed } = deps;
     const req = task.request;
     let images: Uint8Array[] = [];
-    let glb: Uint8Array | undefined;
-    await stage(task, INIT, speed.initializing);
-    await stage(task, DOWNLOAD, speed.downloading, async () => {
+    await stage(task, DOWNLOAD, speed.downloading, signal, async () => {
       const urls = req.image_urls ?? (req.image_url ? [req.image_url] : []);
       images = await Promise.all(
         urls.map((url, i) =>
-          deps.fetchImage(url, stop.signal).catch((err: unknown) => {
+          imageBytes(url, signal).catch((err: unknown) => {
             if (err instanceof ImageFetchError)
               throw new TaskFailure({
                 message: `${err.message} (${req.image_urls ? `image_urls[${i}]` : 'image_url'})`,
@@ -127,7 +148,7 @@ export function createTaskEngine(deps: EngineDeps): TaskEngine {
     let failed = false;
     const shownProcessing = processingReached.then(async () => {
       if (failed) return;
-      await sleep(speed.generating - (deps.now() - generatingSince), stop.signal);
+      await sleep(speed.generating - (deps.now() - generatingSince), signal);
       if (failed) return;
       processingSince = deps.now();
       await deps.store.setProgress(task.id, PROCESS.progress, PROCESS.label);
@@ -168,31 +189,34 @@ export function createTaskEngine(deps: EngineDeps): TaskEngine {
         }
       });
     })();
+    let bytes: Uint8Array;
     try {
-      glb = await generation;
+      bytes = await generation;
     } catch (err) {
       failed = true;
       throw err;
     } finally {
       // A generator that never reports its phase still ends the stage.
       reachedProcessing();
+      images = [];
     }
     await shownProcessing;
-    await sleep(speed.processing - (deps.now() - (processingSince ?? deps.now())), stop.signal);
-    await stage(task, UPLOAD, speed.uploading, async () => {
-      if (glb) await deps.files.save(task.id, glb);
-    });
-    await deps.store.complete(
-      task.id,
-      Math.floor(deps.now() / 1000),
-      glb?.byteLength ?? 0,
-      DONE.label,
+    return { bytes, processingSince: processingSince ?? deps.now() };
+  }
+
+  /** Inline inputs no other unfinished task names are deleted once a task ends. */
+  async function dropInputs(task: TaskRow) {
+    const refs = [task.request.image_url, ...(task.request.image_urls ?? [])].filter(
+      (u): u is string => u !== undefined && INPUT_REF.test(u),
     );
+    for (const ref of new Set(refs))
+      if (!(await deps.store.inputInUse(ref, task.id))) await deps.inputs.delete(ref);
   }
 
   function start(task: TaskRow): void {
     if (running.has(task.id)) return;
-    const job = run(task)
+    const child = stop.child();
+    const job = run(task, child.signal)
       .catch(async (err: unknown) => {
         if (stop.signal.aborted) return; // shutting down: the task stays pending and resumes next start
         const error =
@@ -208,7 +232,12 @@ export function createTaskEngine(deps: EngineDeps): TaskEngine {
         log(`task ${task.id} failed (${error.code ?? 'error'}); refunded ${refunded} credits`);
       })
       .catch((err: unknown) => log(`task ${task.id}: could not record failure: ${String(err)}`))
-      .finally(() => running.delete(task.id));
+      .then(() => (stop.signal.aborted ? undefined : dropInputs(task)))
+      .catch((err: unknown) => log(`task ${task.id}: could not drop its inputs: ${String(err)}`))
+      .finally(() => {
+        child.release();
+        running.delete(task.id);
+      });
     running.set(task.id, job);
   }
 
@@ -237,21 +266,5 @@ export function createTaskEngine(deps: EngineDeps): TaskEngine {
       stop.abort(new Error('engine closed'));
       await Promise.allSettled([...running.values()]);
     },
-  };
-}
-
-/** A tiny semaphore: at most `n` calls of the returned function run at once. */
-function limiter(n: number) {
-  let active = 0;
-  const queue: (() => void)[] = [];
-  return async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (active >= n) await new Promise<void>((resolve) => queue.push(resolve));
-    active++;
-    try {
-      return await fn();
-    } finally {
-      active--;
-      queue.shift()?.();
-    }
   };
 }

@@ -9,9 +9,13 @@ const EnvSchema = MockEnvSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./.data'),
+  /** Where Kiln serves its uploads from; the mock may fetch images from this host. */
+  PUBLIC_URL: z.url({ error: 'PUBLIC_URL must be an absolute http(s) URL' }).optional(),
 });
 
-const parsed = EnvSchema.safeParse(process.env);
+// Empty strings count as unset, as a shell user expects (`PUBLIC_URL= npm run mock`).
+const env0 = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== ''));
+const parsed = EnvSchema.safeParse(env0);
 if (!parsed.success) {
   console.error(`kiln mock: bad configuration\n${formatEnvError(parsed.error)}`);
   process.exit(2);
@@ -22,6 +26,10 @@ const mock = await openMockUpstream({
   keys: env.MOCK_KEYS,
   speed: env.MOCK_SPEED,
   ratePerMinute: env.MOCK_RATE_LIMIT,
+  imagePolicy: {
+    allowedHosts: () => (env.PUBLIC_URL ? [new URL(env.PUBLIC_URL).host] : []),
+    allowPrivate: env.MOCK_ALLOW_PRIVATE_FETCH,
+  },
   log: (m) => console.log(`kiln mock: ${m}`),
 });
 const root = new Hono().route('/v1', mock.app);

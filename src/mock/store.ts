@@ -1,17 +1,6 @@
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import {
-  Kysely,
-  Migrator,
-  SqliteDialect,
-  sql,
-  type Generated,
-  type Migration,
-  type MigrationProvider,
-  type Selectable,
-} from 'kysely';
+import { sql, type Generated, type Kysely, type Migration, type Selectable } from 'kysely';
 import type { ErrorObject, ModelAlias } from '../contract/index.ts';
+import { openSqlite } from '../db/index.ts';
 import type { KeyGrant } from './keys.ts';
 import { hashKey } from './keys.ts';
 
@@ -46,6 +35,18 @@ export interface MockDatabase {
     error_json: string | null;
     glb_bytes: number | null;
     seq: Generated<number>;
+    /** The balance right after this task's charge (usage.credits_remaining, frozen). */
+    credits_remaining: number | null;
+  };
+  idempotency: {
+    key_hash: string;
+    idem_key: string;
+    body_sha256: string;
+    task_id: string;
+    /** The first answer, once it was given (a sync create gives it when its wait ends). */
+    response_status: number | null;
+    response_json: string | null;
+    created_ms: number;
   };
 }
 
@@ -62,13 +63,27 @@ export interface TaskRow {
   created: number;
   completedAt: number | null;
   error: ErrorObject | null;
+  /** The balance right after this task's charge; null for tasks made before it was kept. */
+  creditsRemaining: number | null;
 }
 
-/** What the engine needs to (re)run a task. */
+/**
+ * What the engine needs to (re)run a task. Images sent inline (data: URIs) are kept as blobs and
+ * named here by `input:sha256` references, so a task row stays small whatever its input.
+ */
 export interface StoredRequest {
   image_url?: string;
   image_urls?: string[];
   prompt?: string;
+}
+
+/** A create's Idempotency-Key, scoped to its API key, for a day (Stripe's model). */
+export interface IdempotentCreate {
+  key: string;
+  bodySha256: string;
+  /** Records older than this are forgotten. */
+  sinceMs: number;
+  nowMs: number;
 }
 
 export interface Account {
@@ -107,13 +122,41 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('tasks_status').on('tasks').column('status').execute();
     },
   },
+  '002_idempotency_and_frozen_balance': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('tasks').addColumn('credits_remaining', 'integer').execute();
+      await db.schema
+        .createTable('idempotency')
+        .addColumn('key_hash', 'text', (c) => c.notNull())
+        .addColumn('idem_key', 'text', (c) => c.notNull())
+        .addColumn('body_sha256', 'text', (c) => c.notNull())
+        .addColumn('task_id', 'text', (c) => c.notNull())
+        .addColumn('response_status', 'integer')
+        .addColumn('response_json', 'text')
+        .addColumn('created_ms', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('idempotency_pk', ['key_hash', 'idem_key'])
+        .execute();
+      await db.schema
+        .createIndex('idempotency_created')
+        .on('idempotency')
+        .column('created_ms')
+        .execute();
+    },
+  },
 };
-
-const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
 export type CreateResult =
   | { ok: true; task: TaskRow; balance: number }
-  | { ok: false; reason: 'insufficient_credits'; balance: number; price: number };
+  | { ok: false; reason: 'insufficient_credits'; balance: number; price: number }
+  /** The Idempotency-Key was used with another body. */
+  | { ok: false; reason: 'idempotency_mismatch' }
+  /** The Idempotency-Key was used with this body: its task, and its first answer if given. */
+  | {
+      ok: false;
+      reason: 'replay';
+      task: TaskRow;
+      response: { status: number; json: string } | null;
+    };
 
 export interface MockStore {
   /** Adds keys not yet known; existing keys keep their balance. */
@@ -129,27 +172,24 @@ export interface MockStore {
     price: number;
     created: number;
     stage: string;
+    idempotency?: IdempotentCreate;
   }): Promise<CreateResult>;
+  /** Keeps the first answer to an idempotent create, for its repeats. */
+  saveIdempotentResponse(keyHash: string, key: string, status: number, json: string): Promise<void>;
   task(id: string): Promise<TaskRow | undefined>;
   setProgress(id: string, progress: number, stage: string): Promise<void>;
   complete(id: string, completedAt: number, glbBytes: number, stage: string): Promise<boolean>;
   /** Marks a pending task failed and refunds its credits, in one transaction. Returns the refund. */
   fail(id: string, error: ErrorObject): Promise<number>;
   pendingTasks(): Promise<TaskRow[]>;
+  /** True when a pending task other than `exceptId` names the inline input `ref`. */
+  inputInUse(ref: string, exceptId: string): Promise<boolean>;
   tasksOf(keyHash: string): Promise<TaskRow[]>;
   close(): Promise<void>;
 }
 
 export async function openMockStore(file: string): Promise<MockStore> {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const sqlite = new Database(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<MockDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const { error } = await new Migrator({ db, provider }).migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  const db = await openSqlite<MockDatabase>(file, migrations);
 
   const toRow = (r: Omit<Selectable<MockDatabase['tasks']>, 'seq'>): TaskRow => ({
     id: r.id,
@@ -164,6 +204,7 @@ export async function openMockStore(file: string): Promise<MockStore> {
     created: r.created,
     completedAt: r.completed_at,
     error: r.error_json ? (JSON.parse(r.error_json) as ErrorObject) : null,
+    creditsRemaining: r.credits_remaining,
   });
 
   return {
@@ -192,6 +233,35 @@ export async function openMockStore(file: string): Promise<MockStore> {
 
     createTask(input) {
       return db.transaction().execute(async (trx): Promise<CreateResult> => {
+        const idem = input.idempotency;
+        if (idem) {
+          const seen = await trx
+            .selectFrom('idempotency')
+            .selectAll()
+            .where('key_hash', '=', input.keyHash)
+            .where('idem_key', '=', idem.key)
+            .executeTakeFirst();
+          if (seen && seen.created_ms >= idem.sinceMs) {
+            if (seen.body_sha256 !== idem.bodySha256)
+              return { ok: false, reason: 'idempotency_mismatch' };
+            const task = await trx
+              .selectFrom('tasks')
+              .selectAll()
+              .where('id', '=', seen.task_id)
+              .executeTakeFirstOrThrow();
+            const response =
+              seen.response_status !== null && seen.response_json !== null
+                ? { status: seen.response_status, json: seen.response_json }
+                : null;
+            return { ok: false, reason: 'replay', task: toRow(task), response };
+          }
+          if (seen)
+            await trx
+              .deleteFrom('idempotency')
+              .where('key_hash', '=', input.keyHash)
+              .where('idem_key', '=', idem.key)
+              .execute();
+        }
         // One conditional UPDATE: the balance can never go below zero, whatever the concurrency.
         const debit = await trx
           .updateTable('accounts')
@@ -227,10 +297,37 @@ export async function openMockStore(file: string): Promise<MockStore> {
           completed_at: null,
           error_json: null,
           glb_bytes: null,
+          credits_remaining: debit.balance,
         };
         await trx.insertInto('tasks').values(row).execute();
+        if (idem)
+          await trx
+            .insertInto('idempotency')
+            .values({
+              key_hash: input.keyHash,
+              idem_key: idem.key,
+              body_sha256: idem.bodySha256,
+              task_id: input.id,
+              response_status: null,
+              response_json: null,
+              created_ms: idem.nowMs,
+            })
+            .execute();
+        // Now and then, forget records past their day (the index keeps this cheap).
+        if (idem && Math.random() < 0.02)
+          await trx.deleteFrom('idempotency').where('created_ms', '<', idem.sinceMs).execute();
         return { ok: true, task: toRow(row), balance: debit.balance };
       });
+    },
+
+    async saveIdempotentResponse(keyHash, key, status, json) {
+      await db
+        .updateTable('idempotency')
+        .set({ response_status: status, response_json: json })
+        .where('key_hash', '=', keyHash)
+        .where('idem_key', '=', key)
+        .where('response_status', 'is', null)
+        .execute();
     },
 
     async task(id) {
@@ -290,6 +387,17 @@ export async function openMockStore(file: string): Promise<MockStore> {
         .orderBy('seq')
         .execute();
       return rows.map(toRow);
+    },
+
+    async inputInUse(ref, exceptId) {
+      const r = await db
+        .selectFrom('tasks')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('id', '!=', exceptId)
+        .where('request_json', 'like', `%${ref}%`)
+        .executeTakeFirst();
+      return r !== undefined;
     },
 
     async tasksOf(keyHash) {

@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { photoPath } from '../testing/fixtures.ts';
 import { createMockApp, type MockApp, type MockAppDeps } from './app.ts';
 import type { Generator } from './engine.ts';
+import { dirname, join } from 'node:path';
+import { diskInputs, memoryInputs } from './inputs.ts';
 import { memoryModelFiles } from './model-files.ts';
 import { SPEED_PROFILES, type SpeedProfile } from './speed.ts';
 import { openMockStore, type MockStore } from './store.ts';
@@ -51,6 +53,10 @@ export async function startTestMock(
   const store = options.store ?? (await openMockStore(options.storeFile ?? ':memory:'));
   const mock = createMockApp({
     files: memoryModelFiles(),
+    // Inline inputs outlive the app when the store does (a restart test reopens the file).
+    inputs: options.storeFile
+      ? diskInputs(join(dirname(options.storeFile), 'inputs'))
+      : memoryInputs(),
     generator: fakeGenerator,
     keys: [{ key: 'tr_test_key', balance: 1000 }],
     ...options,

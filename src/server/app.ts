@@ -29,6 +29,11 @@ export interface ServerDeps {
   fetchGlb: (url: string) => Promise<Uint8Array>;
   /** Where the upstream fetches uploads from: PUBLIC_URL, this server (mock mode), or data: URIs. */
   publicUrl?: string | undefined;
+  /**
+   * This server's own origin once it listens (mock mode names uploads on it, and the embedded
+   * mock may fetch from it); the request's origin is used until then, and in tests.
+   */
+  ownOrigin?: () => string | undefined;
   /** The built SPA (vite build output); absent in API-only tests. */
   staticDir?: string;
   /** Facts the SPA may show: mock mode, the demo key. */
@@ -79,7 +84,11 @@ export function createServerApp(deps: ServerDeps): Hono {
     '/api/uploads',
     uploadRoutes({
       blobs: deps.blobs,
-      urlFor: uploadUrlStrategy({ publicUrl: deps.publicUrl, mode: deps.info.mode }),
+      urlFor: uploadUrlStrategy({
+        publicUrl: deps.publicUrl,
+        mode: deps.info.mode,
+        ...(deps.ownOrigin ? { ownOrigin: deps.ownOrigin } : {}),
+      }),
       log: (m) => log(`uploads: ${m}`),
     }),
   );

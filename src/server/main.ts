@@ -23,6 +23,17 @@ if (!parsed.success) {
 }
 const config = parsed.data;
 const log = (m: string) => console.log(`kiln: ${m}`);
+// Mock mode publishes one demo key: MOCK_DEMO_KEY, or tr_demo_kiln when MOCK_KEYS grants it.
+const demoKeyName = config.MOCK_DEMO_KEY ?? DEMO_KEY;
+const demo = config.MOCK_KEYS.find((k) => k.key === demoKeyName);
+if (config.MOCK_DEMO_KEY && !demo) {
+  console.error(
+    'kiln: bad configuration, not starting\nMOCK_DEMO_KEY: must be one of the keys in MOCK_KEYS',
+  );
+  process.exit(2);
+}
+/** This server's own origin, once it listens (the embedded mock fetches uploads from it). */
+let ownOrigin: string | undefined;
 
 const dataDir = resolve(config.DATA_DIR);
 const store = await openSqliteLibrary(join(dataDir, 'kiln.sqlite'));
@@ -35,6 +46,7 @@ const common = {
   secret,
   staticDir,
   publicUrl: config.PUBLIC_URL,
+  ownOrigin: () => ownOrigin,
   createsPerMinute: config.CREATE_RATE_LIMIT,
   log,
 };
@@ -56,11 +68,16 @@ if (config.UPSTREAM_URL) {
     keys: config.MOCK_KEYS,
     speed: config.MOCK_SPEED,
     ratePerMinute: config.MOCK_RATE_LIMIT,
+    imagePolicy: {
+      // Kiln's own uploads (mock mode names them on this server's origin) and PUBLIC_URL's host.
+      allowedHosts: () =>
+        [ownOrigin, config.PUBLIC_URL].filter((u) => u !== undefined).map((u) => new URL(u).host),
+      allowPrivate: config.MOCK_ALLOW_PRIVATE_FETCH,
+    },
     log: (m) => log(`mock: ${m}`),
   });
   closeMock = () => mock.close();
   const mockRoot = new Hono().route('/mock/v1', mock.app);
-  const demo = config.MOCK_KEYS.find((k) => k.key === DEMO_KEY) ?? config.MOCK_KEYS[0];
   app = createServerApp({
     ...common,
     // In-process: the proxy calls the mock's fetch with the /mock/v1 URL on this origin, no socket hop.
@@ -88,10 +105,12 @@ if (config.UPSTREAM_URL) {
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   const url = `http://${host}:${info.port}`;
+  // A wildcard address is reached on loopback from this machine.
+  const reachable = ['0.0.0.0', '::', '[::]'].includes(host) ? '127.0.0.1' : host;
+  ownOrigin = `http://${reachable}:${info.port}`;
   // One write, so whoever waits for "listening on" has the whole banner.
   const lines = [`listening on ${url}`, `data in ${dataDir}`];
   if (!config.UPSTREAM_URL) {
-    const demo = config.MOCK_KEYS.find((k) => k.key === DEMO_KEY) ?? config.MOCK_KEYS[0];
     lines.push(
       `mock mode (speed ${config.MOCK_SPEED}): the embedded mock upstream is at ${url}/mock/v1`,
     );

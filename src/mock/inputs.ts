@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * Input images a create sent inline (data: URIs), kept by content until their task ends, so the
+ * task row holds a short `input:sha256` reference instead of megabytes of base64.
+ */
+export interface InputFiles {
+  /** Stores the bytes; returns their reference (`input:` + SHA-256). */
+  put(bytes: Uint8Array): Promise<string>;
+  /** The bytes behind a reference, or undefined when there are none. */
+  get(ref: string): Promise<Uint8Array | undefined>;
+  delete(ref: string): Promise<void>;
+}
+
+export const INPUT_REF = /^input:([a-f0-9]{64})$/;
+
+const refOf = (bytes: Uint8Array) => `input:${createHash('sha256').update(bytes).digest('hex')}`;
+
+export function diskInputs(dir: string): InputFiles {
+  const path = (ref: string) => {
+    const sha = INPUT_REF.exec(ref)?.[1];
+    return sha ? join(dir, `${sha}.bin`) : undefined;
+  };
+  return {
+    async put(bytes) {
+      const ref = refOf(bytes);
+      const final = path(ref)!;
+      await mkdir(dir, { recursive: true });
+      const tmp = `${final}.${process.pid}.${Date.now()}.tmp`;
+      await writeFile(tmp, bytes, { mode: 0o600 });
+      await rename(tmp, final); // atomic: never half an image under its final name
+      return ref;
+    },
+    async get(ref) {
+      const file = path(ref);
+      if (!file) return undefined;
+      try {
+        return new Uint8Array(await readFile(file));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw err;
+      }
+    },
+    async delete(ref) {
+      const file = path(ref);
+      if (file) await rm(file, { force: true });
+    },
+  };
+}
+
+export function memoryInputs(): InputFiles {
+  const files = new Map<string, Uint8Array>();
+  return {
+    put(bytes) {
+      const ref = refOf(bytes);
+      files.set(ref, bytes);
+      return Promise.resolve(ref);
+    },
+    get: (ref) => Promise.resolve(files.get(ref)),
+    delete(ref) {
+      files.delete(ref);
+      return Promise.resolve();
+    },
+  };
+}
