@@ -44,6 +44,19 @@ export const LibraryEntrySchema = z.object({
   /** The archived copy (`/api/assets/{sha}.glb`) when there is one, else the upstream's URL. */
   model_url: z.string().nullable(),
   archived: z.boolean(),
+  /**
+   * Kiln's copy of the model: `archived`; `pending` (being fetched); `retrying` after a failed
+   * download (`next_attempt_ms`); `failed` once Kiln gave up (the upstream's link may still work
+   * until it expires); `none` before the task completes.
+   */
+  archive: z
+    .object({
+      state: z.enum(['none', 'pending', 'retrying', 'archived', 'failed']),
+      attempts: z.number().int().nonnegative(),
+      error: z.string().nullable(),
+      next_attempt_ms: z.number().nullable(),
+    })
+    .optional(),
 });
 export type LibraryEntry = z.infer<typeof LibraryEntrySchema>;
 
@@ -70,6 +83,3 @@ export const CreditsSchema = z.object({
   history: z.array(BalancePointSchema),
 });
 export type Credits = z.infer<typeof CreditsSchema>;
-
-/** Set by the server on a proxied completed task once its GLB is archived. */
-export const ASSET_URL_HEADER = 'x-kiln-asset-url';

@@ -293,12 +293,20 @@ describe('library, archive and credits', () => {
     const { id } = PendingTaskSchema.parse(await created.json());
     const { task, res } = await pollUntilDone(server, id);
     const done = CompletedTaskSchema.parse(task);
-    const asset = res.headers.get('x-kiln-asset-url');
-    expect(asset).toMatch(/^\/api\/assets\/[a-f0-9]{64}\.glb$/);
-
+    // The two sides meet at the library entry: the poll that saw the task complete waited for
+    // the archive, so the entry the SPA reads next names Kiln's copy (no header carries it).
+    expect(res.headers.get('x-kiln-asset-url')).toBeNull();
     const page = LibraryPageSchema.parse(await (await server.request('/api/library')).json());
     expect(page.data).toHaveLength(1);
     const entry = page.data[0];
+    const asset = entry?.model_url;
+    expect(asset).toMatch(/^\/api\/assets\/[a-f0-9]{64}\.glb$/);
+    expect(entry?.archive).toEqual({
+      state: 'archived',
+      attempts: 1,
+      error: null,
+      next_attempt_ms: null,
+    });
     expect(entry).toMatchObject({
       id,
       model: 'alpha',
@@ -339,8 +347,9 @@ describe('library, archive and credits', () => {
     );
     expect(created.status).toBe(200);
     const task = CompletedTaskSchema.parse(await created.json());
-    const asset = created.headers.get('x-kiln-asset-url');
-    expect(asset).toBeTruthy();
+    const before = LibraryPageSchema.parse(await (await server.request('/api/library')).json());
+    const asset = before.data[0]?.model_url;
+    expect(asset).toMatch(/^\/api\/assets\//);
 
     expired = true;
     expect(
@@ -355,14 +364,14 @@ describe('library, archive and credits', () => {
     );
   });
 
-  it('retries a failed archive on the next sighting, never breaking the response', async () => {
+  it('backs off a failed archive: polls never download again, retries come at 30 s, 2 min, 10 min, 1 h, then Kiln gives up and says so', async () => {
+    let now = 1_900_000_000_000;
     let attempts = 0;
     server = await startTestServer({
+      now: () => now,
       fetchGlb: async () => {
         attempts++;
-        if (attempts === 1) throw new Error('connection reset');
-        const { Document, NodeIO } = await import('@gltf-transform/core');
-        return new NodeIO().writeBinary(new Document());
+        throw new Error('connection reset');
       },
     });
     const created = await server.request(
@@ -370,17 +379,74 @@ describe('library, archive and credits', () => {
       post({ model: 'beta-text', prompt: 'x', mode: 'sync' }),
     );
     expect(created.status).toBe(200);
-    expect(created.headers.get('x-kiln-asset-url')).toBeNull();
     const { id } = TaskSchema.parse(await created.json());
-    let entry = LibraryPageSchema.parse(await (await server.request('/api/library')).json())
-      .data[0];
-    expect(entry?.archived).toBe(false);
-    const again = await server.request(`/api/v1/tasks/${id}`);
-    expect(again.status).toBe(200);
-    expect(again.headers.get('x-kiln-asset-url')).toMatch(/\.glb$/);
-    entry = LibraryPageSchema.parse(await (await server.request('/api/library')).json()).data[0];
-    expect(entry?.archived).toBe(true);
-    expect(attempts).toBe(2);
+    expect(attempts).toBe(1);
+    const entryOf = async () =>
+      LibraryEntrySchema.parse(await (await server!.request(`/api/library/${id}`)).json());
+    expect((await entryOf()).archive).toEqual({
+      state: 'retrying',
+      attempts: 1,
+      error: 'connection reset',
+      next_attempt_ms: now + 30_000,
+    });
+    // Polls of the completed task neither download again nor wait.
+    for (let i = 0; i < 10; i++)
+      expect((await server.request(`/api/v1/tasks/${id}`)).status).toBe(200);
+    expect(attempts).toBe(1);
+
+    for (const [wait, expected] of [
+      [29_000, 1],
+      [1_000, 2],
+      [2 * 60_000, 3],
+      [10 * 60_000, 4],
+      [60 * 60_000, 5],
+    ] as const) {
+      now += wait;
+      await server.server.sweep();
+      expect(attempts).toBe(expected);
+    }
+    const entry = await entryOf();
+    expect(entry.archived).toBe(false);
+    expect(entry.archive).toMatchObject({ state: 'failed', attempts: 5, next_attempt_ms: null });
+    expect(entry.model_url).toMatch(/\/mock\/v1\/files\//); // the upstream's link, while it lasts
+    now += 24 * 60 * 60_000;
+    await server.server.sweep();
+    expect(attempts).toBe(5);
+  });
+
+  it('downloads a task once at a time, and a poll never waits on a retry', async () => {
+    let now = 1_900_000_000_000;
+    let calls = 0;
+    let release!: () => void;
+    const hanging = new Promise<void>((r) => (release = r));
+    server = await startTestServer({
+      now: () => now,
+      fetchGlb: async () => {
+        calls++;
+        if (calls === 1) throw new Error('first try fails');
+        await hanging; // the retry hangs until released
+        const { Document, NodeIO } = await import('@gltf-transform/core');
+        return new NodeIO().writeBinary(new Document());
+      },
+    });
+    const created = await server.request(
+      '/api/v1/3d/generations',
+      post({ model: 'beta-text', prompt: 'y', mode: 'sync' }),
+    );
+    const { id } = TaskSchema.parse(await created.json());
+    now += 30_000;
+    const sweeps = [server.server.sweep(), server.server.sweep(), server.server.sweep()];
+    // While the retry hangs, polls answer (they do not wait on it) and no second download starts.
+    for (let i = 0; i < 5; i++)
+      expect((await server.request(`/api/v1/tasks/${id}`)).status).toBe(200);
+    expect(calls).toBe(2);
+    release();
+    await Promise.all(sweeps);
+    const entry = LibraryEntrySchema.parse(
+      await (await server.request(`/api/library/${id}`)).json(),
+    );
+    expect(entry.archived).toBe(true);
+    expect(calls).toBe(2);
   });
 
   it('lists newest first with cursor pagination, per key, and hides on delete', async () => {
@@ -483,15 +549,15 @@ describe('library, archive and credits', () => {
       '/api/v1/3d/generations',
       post({ model: 'beta-text', prompt: 'keep me', mode: 'sync' }),
     );
-    await server.store.close();
-    const { openSqliteLibrary } = await import('./storage/sqlite.ts');
-    const reopened = await openSqliteLibrary(join(dataDir, 'kiln.sqlite'));
-    const rows = await reopened.list(
+    await server.storage.close();
+    const { openSqliteStorage } = await import('./storage/database.ts');
+    const reopened = await openSqliteStorage(join(dataDir, 'kiln.sqlite'));
+    const rows = await reopened.library.list(
       (await import('./owner.ts')).ownerHasher(Buffer.alloc(32, 7))(KEY),
       { limit: 10 },
     );
     expect(rows[0]?.prompt).toBe('keep me');
-    server.store = reopened;
+    server.storage = reopened;
   });
 
   it('never writes the key to a log line or the database', async () => {

@@ -2,17 +2,20 @@ import { Hono, type Context } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { ERROR_TYPES } from '../contract/index.ts';
+import { ERROR_CODES } from '../contract/index.ts';
+import { createArchiver } from './library/archive.ts';
+import { assetRoutes } from './library/assets.ts';
+import { libraryRoutes } from './library/routes.ts';
 import { createLibraryService } from './library/service.ts';
+import { ApiError, onApiError } from './middleware/api-error.ts';
 import { ownerHasher } from './owner.ts';
-import type { ProxyTarget } from './proxy.ts';
-import { apiV1Routes } from './routes/api-v1.ts';
-import { assetRoutes } from './routes/assets.ts';
-import { libraryRoutes } from './routes/library.ts';
+import type { ProxyTarget } from './proxy/forward.ts';
+import { proxyRoutes } from './proxy/routes.ts';
 import { securityHeaders } from './security.ts';
 import { MANIFEST_PATH, readManifest, routeShells } from './spa-shell.ts';
 import type { BlobStore } from './storage/blobs.ts';
-import type { LibraryStore } from './storage/library.ts';
+import type { Storage } from './storage/database.ts';
+import { createUploadSweeper } from './uploads/retention.ts';
 import { uploadRoutes } from './uploads/routes.ts';
 import { uploadUrlStrategy } from './uploads/url-strategy.ts';
 
@@ -21,7 +24,8 @@ export interface ServerDeps {
   upstream: ProxyTarget;
   /** Mounted at `/mock/v1` in mock mode. */
   mock?: { fetch: (request: Request) => Response | Promise<Response> };
-  store: LibraryStore;
+  /** The database: library, credits, idempotency records, counters, leases, the upload index. */
+  storage: Storage;
   blobs: BlobStore;
   /** The secret the library hashes keys with (see owner.ts). */
   secret: Buffer;
@@ -40,39 +44,70 @@ export interface ServerDeps {
   info: { mode: 'mock' | 'upstream'; demoKey?: string };
   /** New tasks per minute per key; 0 = no limit. Default 30. */
   createsPerMinute?: number;
+  /** Uploads: per client per minute (default 30), total bytes (default 5 GiB), retention (24 h). */
+  uploads?: { perMinute?: number; quotaBytes?: number; retentionMs?: number };
+  /** Load balancer hops in front whose X-Forwarded-For is believed. Default 0. */
+  trustedProxies?: number;
   /** Upstream time limits (defaults: 70 s for sync creates, 20 s otherwise). */
   timeouts?: { syncMs: number; defaultMs: number };
   now?: () => number;
   log?: (message: string) => void;
 }
 
+export interface ServerApp {
+  app: Hono;
+  /** Starts the background work: archive retries, upload retention. */
+  start(): void;
+  /** Stops it and waits for downloads under way. */
+  stop(): Promise<void>;
+  /** One pass of each, now (tests). */
+  sweep(): Promise<{ archived: number; uploadsRemoved: number }>;
+}
+
 /** The CSP of the KTX2 worker script: eval for embind, wasm, and nothing from elsewhere. */
 export const KTX2_WORKER_CSP =
   "default-src 'none'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'";
 
-export function createServerApp(deps: ServerDeps): Hono {
+export function createServerApp(deps: ServerDeps): ServerApp {
   const now = deps.now ?? Date.now;
   const log = deps.log ?? (() => {});
   const ownerOf = ownerHasher(deps.secret);
-  const library = createLibraryService({
-    store: deps.store,
+  const { storage } = deps;
+  const archiver = createArchiver({
+    store: storage.library,
     blobs: deps.blobs,
+    leases: storage.leases,
+    holder: storage.holder,
     fetchGlb: deps.fetchGlb,
     now,
     log: (m) => log(`library: ${m}`),
   });
+  const library = createLibraryService({
+    store: storage.library,
+    uploads: storage.uploads,
+    archiver,
+    now,
+  });
+  const uploadSweeper = createUploadSweeper({
+    index: storage.uploads,
+    blobs: deps.blobs,
+    retentionMs: deps.uploads?.retentionMs ?? 24 * 60 * 60 * 1000,
+    now,
+    log: (m) => log(`uploads: ${m}`),
+  });
 
   const app = new Hono();
   app.use('*', securityHeaders());
+  app.onError(onApiError(log));
 
   app.get('/api/health', (c) => c.json({ ok: true }));
   app.get('/api/info', (c) => c.json(deps.info));
   app.route(
     '/api/v1',
-    apiV1Routes({
+    proxyRoutes({
       upstream: deps.upstream,
       library,
-      store: deps.store,
+      storage,
       ownerOf,
       now,
       log,
@@ -84,32 +119,31 @@ export function createServerApp(deps: ServerDeps): Hono {
     '/api/uploads',
     uploadRoutes({
       blobs: deps.blobs,
+      index: storage.uploads,
+      counters: storage.counters,
+      now,
+      perMinute: deps.uploads?.perMinute ?? 30,
+      quotaBytes: deps.uploads?.quotaBytes ?? 5 * 1024 ** 3,
+      trustedProxies: deps.trustedProxies ?? 0,
       urlFor: uploadUrlStrategy({
         publicUrl: deps.publicUrl,
         mode: deps.info.mode,
         ...(deps.ownOrigin ? { ownOrigin: deps.ownOrigin } : {}),
       }),
-      log: (m) => log(`uploads: ${m}`),
     }),
   );
   app.route('/api/assets', assetRoutes(deps.blobs));
-  app.route('/api', libraryRoutes({ store: deps.store, library, ownerOf }));
+  app.route('/api', libraryRoutes({ store: storage.library, library, ownerOf }));
 
   const mock = deps.mock;
   if (mock) app.all('/mock/v1/*', (c) => mock.fetch(c.req.raw));
 
-  app.all('/api/*', (c) =>
-    c.json(
-      {
-        error: {
-          message: `No route ${c.req.method} ${c.req.path}.`,
-          type: ERROR_TYPES.notFound,
-          code: 'route_not_found',
-        },
-      },
-      404,
-    ),
-  );
+  app.all('/api/*', (c) => {
+    throw new ApiError(404, {
+      code: ERROR_CODES.routeNotFound,
+      message: `No route ${c.req.method} ${c.req.path}.`,
+    });
+  });
 
   const staticDir = deps.staticDir;
   if (staticDir && existsSync(join(staticDir, 'index.html'))) {
@@ -150,18 +184,18 @@ export function createServerApp(deps: ServerDeps): Hono {
       c.html(shells.get(c.req.path) ?? indexHtml, 200, { 'Cache-Control': 'no-cache' }),
     );
   }
-  app.onError((err, c) => {
-    log(`error on ${c.req.method} ${c.req.path}: ${String(err)}`);
-    return c.json(
-      {
-        error: {
-          message: 'Kiln had an internal error. Try again.',
-          type: ERROR_TYPES.api,
-          code: 'internal_error',
-        },
-      },
-      500,
-    );
-  });
-  return app;
+  return {
+    app,
+    start() {
+      archiver.start();
+      uploadSweeper.start();
+    },
+    async stop() {
+      uploadSweeper.stop();
+      await archiver.stop();
+    },
+    async sweep() {
+      return { archived: await archiver.sweep(), uploadsRemoved: await uploadSweeper.sweep() };
+    },
+  };
 }

@@ -1,3 +1,5 @@
+import bytes from 'bytes';
+import ms from 'ms';
 import { z } from 'zod';
 
 const url = (name: string) =>
@@ -6,6 +8,37 @@ const url = (name: string) =>
     .refine((u) => /^https?:\/\//.test(u), {
       error: `${name} must start with http:// or https://`,
     });
+
+const wholeNumber = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number` })
+    .int({ error: `${name} must be a whole number` })
+    .nonnegative({ error: `${name} must be 0 or more` });
+
+/** A size such as `5GB`, `500MB` or a number of bytes. */
+const size = (name: string) =>
+  z.string().transform((text, ctx) => {
+    const n = bytes.parse(text);
+    if (n === null || !Number.isFinite(n) || n <= 0) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be a size such as 5GB or 500MB` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+/** A duration such as `24h`, `30m`, `7d`. */
+const duration = (name: string) =>
+  z.string().transform((text, ctx) => {
+    const n = /^\d+$/.test(text) ? Number.NaN : ms(text as ms.StringValue);
+    if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must be a duration such as 24h, 30m or 7d`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
 
 /** The server's environment (DESIGN.md "Configuration"). Parsed once at start, in main.ts. */
 export const ServerEnvSchema = z.object({
@@ -29,6 +62,14 @@ export const ServerEnvSchema = z.object({
   PUBLIC_URL: url('PUBLIC_URL')
     .transform((u) => u.replace(/\/+$/, ''))
     .optional(),
+  /** Uploads per minute per client address before 429; 0 turns it off. */
+  UPLOAD_RATE_LIMIT: wholeNumber('UPLOAD_RATE_LIMIT').default(30),
+  /** Total size of stored uploads before 507, e.g. `5GB`, `500MB`. */
+  UPLOAD_QUOTA: size('UPLOAD_QUOTA').default(5 * 1024 ** 3),
+  /** How long an upload no task uses is kept, e.g. `24h`, `30m`, `7d`. */
+  UPLOAD_RETENTION: duration('UPLOAD_RETENTION').default(24 * 60 * 60 * 1000),
+  /** Load balancer hops in front of Kiln whose X-Forwarded-For is believed (0: none). */
+  TRUST_PROXY: wholeNumber('TRUST_PROXY').default(0),
 });
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;
 

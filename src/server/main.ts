@@ -8,11 +8,11 @@ import { MockEnvSchema, formatEnvError } from '../mock/config.ts';
 import { openMockUpstream } from '../mock/create.ts';
 import { DEMO_KEY } from '../mock/keys.ts';
 import { SafeFetchError, fetchGlbSafely } from '../net/index.ts';
-import { createServerApp } from './app.ts';
+import { createServerApp, type ServerApp } from './app.ts';
 import { ServerEnvSchema, withoutEmpty } from './config.ts';
 import { loadServerSecret } from './owner.ts';
 import { diskBlobStore } from './storage/blobs.ts';
-import { openSqliteLibrary } from './storage/sqlite.ts';
+import { openSqliteStorage } from './storage/database.ts';
 
 const parsed = z
   .object({ ...ServerEnvSchema.shape, ...MockEnvSchema.shape })
@@ -36,26 +36,32 @@ if (config.MOCK_DEMO_KEY && !demo) {
 let ownOrigin: string | undefined;
 
 const dataDir = resolve(config.DATA_DIR);
-const store = await openSqliteLibrary(join(dataDir, 'kiln.sqlite'));
+const storage = await openSqliteStorage(join(dataDir, 'kiln.sqlite'));
 const blobs = diskBlobStore(join(dataDir, 'blobs'));
 const secret = loadServerSecret(dataDir);
 const staticDir = resolve(import.meta.dirname, '../../dist');
 const common = {
-  store,
+  storage,
   blobs,
   secret,
   staticDir,
   publicUrl: config.PUBLIC_URL,
   ownOrigin: () => ownOrigin,
   createsPerMinute: config.CREATE_RATE_LIMIT,
+  uploads: {
+    perMinute: config.UPLOAD_RATE_LIMIT,
+    quotaBytes: config.UPLOAD_QUOTA,
+    retentionMs: config.UPLOAD_RETENTION,
+  },
+  trustedProxies: config.TRUST_PROXY,
   log,
 };
 
 let closeMock = async () => {};
-let app: Hono;
+let kiln: ServerApp;
 if (config.UPSTREAM_URL) {
   const upstreamHost = new URL(config.UPSTREAM_URL).host;
-  app = createServerApp({
+  kiln = createServerApp({
     ...common,
     upstream: { baseUrl: config.UPSTREAM_URL, fetch: (r) => fetch(r) },
     // The configured upstream may live on a private address; nothing else may.
@@ -78,7 +84,7 @@ if (config.UPSTREAM_URL) {
   });
   closeMock = () => mock.close();
   const mockRoot = new Hono().route('/mock/v1', mock.app);
-  app = createServerApp({
+  kiln = createServerApp({
     ...common,
     // In-process: the proxy calls the mock's fetch with the /mock/v1 URL on this origin, no socket hop.
     upstream: {
@@ -102,6 +108,8 @@ if (config.UPSTREAM_URL) {
   });
 }
 
+const { app } = kiln;
+kiln.start();
 const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   const url = `http://${host}:${info.port}`;
@@ -132,8 +140,10 @@ server.on('error', (err: NodeJS.ErrnoException) => {
 
 const shutdown = () => {
   server.close();
-  void closeMock()
-    .then(() => store.close())
+  void kiln
+    .stop()
+    .then(() => closeMock())
+    .then(() => storage.close())
     .then(() => process.exit(0));
 };
 process.on('SIGINT', shutdown);

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   CreditsSchema,
+  LibraryEntrySchema,
   LibraryPageSchema,
   TaskSchema,
   UploadResultSchema,
@@ -98,7 +99,11 @@ describe('the server as a process', () => {
       body: JSON.stringify({ model: 'beta', image_url: upload2.url, mode: 'sync' }),
     });
     expect(sync.status).toBe(200);
-    const asset = sync.headers.get('x-kiln-asset-url');
+    const { id: id2 } = TaskSchema.parse(await sync.json());
+    const entry = LibraryEntrySchema.parse(
+      await (await fetch(`${second.url}/api/library/${id2}`, { headers: auth })).json(),
+    );
+    const asset = entry.model_url;
     expect(asset).toMatch(/^\/api\/assets\/[a-f0-9]{64}\.glb$/);
     const glb = await fetch(`${second.url}${asset ?? ''}`);
     expect(glb.status).toBe(200);
@@ -115,6 +120,12 @@ describe('the server as a process', () => {
     ['MOCK_KEYS', 'sk_wrong:10'],
     ['MOCK_KEYS', 'tr_demo_kiln:lots'],
     ['CREATE_RATE_LIMIT', '-1'],
+    ['UPLOAD_QUOTA', 'plenty'],
+    ['UPLOAD_RETENTION', '24'],
+    ['UPLOAD_RATE_LIMIT', 'x'],
+    ['TRUST_PROXY', '-2'],
+    ['MOCK_ALLOW_PRIVATE_FETCH', 'yes please'],
+    ['MOCK_DEMO_KEY', 'sk_nope'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     const r = spawnSync(
       process.execPath,

@@ -5,16 +5,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestMock, type TestMock } from '../mock/test-helpers.ts';
-import { createServerApp, type ServerDeps } from './app.ts';
+import { createServerApp, type ServerApp, type ServerDeps } from './app.ts';
 import { diskBlobStore } from './storage/blobs.ts';
+import { openSqliteStorage, type Storage } from './storage/database.ts';
 import type { LibraryStore } from './storage/library.ts';
-import { openSqliteLibrary } from './storage/sqlite.ts';
 
 export const ORIGIN = 'http://kiln.test';
 export const KEY = 'tr_test_key';
 
 export interface TestServer {
   app: Hono;
+  server: ServerApp;
+  storage: Storage;
   mock: TestMock;
   store: LibraryStore;
   dataDir: string;
@@ -31,21 +33,31 @@ export async function startTestServer(
     fetchGlb?: ServerDeps['fetchGlb'];
     dataDir?: string;
   } & Partial<
-    Pick<ServerDeps, 'createsPerMinute' | 'timeouts' | 'publicUrl' | 'info' | 'staticDir'>
+    Pick<
+      ServerDeps,
+      | 'createsPerMinute'
+      | 'timeouts'
+      | 'publicUrl'
+      | 'info'
+      | 'staticDir'
+      | 'uploads'
+      | 'trustedProxies'
+      | 'now'
+    >
   > = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kiln-server-'));
   const mock = await startTestMock(options.mock ?? {});
   const mockRoot = new Hono().route('/mock/v1', mock.app);
-  const store = await openSqliteLibrary(join(dataDir, 'kiln.sqlite'));
+  const storage = await openSqliteStorage(join(dataDir, 'kiln.sqlite'));
   const logs: string[] = [];
-  const app = createServerApp({
+  const server = createServerApp({
     upstream: options.upstream ?? {
       baseUrl: (incoming) => `${incoming.origin}/mock/v1`,
       fetch: async (r) => mockRoot.fetch(r),
     },
     mock: mockRoot,
-    store,
+    storage,
     blobs: diskBlobStore(join(dataDir, 'blobs')),
     secret: Buffer.alloc(32, 7),
     fetchGlb:
@@ -60,12 +72,18 @@ export async function startTestServer(
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(options.staticDir ? { staticDir: options.staticDir } : {}),
+    ...(options.uploads ? { uploads: options.uploads } : {}),
+    ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
+    ...(options.now ? { now: options.now } : {}),
     log: (m) => logs.push(m),
   });
+  const { app } = server;
   return {
     app,
+    server,
+    storage,
     mock,
-    store,
+    store: storage.library,
     dataDir,
     logs,
     request(path, init = {}) {
@@ -77,8 +95,9 @@ export async function startTestServer(
       return Promise.resolve(app.request(`${ORIGIN}${path}`, { ...rest, headers }));
     },
     async close() {
+      await server.stop();
       await mock.close();
-      await store.close();
+      await storage.close();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -7,16 +7,15 @@ import {
   type LibraryImage,
   type Task,
 } from '../../contract/index.ts';
-import type { BlobStore } from '../storage/blobs.ts';
 import type { LibraryRow, LibraryStore } from '../storage/library.ts';
+import type { UploadIndex } from '../storage/uploads.ts';
+import { ARCHIVE_RETRY_DELAYS_MS, type Archiver } from './archive.ts';
 
 export interface LibraryDeps {
   store: LibraryStore;
-  blobs: BlobStore;
-  /** Fetches a GLB safely (SSRF guard, size cap, magic check); throws on any problem. */
-  fetchGlb: (url: string) => Promise<Uint8Array>;
+  uploads: UploadIndex;
+  archiver: Archiver;
   now: () => number;
-  log: (message: string) => void;
 }
 
 const UPLOAD_PATH = /\/api\/uploads\/([a-f0-9]{64})\.(png|jpg|webp)$/;
@@ -31,14 +30,50 @@ export function assetUrl(sha256: string): string {
   return `/api/assets/${sha256}.glb`;
 }
 
+/** The upload an image URL names, by its content hash, when it is one of Kiln's. */
+function uploadOf(url: string): { sha256: string; ext: string } | undefined {
+  const upload = UPLOAD_PATH.exec(url.split('?')[0] ?? '');
+  if (upload) return { sha256: upload[1]!, ext: upload[2]! };
+  const data = DATA_URI.exec(url);
+  const ext = data ? EXT_OF_MIME[data[1] ?? ''] : undefined;
+  if (!data || !ext || !data[2]) return undefined;
+  // An upload sent as a data: URI: its bytes are the stored upload, so the hash finds it.
+  const bytes = Buffer.from(url.slice(data[0].length), 'base64');
+  return { sha256: createHash('sha256').update(bytes).digest('hex'), ext };
+}
+
+function imageRef(url: string): LibraryImage {
+  const upload = uploadOf(url);
+  const ref = upload ? `/api/uploads/${upload.sha256}.${upload.ext}` : null;
+  if (url.startsWith('data:')) {
+    const mime = DATA_URI.exec(url)?.[1] ?? 'text/plain';
+    return { url: `data:${mime} (${Math.round((url.length * 3) / 4 / 1024)} KB)`, upload: ref };
+  }
+  return { url: url.length > 2048 ? `${url.slice(0, 2045)}…` : url, upload: ref };
+}
+
+function updateOf(task: Task) {
+  return {
+    status: task.status,
+    progress: progressOf(task),
+    progressStage: task.progress_stage ?? null,
+    completedAt: task.completed_at ?? null,
+    creditsConsumed: task.usage?.credits_consumed ?? null,
+    creditsRemaining: task.usage?.credits_remaining ?? null,
+    error: task.error ?? null,
+    upstreamModelUrl: task.data?.model_url ?? null,
+  };
+}
+
 /**
- * Records what passes through the proxy: every task created through Kiln,
- * its progress, its credits, the balance; and archives each completed GLB once.
+ * Records what passes through the proxy: every task created through Kiln, its progress, its
+ * credits, the balance; and has each completed GLB archived once.
  */
 export function createLibraryService(deps: LibraryDeps) {
-  const archiving = new Map<string, Promise<string | undefined>>();
-  // What each task and owner looked like last time, so that a poll that shows nothing new
-  // costs no database work (most polls of a running task repeat the same stage).
+  // What each task and owner looked like last time *in this process*, so that a poll that shows
+  // nothing new costs no database work. Safe across replicas: the upstream only moves a task
+  // forward, so a state seen here is never newer than what the database holds once written; a
+  // completed task without its archive always reads the database again.
   const seenTasks = new Map<string, { signature: string; sha: string | undefined }>();
   const seenBalances = new Map<string, number>();
   const remember = <K, V>(map: Map<K, V>, key: K, value: V) => {
@@ -47,68 +82,12 @@ export function createLibraryService(deps: LibraryDeps) {
     if (map.size > 10_000) map.delete(map.keys().next().value as K);
   };
 
-  function imageRef(url: string): LibraryImage {
-    const upload = UPLOAD_PATH.exec(url.split('?')[0] ?? '');
-    if (upload) return { url, upload: `/api/uploads/${upload[1]}.${upload[2]}` };
-    const data = DATA_URI.exec(url);
-    if (data) {
-      const mime = data[1] ?? 'text/plain';
-      const ext = EXT_OF_MIME[mime];
-      let ref: string | null = null;
-      if (ext && data[2]) {
-        // An upload sent as a data: URI: its bytes are the stored upload, so the hash finds it.
-        const bytes = Buffer.from(url.slice(data[0].length), 'base64');
-        ref = `/api/uploads/${createHash('sha256').update(bytes).digest('hex')}.${ext}`;
-      }
-      return { url: `data:${mime} (${Math.round((url.length * 3) / 4 / 1024)} KB)`, upload: ref };
-    }
-    return { url: url.length > 2048 ? `${url.slice(0, 2045)}…` : url, upload: null };
-  }
-
-  function updateOf(task: Task) {
-    return {
-      status: task.status,
-      progress: progressOf(task),
-      progressStage: task.progress_stage ?? null,
-      completedAt: task.completed_at ?? null,
-      creditsConsumed: task.usage?.credits_consumed ?? null,
-      creditsRemaining: task.usage?.credits_remaining ?? null,
-      error: task.error ?? null,
-      upstreamModelUrl: task.data?.model_url ?? null,
-    };
-  }
-
-  async function archive(row: LibraryRow): Promise<string | undefined> {
-    if (row.assetSha256) return row.assetSha256;
-    const url = row.upstreamModelUrl;
-    if (!url || row.status !== 'completed') return undefined;
-    const running = archiving.get(row.taskId);
-    if (running) return running;
-    const job = (async () => {
-      try {
-        const glb = await deps.fetchGlb(url);
-        const { sha256 } = await deps.blobs.put('assets', glb, 'glb');
-        await deps.store.archived(row.taskId, sha256);
-        deps.log(`archived ${row.taskId} as ${sha256.slice(0, 12)}… (${glb.byteLength} bytes)`);
-        return sha256;
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        await deps.store.archiveFailed(row.taskId, message).catch(() => {});
-        deps.log(`archive of ${row.taskId} failed (will retry on next sighting): ${message}`);
-        return undefined;
-      } finally {
-        archiving.delete(row.taskId);
-      }
-    })();
-    archiving.set(row.taskId, job);
-    return job;
-  }
-
   async function noteBalance(owner: string, task: Task) {
     const remaining = task.usage?.credits_remaining;
-    if (typeof remaining !== 'number' || seenBalances.get(owner) === remaining) return;
+    if (typeof remaining !== 'number' || seenBalances.get(`${owner}\n${task.id}`) === remaining)
+      return;
     await deps.store.recordBalance(owner, remaining, deps.now(), task.id);
-    remember(seenBalances, owner, remaining);
+    remember(seenBalances, `${owner}\n${task.id}`, remaining);
   }
 
   return {
@@ -132,9 +111,12 @@ export function createLibraryService(deps: LibraryDeps) {
         createdMs: now,
         updatedMs: now,
       });
+      const uploads = images.map(uploadOf).filter((u) => u !== undefined);
+      await deps.uploads.markReferenced(uploads.map((u) => u.sha256));
       await noteBalance(owner, task);
+      if (!isCompleted(task)) return undefined;
       const row = await deps.store.get(owner, task.id);
-      return row && isCompleted(task) ? archive(row) : undefined;
+      return row ? deps.archiver.firstSighting(row) : undefined;
     },
 
     /** A task read that passed through: updates the rows that know it; archives on completion. */
@@ -146,7 +128,7 @@ export function createLibraryService(deps: LibraryDeps) {
       const rows = await deps.store.update(task.id, update, deps.now());
       await noteBalance(owner, task);
       const mine = rows.find((r) => r.owner === owner) ?? rows[0];
-      const sha = mine && isCompleted(task) ? await archive(mine) : undefined;
+      const sha = mine && isCompleted(task) ? await deps.archiver.firstSighting(mine) : undefined;
       remember(seenTasks, task.id, { signature, sha });
       return sha;
     },
@@ -169,8 +151,32 @@ export function createLibraryService(deps: LibraryDeps) {
         error: row.error,
         model_url: row.assetSha256 ? assetUrl(row.assetSha256) : row.upstreamModelUrl,
         archived: row.assetSha256 !== null,
+        archive: archiveOf(row),
       };
     },
+  };
+}
+
+/** Where the archive of a task stands, as the library shows it. */
+function archiveOf(row: LibraryRow): LibraryEntry['archive'] {
+  if (row.assetSha256)
+    return { state: 'archived', attempts: row.archiveAttempts, error: null, next_attempt_ms: null };
+  if (row.status !== 'completed' || !row.upstreamModelUrl)
+    return { state: 'none', attempts: 0, error: null, next_attempt_ms: null };
+  if (row.archiveAttempts === 0)
+    return { state: 'pending', attempts: 0, error: null, next_attempt_ms: row.archiveNextMs };
+  if (row.archiveNextMs === null || row.archiveAttempts > ARCHIVE_RETRY_DELAYS_MS.length)
+    return {
+      state: 'failed',
+      attempts: row.archiveAttempts,
+      error: row.archiveError,
+      next_attempt_ms: null,
+    };
+  return {
+    state: 'retrying',
+    attempts: row.archiveAttempts,
+    error: row.archiveError,
+    next_attempt_ms: row.archiveNextMs,
   };
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, stat, writeFile, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 
@@ -27,6 +27,8 @@ export interface BlobStore {
     sha256: string,
     ext: string,
   ): Promise<{ stream: ReadableStream<Uint8Array>; bytes: number } | undefined>;
+  /** Removes the bytes (no-op when absent). */
+  delete(kind: BlobKind, sha256: string, ext: string): Promise<void>;
 }
 
 export const SHA256_RE = /^[a-f0-9]{64}$/;
@@ -54,7 +56,7 @@ export function diskBlobStore(root: string): BlobStore {
       }
       await mkdir(join(root, kind, sha256.slice(0, 2)), { recursive: true });
       const tmp = `${final}.${process.pid}.${Date.now()}.tmp`;
-      await writeFile(tmp, bytes);
+      await writeFile(tmp, bytes, { mode: 0o600 });
       await rename(tmp, final); // atomic: never half a blob under its final name
       return { sha256, bytes: bytes.byteLength };
     },
@@ -78,6 +80,10 @@ export function diskBlobStore(root: string): BlobStore {
         if (missing(err)) return undefined;
         throw err;
       }
+    },
+    async delete(kind, sha, ext) {
+      if (!SHA256_RE.test(sha) || !EXT_RE.test(ext)) return;
+      await rm(pathOf(kind, sha, ext), { force: true });
     },
   };
 }

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { ApiError } from '../middleware/api-error.ts';
 import { imageKind, unusableImageSentence } from '../../formats/index.ts';
 
 /** 20 MiB, the same cap the mock puts on a fetched `image_url`. */
@@ -26,15 +27,24 @@ export interface NormalisedImage {
 
 export type UploadErrorStatus = 400 | 413 | 415;
 
-/** Why an upload was refused: an HTTP status, a stable code and a sentence for a person. */
-export class UploadError extends Error {
+type UploadErrorCode =
+  | 'empty_file'
+  | 'file_too_large'
+  | 'image_too_large'
+  | 'image_damaged'
+  | 'unsupported_image_type'
+  | 'invalid_multipart'
+  | 'missing_file';
+
+/** Why an upload was refused: an HTTP status, a stable code and a sentence naming the file. */
+export class UploadError extends ApiError {
   override name = 'UploadError';
-  constructor(
-    readonly status: UploadErrorStatus,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+  declare readonly status: UploadErrorStatus;
+  constructor(status: UploadErrorStatus, code: UploadErrorCode, message: string) {
+    super(status, { code, message, param: 'file' });
+  }
+  get code(): string {
+    return this.error.code ?? '';
   }
 }
 

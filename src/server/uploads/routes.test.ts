@@ -6,7 +6,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diskBlobStore, sha256Hex, type BlobStore } from '../storage/blobs.ts';
 import { UploadResultSchema, type UploadResult } from '../../contract/index.ts';
-import { uploadRoutes } from './routes.ts';
+import { onApiError } from '../middleware/api-error.ts';
+import { openSqliteStorage, type Storage } from '../storage/database.ts';
+import { uploadRoutes, type UploadRoutesDeps } from './routes.ts';
 import { uploadUrlStrategy, type UploadUrlInfo } from './url-strategy.ts';
 import {
   HEIC,
@@ -21,25 +23,43 @@ import {
 
 let dir: string;
 let blobs: BlobStore;
+let storage: Storage;
 let app: Hono;
 const seen: UploadUrlInfo[] = [];
 
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'kiln-uploads-'));
-  blobs = diskBlobStore(dir);
-  const mockUrl = uploadUrlStrategy({ mode: 'mock' });
-  app = new Hono().route(
+/** The upload routes as the server mounts them (its error handler included), with overrides. */
+function uploadsApp(overrides: Partial<UploadRoutesDeps> = {}, log?: (m: string) => void): Hono {
+  return new Hono().onError(onApiError(log ?? (() => {}))).route(
     '/api/uploads',
     uploadRoutes({
       blobs,
-      urlFor: (info) => {
-        seen.push(info);
-        return mockUrl(info);
-      },
+      index: storage.uploads,
+      counters: storage.counters,
+      now: Date.now,
+      perMinute: 0,
+      quotaBytes: 1024 ** 3,
+      urlFor: uploadUrlStrategy({ mode: 'mock' }),
+      ...overrides,
     }),
   );
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kiln-uploads-'));
+  blobs = diskBlobStore(dir);
+  storage = await openSqliteStorage(':memory:');
+  const mockUrl = uploadUrlStrategy({ mode: 'mock' });
+  app = uploadsApp({
+    urlFor: (info) => {
+      seen.push(info);
+      return mockUrl(info);
+    },
+  });
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await storage.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const asBody = (bytes: Uint8Array) => bytes as Uint8Array<ArrayBuffer>;
 
@@ -236,21 +256,17 @@ describe('POST /api/uploads', () => {
   });
 
   it('takes a file just under the cap in a multipart envelope (the margin)', async () => {
-    const small = uploadRoutes({
-      blobs,
-      urlFor: uploadUrlStrategy({ mode: 'mock' }),
-      maxBytes: 200_000,
-    });
+    const small = uploadsApp({ maxBytes: 200_000 });
     const chair = photo('chair.png');
     const padded = new Uint8Array(199_000);
     padded.set(chair);
     // chair.png plus zero padding after IEND: still a valid PNG, 199 000 bytes.
     const form = new FormData();
     form.append('file', new File([asBody(padded)], 'chair.png'));
-    expect((await small.request('/', { method: 'POST', body: form })).status).toBe(201);
+    expect((await small.request('/api/uploads', { method: 'POST', body: form })).status).toBe(201);
     const over = new FormData();
     over.append('file', new File([asBody(new Uint8Array(200_001))], 'big.png'));
-    expect((await small.request('/', { method: 'POST', body: over })).status).toBe(413);
+    expect((await small.request('/api/uploads', { method: 'POST', body: over })).status).toBe(413);
   });
 
   it('refuses a decompression bomb with 413, quickly', async () => {
@@ -270,12 +286,11 @@ describe('POST /api/uploads', () => {
       put: () => Promise.reject(new Error('disk full')),
     };
     const logged: string[] = [];
-    const failing = uploadRoutes({
-      blobs: broken,
-      urlFor: uploadUrlStrategy({ mode: 'mock' }),
-      log: (m) => logged.push(m),
+    const failing = uploadsApp({ blobs: broken }, (m) => logged.push(m));
+    const res = await failing.request('/api/uploads', {
+      method: 'POST',
+      body: asBody(photo('chair.png')),
     });
-    const res = await failing.request('/', { method: 'POST', body: asBody(photo('chair.png')) });
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ error: { type: 'api_error' } });
     expect(logged.join()).toMatch(/disk full/);

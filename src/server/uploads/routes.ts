@@ -1,17 +1,30 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { ERROR_TYPES, type UploadResult } from '../../contract/index.ts';
+import { ERROR_CODES, type UploadResult } from '../../contract/index.ts';
+import { ApiError } from '../middleware/api-error.ts';
+import { rateLimit } from '../middleware/rate-limit.ts';
 import type { BlobStore } from '../storage/blobs.ts';
+import type { Counters } from '../storage/counters.ts';
+import type { UploadIndex } from '../storage/uploads.ts';
+import { clientAddress } from './client-address.ts';
 import { normaliseImage, tooLarge, UPLOAD_MAX_BYTES, UploadError } from './normalise-image.ts';
 import type { UploadUrlFor } from './url-strategy.ts';
 
 export interface UploadRoutesDeps {
   blobs: BlobStore;
+  index: UploadIndex;
+  counters: Counters;
+  now: () => number;
+  /** Uploads per minute per client; 0 = no limit. */
+  perMinute: number;
+  /** Total bytes of stored uploads before 507 (UPLOAD_QUOTA). */
+  quotaBytes: number;
+  /** Load balancer hops whose X-Forwarded-For is believed (TRUST_PROXY). */
+  trustedProxies?: number;
   /** Names a stored upload for the upstream (see `uploadUrlStrategy`). */
   urlFor: UploadUrlFor;
   /** Largest image accepted, in bytes (default 20 MiB). */
   maxBytes?: number;
-  log?: (message: string) => void;
 }
 
 /** Room for the multipart envelope (boundaries, part headers, other small fields) over the image cap. */
@@ -27,51 +40,40 @@ const MIME_OF: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', w
  */
 export function uploadRoutes(deps: UploadRoutesDeps): Hono {
   const maxBytes = deps.maxBytes ?? UPLOAD_MAX_BYTES;
-  const log = deps.log ?? (() => {});
   const app = new Hono();
-
-  const fail = (c: Context, err: UploadError) =>
-    c.json(
-      {
-        error: {
-          message: err.message,
-          type: ERROR_TYPES.invalidRequest,
-          code: err.code,
-          param: 'file',
-        },
-      },
-      err.status,
-    );
-
-  app.onError((err, c) => {
-    if (err instanceof UploadError) return fail(c, err);
-    log(`uploads: unhandled error on ${c.req.method} ${c.req.path}: ${String(err)}`);
-    return c.json(
-      {
-        error: {
-          message: 'The server could not store the image. Try again.',
-          type: ERROR_TYPES.api,
-          code: 'internal_error',
-        },
-      },
-      500,
-    );
-  });
 
   app.post(
     '/',
+    rateLimit({
+      limit: deps.perMinute,
+      windowMs: 60_000,
+      keyOf: (c) => `upload:${clientAddress(c, deps.trustedProxies ?? 0)}`,
+      message: (wait) =>
+        `Too many uploads from this address: at most ${deps.perMinute} a minute. Wait ${wait} s and try again.`,
+      counters: deps.counters,
+      now: deps.now,
+    }),
     bodyLimit({
       maxSize: maxBytes + MULTIPART_MARGIN,
       onError: (c) => {
         const declared = Number(c.req.header('content-length'));
         const size = Number.isFinite(declared) && declared > 0 ? declared : undefined;
-        return fail(c, tooLarge(size, maxBytes));
+        throw tooLarge(size, maxBytes);
       },
     }),
     async (c) => {
       const input = await readUpload(c, maxBytes);
       const image = await normaliseImage(input, { maxBytes });
+      const used = await deps.index.totalBytes();
+      if (used + image.bytes.byteLength > deps.quotaBytes)
+        throw new ApiError(507, {
+          code: ERROR_CODES.uploadQuotaExceeded,
+          message:
+            'Kiln’s storage for uploads is full. Try again later, or ask whoever runs Kiln to raise UPLOAD_QUOTA.',
+          param: 'file',
+        });
       const stored = await deps.blobs.put('uploads', image.bytes, image.ext);
+      await deps.index.record(stored.sha256, image.ext, stored.bytes, deps.now());
       const name = `${stored.sha256}.${image.ext}`;
       const result: UploadResult = {
         url: deps.urlFor({
@@ -97,16 +99,10 @@ export function uploadRoutes(deps: UploadRoutesDeps): Hono {
     const ext = match?.[2];
     const blob = sha && ext ? await deps.blobs.open('uploads', sha, ext) : undefined;
     if (!sha || !ext || !blob)
-      return c.json(
-        {
-          error: {
-            message: 'No uploaded image here.',
-            type: ERROR_TYPES.notFound,
-            code: 'upload_not_found',
-          },
-        },
-        404,
-      );
+      throw new ApiError(404, {
+        code: ERROR_CODES.uploadNotFound,
+        message: 'No uploaded image here.',
+      });
     const etag = `"${sha}"`;
     const headers: Record<string, string> = {
       'Content-Type': MIME_OF[ext] ?? 'application/octet-stream',

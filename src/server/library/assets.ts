@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import { ERROR_TYPES } from '../../contract/index.ts';
+import { ERROR_CODES } from '../../contract/index.ts';
+import { ApiError } from '../middleware/api-error.ts';
 import { SHA256_RE, type BlobStore } from '../storage/blobs.ts';
 
 /** `/api/assets/{sha256}.glb`: archived models, content-addressed, cached forever. */
@@ -10,12 +11,7 @@ export function assetRoutes(blobs: BlobStore) {
     const sha = m?.[1];
     const found = sha && SHA256_RE.test(sha) ? await blobs.open('assets', sha, 'glb') : undefined;
     if (!found)
-      return c.json(
-        {
-          error: { message: 'No such model.', type: ERROR_TYPES.notFound, code: 'asset_not_found' },
-        },
-        404,
-      );
+      throw new ApiError(404, { code: ERROR_CODES.assetNotFound, message: 'No such model.' });
     return new Response(found.stream, {
       headers: {
         'content-type': 'model/gltf-binary',

@@ -1,4 +1,5 @@
-import { ERROR_TYPES, type ErrorBody } from '../contract/index.ts';
+import { ERROR_CODES } from '../../contract/index.ts';
+import { ApiError } from '../middleware/api-error.ts';
 
 export interface ProxyTarget {
   /**
@@ -25,14 +26,6 @@ export const FORWARD_RESPONSE = [
 export const SYNC_TIMEOUT_MS = 70_000;
 export const DEFAULT_TIMEOUT_MS = 20_000;
 
-export function gatewayError(status: 502 | 504, message: string, code: string): Response {
-  const body: ErrorBody = { error: { message, type: ERROR_TYPES.api, code } };
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-}
-
 export interface ForwardRequest {
   incoming: Request;
   /** The path after /v1, e.g. `/tasks/abc`. */
@@ -46,7 +39,7 @@ export interface ForwardRequest {
 /**
  * A faithful pass-through to the upstream: method, path, query, body and
  * status as they are; the response body streamed back unread. Network
- * failures become 502, time-outs 504, with the spec's error body.
+ * failures throw a 502 ApiError, time-outs a 504, with the spec's error body.
  */
 export async function forward(target: ProxyTarget, req: ForwardRequest): Promise<Response> {
   const incomingUrl = new URL(req.incoming.url);
@@ -77,12 +70,14 @@ export async function forward(target: ProxyTarget, req: ForwardRequest): Promise
     );
   } catch {
     if (timedOut)
-      return gatewayError(
-        504,
-        `The upstream did not answer within ${req.timeoutMs / 1000} s.`,
-        'upstream_timeout',
-      );
-    return gatewayError(502, 'The upstream could not be reached.', 'upstream_unreachable');
+      throw new ApiError(504, {
+        code: ERROR_CODES.upstreamTimeout,
+        message: `The upstream did not answer within ${req.timeoutMs / 1000} s.`,
+      });
+    throw new ApiError(502, {
+      code: ERROR_CODES.upstreamUnreachable,
+      message: 'The upstream could not be reached.',
+    });
   } finally {
     // The answer has begun (or failed): the time limit covered the wait for it.
     clearTimeout(timer);

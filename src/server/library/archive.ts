@@ -1,0 +1,112 @@
+import { createLimiter } from '../../async/index.ts';
+import type { BlobStore } from '../storage/blobs.ts';
+import type { Leases } from '../storage/leases.ts';
+import type { LibraryRow, LibraryStore } from '../storage/library.ts';
+
+export interface ArchiverDeps {
+  store: LibraryStore;
+  blobs: BlobStore;
+  leases: Leases;
+  /** This process's name in leases. */
+  holder: string;
+  /** Fetches a GLB safely (SSRF guard, size cap, magic check); throws on any problem. */
+  fetchGlb: (url: string) => Promise<Uint8Array>;
+  now: () => number;
+  log: (message: string) => void;
+}
+
+/** Waits after the first, second, … failed attempt; past the last, Kiln gives up and says so. */
+export const ARCHIVE_RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000];
+/** How long a claim on a task's download lasts (a download gives up after 30 s). */
+const LEASE_MS = 60_000;
+
+/**
+ * Keeps a copy of every completed task's GLB (upstream URLs expire). At most one download per
+ * task at a time, across every replica (a lease row per task); a failed download is retried
+ * after 30 s, 2 min, 10 min and 1 h, by a sweep that no request waits on, then given up.
+ */
+export function createArchiver(deps: ArchiverDeps) {
+  const running = new Map<string, Promise<string | undefined>>();
+  const background = createLimiter(2);
+  let timer: NodeJS.Timeout | undefined;
+
+  async function download(row: LibraryRow): Promise<string | undefined> {
+    const url = row.upstreamModelUrl;
+    if (!url) return undefined;
+    const lease = `archive:${row.taskId}`;
+    let attempts = row.archiveAttempts;
+    if (!(await deps.leases.claim(lease, deps.holder, deps.now(), LEASE_MS))) return undefined;
+    try {
+      // Another replica may have finished it since this row was read.
+      const fresh = (await deps.store.get(row.owner, row.taskId)) ?? row;
+      if (fresh.assetSha256) return fresh.assetSha256;
+      attempts = fresh.archiveAttempts;
+      const glb = await deps.fetchGlb(url);
+      const { sha256 } = await deps.blobs.put('assets', glb, 'glb');
+      await deps.store.archived(row.taskId, sha256);
+      deps.log(`archived ${row.taskId} as ${sha256.slice(0, 12)}… (${glb.byteLength} bytes)`);
+      return sha256;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const delay = ARCHIVE_RETRY_DELAYS_MS[attempts];
+      const next = delay === undefined ? null : deps.now() + delay;
+      await deps.store.archiveFailed(row.taskId, message, next).catch(() => {});
+      deps.log(
+        next === null
+          ? `archive of ${row.taskId} failed for good after ${attempts + 1} attempts: ${message}`
+          : `archive of ${row.taskId} failed (retry in ${delay! / 1000} s): ${message}`,
+      );
+      return undefined;
+    } finally {
+      await deps.leases.release(lease, deps.holder).catch(() => {});
+    }
+  }
+
+  /** One download per task in this process; the lease makes it one across replicas. */
+  function archive(row: LibraryRow): Promise<string | undefined> {
+    if (row.assetSha256) return Promise.resolve(row.assetSha256);
+    const existing = running.get(row.taskId);
+    if (existing) return existing;
+    const job = download(row).finally(() => running.delete(row.taskId));
+    running.set(row.taskId, job);
+    return job;
+  }
+
+  /** Starts the downloads that are due (first tries a crash interrupted, and retries). */
+  async function sweep(): Promise<number> {
+    const due = await deps.store.archiveDue(deps.now(), 20);
+    const seen = new Set<string>();
+    const jobs = due
+      .filter((r) => !seen.has(r.taskId) && seen.add(r.taskId) && !running.has(r.taskId))
+      .map((r) => background(() => archive(r)));
+    await Promise.allSettled(jobs);
+    return jobs.length;
+  }
+
+  return {
+    /**
+     * The first sighting of a completed task: archives it and answers the sha when done. A task
+     * whose archive already failed is left to the sweep (no request waits on a retry).
+     */
+    firstSighting(row: LibraryRow): Promise<string | undefined> {
+      if (row.assetSha256) return Promise.resolve(row.assetSha256);
+      if (row.archiveAttempts > 0 || row.status !== 'completed') return Promise.resolve(undefined);
+      return archive(row);
+    },
+    sweep,
+    /** Sweeps every `intervalMs` until `stop()`. */
+    start(intervalMs = 10_000) {
+      timer ??= setInterval(() => {
+        sweep().catch((err: unknown) => deps.log(`archive sweep failed: ${String(err)}`));
+      }, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+}
+
+export type Archiver = ReturnType<typeof createArchiver>;

@@ -1,0 +1,85 @@
+import { Hono } from 'hono';
+import { ERROR_CODES, type Credits, type LibraryPage } from '../../contract/index.ts';
+import { ApiError } from '../middleware/api-error.ts';
+import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
+import type { OwnerOf } from '../owner.ts';
+import type { LibraryStore } from '../storage/library.ts';
+import type { LibraryService } from './service.ts';
+
+export interface LibraryRouteDeps {
+  store: LibraryStore;
+  library: LibraryService;
+  ownerOf: OwnerOf;
+}
+
+const notInLibrary = () =>
+  new ApiError(404, {
+    code: ERROR_CODES.taskNotFound,
+    message: 'No such task in your library.',
+    param: 'id',
+  });
+
+/** `/api/library` and `/api/credits`: what this key made through Kiln, and its balance over time. */
+export function libraryRoutes(deps: LibraryRouteDeps) {
+  const app = new Hono<OwnerEnv>();
+  app.use('/library/*', owner(deps.ownerOf, { required: 'to see your library' }));
+  app.use('/library', owner(deps.ownerOf, { required: 'to see your library' }));
+  app.use('/credits', owner(deps.ownerOf, { required: 'to see your credits' }));
+
+  app.get('/library', async (c) => {
+    const limitText = c.req.query('limit') ?? '20';
+    const cursorText = c.req.query('cursor');
+    const limit = Number(limitText);
+    const cursor = cursorText === undefined ? undefined : Number(cursorText);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw new ApiError(400, {
+        code: ERROR_CODES.invalidValue,
+        message: 'limit must be a whole number from 1 to 100.',
+        param: 'limit',
+      });
+    if (cursor !== undefined && (!Number.isInteger(cursor) || cursor < 1))
+      throw new ApiError(400, {
+        code: ERROR_CODES.invalidValue,
+        message: 'cursor must be the next_cursor of a previous page.',
+        param: 'cursor',
+      });
+    const rows = await deps.store.list(theOwner(c), { limit: limit + 1, beforeSeq: cursor });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const body: LibraryPage = {
+      object: 'list',
+      data: page.map((r) => deps.library.toEntry(r)),
+      next_cursor: rows.length > limit && last ? String(last.seq) : null,
+    };
+    return c.json(body, 200, { 'cache-control': 'no-store' });
+  });
+
+  app.get('/library/:id', async (c) => {
+    const row = await deps.store.get(theOwner(c), c.req.param('id'));
+    if (!row || row.hidden) throw notInLibrary();
+    return c.json(deps.library.toEntry(row), 200, { 'cache-control': 'no-store' });
+  });
+
+  app.delete('/library/:id', async (c) => {
+    const hidden = await deps.store.hide(theOwner(c), c.req.param('id'));
+    if (!hidden) throw notInLibrary();
+    return c.body(null, 204);
+  });
+
+  app.get('/credits', async (c) => {
+    const history = await deps.store.balances(theOwner(c), 500);
+    const last = history[history.length - 1];
+    const body: Credits = {
+      balance: last?.balance ?? null,
+      learned_ms: last?.learnedMs ?? null,
+      history: history.map((h) => ({
+        balance: h.balance,
+        learned_ms: h.learnedMs,
+        task_id: h.taskId,
+      })),
+    };
+    return c.json(body, 200, { 'cache-control': 'no-store' });
+  });
+
+  return app;
+}

@@ -1,0 +1,30 @@
+import { createMiddleware } from 'hono/factory';
+import { ERROR_CODES } from '../../contract/index.ts';
+import { bearerKey, type OwnerOf } from '../owner.ts';
+import { ApiError } from './api-error.ts';
+
+export type OwnerEnv = { Variables: { owner: string | undefined } };
+
+/**
+ * Sets `c.var.owner`: the HMAC of the request's bearer key (the library files tasks under it;
+ * the key itself is never kept), or undefined without one. `required` answers 401 instead.
+ */
+export function owner(ownerOf: OwnerOf, options: { required?: string } = {}) {
+  return createMiddleware<OwnerEnv>(async (c, next) => {
+    const key = bearerKey(c.req.header('authorization'));
+    if (!key && options.required !== undefined)
+      throw new ApiError(401, {
+        code: ERROR_CODES.missingApiKey,
+        message: `No API key. Send it as "Authorization: Bearer tr_…" ${options.required}.`,
+      });
+    c.set('owner', key ? ownerOf(key) : undefined);
+    await next();
+  });
+}
+
+/** The owner `owner({ required })` has checked. */
+export function ownerOf(c: { var: { owner: string | undefined } }): string {
+  const o = c.var.owner;
+  if (o === undefined) throw new Error('owner() with `required` must run first');
+  return o;
+}

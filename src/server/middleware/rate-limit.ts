@@ -1,0 +1,52 @@
+import type { Context, Env } from 'hono';
+import { rateLimiter } from 'hono-rate-limiter';
+import { ERROR_CODES } from '../../contract/index.ts';
+import type { Counters } from '../storage/counters.ts';
+import { ApiError } from './api-error.ts';
+
+export interface RateLimitOptions<E extends Env> {
+  /** Requests per window; 0 turns the limit off. */
+  limit: number;
+  windowMs: number;
+  /** Who is counted. */
+  keyOf: (c: Context<E>) => string;
+  /** The sentence of the 429, given the seconds to wait. */
+  message: (retryAfterS: string) => string;
+  counters: Counters;
+  now: () => number;
+}
+
+/**
+ * hono-rate-limiter, counting in the database (`Counters`), so that every replica counts against
+ * one limit; 429 with Retry-After and the spec's error body.
+ */
+export function rateLimit<E extends Env>(options: RateLimitOptions<E>) {
+  let windowMs = options.windowMs;
+  return rateLimiter<E>({
+    windowMs: options.windowMs,
+    limit: options.limit,
+    standardHeaders: 'draft-6',
+    keyGenerator: options.keyOf,
+    skip: () => options.limit <= 0,
+    store: {
+      init(config) {
+        windowMs = config.windowMs;
+      },
+      async increment(key) {
+        const hit = await options.counters.hit(key, windowMs, options.now());
+        return { totalHits: hit.count, resetTime: new Date(hit.resetMs) };
+      },
+      decrement: () => {},
+      resetKey: () => {},
+      localKeys: false,
+    },
+    handler: (c) => {
+      const wait = c.res.headers.get('retry-after') ?? '60';
+      throw new ApiError(
+        429,
+        { code: ERROR_CODES.rateLimited, message: options.message(wait) },
+        { headers: { 'retry-after': wait } },
+      );
+    },
+  });
+}

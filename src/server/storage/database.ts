@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { openSqlite } from '../../db/index.ts';
+import { counters, type Counters } from './counters.ts';
+import { idempotencyStore, type IdempotencyStore } from './idempotency.ts';
+import { leases, type Leases } from './leases.ts';
+import { libraryStore, type LibraryStore } from './library.ts';
+import { migrations } from './migrations.ts';
+import type { Tables } from './schema.ts';
+import { uploadIndex, type UploadIndex } from './uploads.ts';
+
+/** Everything Kiln keeps in its database, one store per concern over one connection. */
+export interface Storage {
+  library: LibraryStore;
+  idempotency: IdempotencyStore;
+  uploads: UploadIndex;
+  counters: Counters;
+  leases: Leases;
+  /** This process's name in leases and in-flight records. */
+  holder: string;
+  /** True when no other process can share the database (embedded SQLite). */
+  exclusive: boolean;
+  close(): Promise<void>;
+}
+
+export function storageOver(db: Kysely<Tables>, exclusive: boolean): Storage {
+  return {
+    library: libraryStore(db),
+    idempotency: idempotencyStore(db),
+    uploads: uploadIndex(db),
+    counters: counters(db),
+    leases: leases(db),
+    holder: `${process.pid}-${randomBytes(6).toString('hex')}`,
+    exclusive,
+    close: () => db.destroy(),
+  };
+}
+
+/**
+ * The embedded default: one SQLite file (WAL, 0600), used by this process alone. In-flight
+ * idempotency records left by a previous process are freed at once: it cannot still be running.
+ */
+export async function openSqliteStorage(file: string): Promise<Storage> {
+  const db = await openSqlite<Tables>(file, migrations);
+  const storage = storageOver(db, true);
+  await storage.idempotency.expireAllLeases();
+  return storage;
+}

@@ -1,0 +1,136 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+import { columnTypes } from './dialect.ts';
+
+/**
+ * The one list of migrations for both dialects (applied in name order); each writes the types
+ * that differ through `columnTypes`. Never edit one that has shipped: add the next.
+ */
+export const migrations: Record<string, Migration> = {
+  '001_library': {
+    async up(db: Kysely<unknown>) {
+      const t = columnTypes(db);
+      await db.schema
+        .createTable('library')
+        .addColumn('seq', t.serial, (c) =>
+          t.autoIncrement ? c.primaryKey().autoIncrement() : c.primaryKey(),
+        )
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('task_id', 'text', (c) => c.notNull())
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('images_json', 'text', (c) => c.notNull())
+        .addColumn('prompt', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('progress', 'integer', (c) => c.notNull())
+        .addColumn('progress_stage', 'text')
+        .addColumn('created', t.bigint, (c) => c.notNull())
+        .addColumn('completed_at', t.bigint)
+        .addColumn('created_ms', t.bigint, (c) => c.notNull())
+        .addColumn('updated_ms', t.bigint, (c) => c.notNull())
+        .addColumn('credits_consumed', 'integer')
+        .addColumn('credits_remaining', 'integer')
+        .addColumn('error_json', 'text')
+        .addColumn('upstream_model_url', 'text')
+        .addColumn('asset_sha256', 'text')
+        .addColumn('archive_attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('archive_error', 'text')
+        .addColumn('hidden', 'integer', (c) => c.notNull().defaultTo(0))
+        .addUniqueConstraint('library_owner_task', ['owner', 'task_id'])
+        .execute();
+      await db.schema.createIndex('library_task').on('library').column('task_id').execute();
+      await db.schema
+        .createTable('balances')
+        .addColumn('seq', t.serial, (c) =>
+          t.autoIncrement ? c.primaryKey().autoIncrement() : c.primaryKey(),
+        )
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('balance', 'integer', (c) => c.notNull())
+        .addColumn('learned_ms', t.bigint, (c) => c.notNull())
+        .addColumn('task_id', 'text')
+        .execute();
+      await db.schema
+        .createIndex('balances_owner')
+        .on('balances')
+        .columns(['owner', 'seq'])
+        .execute();
+      await db.schema
+        .createTable('idempotency')
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('body_sha256', 'text', (c) => c.notNull())
+        .addColumn('status', 'integer', (c) => c.notNull())
+        .addColumn('headers_json', 'text', (c) => c.notNull())
+        .addColumn('body', t.bytes, (c) => c.notNull())
+        .addColumn('created_ms', t.bigint, (c) => c.notNull())
+        .addPrimaryKeyConstraint('idempotency_pk', ['owner', 'key'])
+        .execute();
+    },
+  },
+  '002_shared_state': {
+    async up(db: Kysely<unknown>) {
+      const t = columnTypes(db);
+      // Idempotency records are recorded in flight before the create is forwarded (the old
+      // table kept only answers; its rows live ten minutes, so they are not carried over).
+      await db.schema.dropTable('idempotency').execute();
+      await db.schema
+        .createTable('idempotency_keys')
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('body_sha256', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('holder', 'text')
+        .addColumn('lease_until_ms', t.bigint, (c) => c.notNull())
+        .addColumn('status', 'integer')
+        .addColumn('headers_json', 'text')
+        .addColumn('body', t.bytes)
+        .addColumn('created_ms', t.bigint, (c) => c.notNull())
+        .addPrimaryKeyConstraint('idempotency_keys_pk', ['owner', 'key'])
+        .execute();
+      await db.schema
+        .createIndex('idempotency_keys_created')
+        .on('idempotency_keys')
+        .column('created_ms')
+        .execute();
+      await db.schema.alterTable('library').addColumn('archive_next_ms', t.bigint).execute();
+      // Completed tasks whose archive failed before: due for a retry now.
+      await db
+        .updateTable('library' as never)
+        .set({ archive_next_ms: 0 } as never)
+        .where(
+          sql<boolean>`status = 'completed' and asset_sha256 is null and upstream_model_url is not null`,
+        )
+        .execute();
+      await db.schema
+        .createIndex('library_archive_due')
+        .on('library')
+        .column('archive_next_ms')
+        .execute();
+      await db.schema
+        .createTable('uploads')
+        .addColumn('sha256', 'text', (c) => c.primaryKey())
+        .addColumn('ext', 'text', (c) => c.notNull())
+        .addColumn('bytes', t.bigint, (c) => c.notNull())
+        .addColumn('created_ms', t.bigint, (c) => c.notNull())
+        .addColumn('referenced', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createIndex('uploads_unreferenced')
+        .on('uploads')
+        .columns(['referenced', 'created_ms'])
+        .execute();
+      await db.schema
+        .createTable('counters')
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('window_start_ms', t.bigint, (c) => c.notNull())
+        .addColumn('count', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('counters_pk', ['name', 'window_start_ms'])
+        .execute();
+      await db.schema
+        .createTable('leases')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('holder', 'text', (c) => c.notNull())
+        .addColumn('until_ms', t.bigint, (c) => c.notNull())
+        .execute();
+    },
+  },
+};

@@ -1,0 +1,76 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Kiln's tables, the same in SQLite (embedded) and PostgreSQL (scaled out). Times are epoch
+ * milliseconds (bigint in Postgres, read back as numbers), flags are 0/1 integers, and JSON is
+ * text, so one set of queries serves both dialects.
+ */
+export interface Tables {
+  library: {
+    seq: Generated<number>;
+    owner: string;
+    task_id: string;
+    model: string;
+    mode: string;
+    images_json: string;
+    prompt: string | null;
+    status: string;
+    progress: number;
+    progress_stage: string | null;
+    created: number;
+    completed_at: number | null;
+    created_ms: number;
+    updated_ms: number;
+    credits_consumed: number | null;
+    credits_remaining: number | null;
+    error_json: string | null;
+    upstream_model_url: string | null;
+    asset_sha256: string | null;
+    archive_attempts: Generated<number>;
+    archive_error: string | null;
+    /** When the archive may be tried again; null when it need not be (archived, or given up). */
+    archive_next_ms: number | null;
+    hidden: Generated<number>;
+  };
+  balances: {
+    seq: Generated<number>;
+    owner: string;
+    balance: number;
+    learned_ms: number;
+    task_id: string | null;
+  };
+  idempotency_keys: {
+    owner: string;
+    key: string;
+    body_sha256: string;
+    /** 'in_flight' until the answer is kept, then 'done'. */
+    state: string;
+    /** Which process forwards it (a random id per process), and until when it may. */
+    holder: string | null;
+    lease_until_ms: number;
+    status: number | null;
+    headers_json: string | null;
+    body: Uint8Array | null;
+    created_ms: number;
+  };
+  uploads: {
+    sha256: string;
+    ext: string;
+    bytes: number;
+    created_ms: number;
+    /** 1 once a task names it: kept for as long as the library keeps the task. */
+    referenced: number;
+  };
+  counters: {
+    /** What is counted and for whom, e.g. `create:<owner>` or `upload:<client>`. */
+    name: string;
+    window_start_ms: number;
+    count: number;
+  };
+  leases: {
+    /** What is claimed, e.g. `archive:<taskId>`. */
+    name: string;
+    holder: string;
+    until_ms: number;
+  };
+}

@@ -1,0 +1,55 @@
+import { sql, type Kysely } from 'kysely';
+import type { Tables } from './schema.ts';
+
+/** What is stored under /api/uploads, so that quota and retention can be kept across replicas. */
+export interface UploadIndex {
+  /** Records a stored upload (no-op when these bytes were stored before). */
+  record(sha256: string, ext: string, bytes: number, nowMs: number): Promise<void>;
+  /** Marks uploads a task names: kept for as long as the library keeps the task. */
+  markReferenced(sha256s: readonly string[]): Promise<void>;
+  /** Bytes stored in all. */
+  totalBytes(): Promise<number>;
+  /** Uploads no task names that were stored before `beforeMs`, oldest first. */
+  unreferenced(beforeMs: number, limit: number): Promise<{ sha256: string; ext: string }[]>;
+  remove(sha256: string): Promise<void>;
+}
+
+export function uploadIndex(db: Kysely<Tables>): UploadIndex {
+  return {
+    async record(sha256, ext, bytes, nowMs) {
+      await db
+        .insertInto('uploads')
+        .values({ sha256, ext, bytes, created_ms: nowMs, referenced: 0 })
+        .onConflict((oc) => oc.column('sha256').doNothing())
+        .execute();
+    },
+    async markReferenced(sha256s) {
+      if (sha256s.length === 0) return;
+      await db
+        .updateTable('uploads')
+        .set({ referenced: 1 })
+        .where('sha256', 'in', [...sha256s])
+        .execute();
+    },
+    async totalBytes() {
+      const r = await db
+        .selectFrom('uploads')
+        .select(sql<number | string | null>`sum(bytes)`.as('total'))
+        .executeTakeFirst();
+      return Number(r?.total ?? 0);
+    },
+    async unreferenced(beforeMs, limit) {
+      return db
+        .selectFrom('uploads')
+        .select(['sha256', 'ext'])
+        .where('referenced', '=', 0)
+        .where('created_ms', '<', beforeMs)
+        .orderBy('created_ms')
+        .limit(limit)
+        .execute();
+    },
+    async remove(sha256) {
+      await db.deleteFrom('uploads').where('sha256', '=', sha256).execute();
+    },
+  };
+}
