@@ -111,6 +111,33 @@ describe('the server as a process', () => {
   }, 120_000);
 
   it.each([
+    [
+      'only tr_demo_kiln, never another key first in MOCK_KEYS',
+      'tr_alice_key:10,tr_bob_key:5',
+      {},
+      undefined,
+    ],
+    ['tr_demo_kiln when MOCK_KEYS grants it', 'tr_alice_key:10,tr_demo_kiln:7', {}, 'tr_demo_kiln'],
+    [
+      'the key MOCK_DEMO_KEY names',
+      'tr_alice_key:10,tr_bob_key:5',
+      { MOCK_DEMO_KEY: 'tr_bob_key' },
+      'tr_bob_key',
+    ],
+  ])('publishes %s as the demo key', async (_label, keys, extra, demo) => {
+    const proc = await spawnEntry('src/server/main.ts', {
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'kiln-demo-')),
+      MOCK_KEYS: keys,
+      ...extra,
+    });
+    procs.push(proc);
+    const info = (await (await fetch(`${proc.url}/api/info`)).json()) as { demoKey?: string };
+    expect(info.demoKey).toBe(demo);
+    if (demo) expect(proc.output()).toContain(`demo key: ${demo}`);
+    else expect(proc.output()).not.toMatch(/demo key|tr_alice_key/);
+  });
+
+  it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],
     ['UPSTREAM_URL', 'not a url'],

@@ -8,6 +8,7 @@ import { diskBlobStore, sha256Hex, type BlobStore } from '../storage/blobs.ts';
 import { UploadResultSchema, type UploadResult } from '../../contract/index.ts';
 import { onApiError } from '../middleware/api-error.ts';
 import { openSqliteStorage, type Storage } from '../storage/database.ts';
+import { normaliseImage } from './normalise-image.ts';
 import { uploadRoutes, type UploadRoutesDeps } from './routes.ts';
 import { uploadUrlStrategy, type UploadUrlInfo } from './url-strategy.ts';
 import {
@@ -328,5 +329,80 @@ describe('GET /api/uploads/:name', () => {
     const body = await created(await postFile(photo('chair.png')));
     const res = await app.request(`/api/uploads/${body.sha256}.jpg`);
     expect(res.status).toBe(404);
+  });
+});
+
+describe('uploads cannot fill the disk', () => {
+  it('limits uploads per client address, behind a trusted proxy too (429 with Retry-After)', async () => {
+    const limited = uploadsApp({ perMinute: 2, trustedProxies: 1 });
+    const from = (ip: string) =>
+      limited.request('/api/uploads', {
+        method: 'POST',
+        body: asBody(photo('chair.png')),
+        headers: { 'x-forwarded-for': `6.6.6.6, ${ip}` },
+      });
+    expect((await from('10.0.0.1')).status).toBe(201);
+    expect((await from('10.0.0.1')).status).toBe(201);
+    const third = await from('10.0.0.1');
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await third.json()).toMatchObject({
+      error: { type: 'rate_limit_error', code: 'rate_limited' },
+    });
+    // Another client is counted apart; the spoofed left-most entry is not believed.
+    expect((await from('10.0.0.2')).status).toBe(201);
+  });
+
+  it('refuses an upload past the quota with 507, storing nothing', async () => {
+    const quota = await openSqliteStorage(':memory:');
+    const chairBytes = (await normaliseImage(photo('chair.png'))).bytes.byteLength;
+    const full = uploadsApp({ index: quota.uploads, quotaBytes: chairBytes + 1000 });
+    const first = await full.request('/api/uploads', {
+      method: 'POST',
+      body: asBody(photo('chair.png')),
+    });
+    expect(first.status).toBe(201);
+    const second = await full.request('/api/uploads', {
+      method: 'POST',
+      body: asBody(photo('teapot.png')),
+    });
+    expect(second.status).toBe(507);
+    expect(await second.json()).toMatchObject({
+      error: { code: 'upload_quota_exceeded', param: 'file' },
+    });
+    expect(await quota.uploads.totalBytes()).toBe(
+      UploadResultSchema.parse(await first.json()).bytes,
+    );
+    await quota.close();
+  });
+
+  it('removes uploads no task names once past the retention period, and keeps the rest', async () => {
+    const { createUploadSweeper } = await import('./retention.ts');
+    const own = await openSqliteStorage(':memory:');
+    let now = 1_900_000_000_000;
+    const kept = uploadsApp({ index: own.uploads, now: () => now });
+    const post = async (name: 'chair.png' | 'teapot.png') =>
+      UploadResultSchema.parse(
+        await (
+          await kept.request('/api/uploads', { method: 'POST', body: asBody(photo(name)) })
+        ).json(),
+      );
+    const used = await post('chair.png');
+    const unused = await post('teapot.png');
+    await own.uploads.markReferenced([used.sha256]);
+    const sweeper = createUploadSweeper({
+      index: own.uploads,
+      blobs,
+      retentionMs: 24 * 60 * 60_000,
+      now: () => now,
+      log: () => {},
+    });
+    expect(await sweeper.sweep()).toBe(0);
+    now += 24 * 60 * 60_000 + 1;
+    expect(await sweeper.sweep()).toBe(1);
+    expect(await blobs.get('uploads', unused.sha256, 'png')).toBeUndefined();
+    expect(await blobs.get('uploads', used.sha256, 'png')).toBeDefined();
+    expect((await kept.request(`/api/uploads/${unused.sha256}.png`)).status).toBe(404);
+    await own.close();
   });
 });
