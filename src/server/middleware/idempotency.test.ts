@@ -91,7 +91,9 @@ describe('idempotency middleware', () => {
   it('keeps no 5xx or 429, so a retry goes through again', async () => {
     const statuses = [503, 429, 202];
     let calls = 0;
-    const send = appWith(() => Response.json({ n: ++calls }, { status: statuses[calls - 1] ?? 500 }));
+    const send = appWith(() =>
+      Response.json({ n: ++calls }, { status: statuses[calls - 1] ?? 500 }),
+    );
     expect((await send({ a: 1 })).status).toBe(503);
     expect((await send({ a: 1 })).status).toBe(429);
     expect((await send({ a: 1 })).status).toBe(202);
