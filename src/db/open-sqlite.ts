@@ -29,9 +29,32 @@ export async function openSqlite<Tables>(
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Tables>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   await migrate(db, migrations);
   return db;
+}
+
+/**
+ * better-sqlite3 as Kysely's dialect sees it, with prepared statements kept by their SQL: Kysely
+ * prepares every query anew, and preparing costs more than running a small one. (Kysely runs a
+ * statement to completion before the next, so one statement object per SQL text is safe.)
+ */
+function withStatementCache(sqlite: Database.Database) {
+  const cache = new Map<string, Database.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        if (cache.size >= 500) cache.delete(cache.keys().next().value as string);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 /** Runs `migrations` (applied in name order) to the latest; throws the first failure. */

@@ -91,6 +91,7 @@ export function createMockApp(deps: MockAppDeps): MockApp {
   })();
 
   const app = new Hono<MockEnv>();
+  const knownKeys = new Set<string>();
   const fail = (c: Context, status: ContentfulStatusCode, error: ErrorObject) =>
     c.json({ error }, status);
 
@@ -140,7 +141,9 @@ export function createMockApp(deps: MockAppDeps): MockApp {
         code: ERROR_CODES.invalidApiKey,
       });
     const keyHash = hashKey(key);
-    if (!(await deps.store.account(keyHash)))
+    // Accounts are never removed: a key seen once is known for good.
+    if (!knownKeys.has(keyHash) && (await deps.store.account(keyHash))) knownKeys.add(keyHash);
+    if (!knownKeys.has(keyHash))
       return fail(c, 401, {
         message: 'This API key is not valid. Check it in your account settings under API keys.',
         type: ERROR_TYPES.authentication,

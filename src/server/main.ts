@@ -90,6 +90,7 @@ if (config.UPSTREAM_URL) {
     upstream: {
       baseUrl: (incoming) => `${incoming.origin}/mock/v1`,
       fetch: async (r) => mockRoot.fetch(r),
+      inProcess: true,
     },
     mock: mockRoot,
     // The embedded mock's files are read in-process; any other URL goes through the SSRF guard.

@@ -24,7 +24,17 @@ export function loadServerSecret(dataDir: string): Buffer {
 export type OwnerOf = (apiKey: string) => string;
 
 export function ownerHasher(secret: Buffer): OwnerOf {
-  return (apiKey) => createHmac('sha256', secret).update(apiKey).digest('hex');
+  // Every request hashes its key; the last few thousand answers are kept (in memory only).
+  const recent = new Map<string, string>();
+  return (apiKey) => {
+    let owner = recent.get(apiKey);
+    if (owner === undefined) {
+      owner = createHmac('sha256', secret).update(apiKey).digest('hex');
+      if (recent.size >= 5000) recent.delete(recent.keys().next().value as string);
+      recent.set(apiKey, owner);
+    }
+    return owner;
+  };
 }
 
 /** The bearer token of an Authorization header, or undefined. */

@@ -55,6 +55,7 @@ export async function startTestServer(
     upstream: options.upstream ?? {
       baseUrl: (incoming) => `${incoming.origin}/mock/v1`,
       fetch: async (r) => mockRoot.fetch(r),
+      inProcess: true,
     },
     mock: mockRoot,
     storage,

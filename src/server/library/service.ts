@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { clearTimeout, setTimeout } from 'node:timers';
 import {
   isCompleted,
   progressOf,
@@ -74,7 +75,10 @@ export function createLibraryService(deps: LibraryDeps) {
   // nothing new costs no database work. Safe across replicas: the upstream only moves a task
   // forward, so a state seen here is never newer than what the database holds once written; a
   // completed task without its archive always reads the database again.
-  const seenTasks = new Map<string, { signature: string; sha: string | undefined }>();
+  const seenTasks = new Map<
+    string,
+    { signature: string; sha: string | undefined; inLibrary: boolean }
+  >();
   const seenBalances = new Map<string, number>();
   const remember = <K, V>(map: Map<K, V>, key: K, value: V) => {
     map.delete(key);
@@ -116,7 +120,7 @@ export function createLibraryService(deps: LibraryDeps) {
       await noteBalance(owner, task);
       if (!isCompleted(task)) return undefined;
       const row = await deps.store.get(owner, task.id);
-      return row ? deps.archiver.firstSighting(row) : undefined;
+      return row ? waitForArchive(deps.archiver.firstSighting(row)) : undefined;
     },
 
     /** A task read that passed through: updates the rows that know it; archives on completion. */
@@ -124,12 +128,16 @@ export function createLibraryService(deps: LibraryDeps) {
       const update = updateOf(task);
       const signature = `${owner}\n${JSON.stringify(update)}`;
       const seen = seenTasks.get(task.id);
-      if (seen?.signature === signature && (seen.sha || !isCompleted(task))) return seen.sha;
+      if (seen?.signature === signature && (seen.sha || !seen.inLibrary || !isCompleted(task)))
+        return seen.sha;
       const rows = await deps.store.update(task.id, update, deps.now());
       await noteBalance(owner, task);
       const mine = rows.find((r) => r.owner === owner) ?? rows[0];
-      const sha = mine && isCompleted(task) ? await deps.archiver.firstSighting(mine) : undefined;
-      remember(seenTasks, task.id, { signature, sha });
+      const sha =
+        mine && isCompleted(task)
+          ? await waitForArchive(deps.archiver.firstSighting(mine))
+          : undefined;
+      remember(seenTasks, task.id, { signature, sha, inLibrary: rows.length > 0 });
       return sha;
     },
 
@@ -155,6 +163,25 @@ export function createLibraryService(deps: LibraryDeps) {
       };
     },
   };
+}
+
+/** How long the first sighting of a completed task waits for its archive (the response waits). */
+export const ARCHIVE_WAIT_MS = 15_000;
+
+/**
+ * The archive's sha, if it is done within ARCHIVE_WAIT_MS: the SPA's next read of the library
+ * then finds Kiln's copy. Never longer; the download goes on regardless.
+ */
+async function waitForArchive(archiving: Promise<string | undefined>): Promise<string | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ARCHIVE_WAIT_MS).unref();
+  });
+  try {
+    return await Promise.race([archiving, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Where the archive of a task stands, as the library shows it. */

@@ -1,11 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import {
   CreateGenerationRequestSchema,
   ERROR_CODES,
   TaskSchema,
-  isCompleted,
   type CreateGenerationInput,
   type Task,
 } from '../../contract/index.ts';
@@ -16,7 +14,15 @@ import { owner, type OwnerEnv } from '../middleware/owner.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { fingerprintOf, type OwnerOf } from '../owner.ts';
 import type { Storage } from '../storage/database.ts';
-import { DEFAULT_TIMEOUT_MS, SYNC_TIMEOUT_MS, forward, type ProxyTarget } from './forward.ts';
+import {
+  DEFAULT_TIMEOUT_MS,
+  SYNC_TIMEOUT_MS,
+  forward,
+  forwardRaw,
+  passedBack,
+  smallBodyText,
+  type ProxyTarget,
+} from './forward.ts';
 
 export interface ProxyRouteDeps {
   upstream: ProxyTarget;
@@ -33,9 +39,6 @@ export interface ProxyRouteDeps {
   timeouts?: { syncMs: number; defaultMs: number };
 }
 
-/** How long a proxied completed task waits for its first archive before answering without it. */
-const ARCHIVE_WAIT_MS = 15_000;
-
 /**
  * `/api/v1/*`: the faithful proxy, plus what artists need on top: idempotent creates, a per-key
  * create limit, and a record of every task in the library.
@@ -47,42 +50,45 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
     defaultMs: DEFAULT_TIMEOUT_MS,
   };
 
-  /** Records what a task response says, and waits a little for the first archive of a completed one. */
+  /** Records what a task response says (the first sighting of a completed one waits for its archive). */
   async function record(task: Task, recorded: Promise<string | undefined>) {
     try {
-      // The first sighting of a completed task archives its GLB; wait a little for it, so the
-      // SPA's next read of the library finds the archived copy, but never fail or stall on it.
-      if (!isCompleted(task)) return void (await recorded);
-      const giveUp = new AbortController();
-      await Promise.race([
-        recorded,
-        sleep(ARCHIVE_WAIT_MS, undefined, { ref: false, signal: giveUp.signal }).catch(() => {}),
-      ]);
-      giveUp.abort();
+      await recorded;
     } catch (err) {
       deps.log(`library: could not record ${task.id}: ${String(err)}`);
     }
   }
 
-  /** A task response, read (small JSON), recorded, then sent on byte for byte. */
+  /**
+   * An upstream task response, read (small JSON), recorded, then sent on as it came. A body the
+   * same as the last one seen for this task here says nothing new, so it is not parsed again.
+   */
+  const lastSeen = new Map<string, string>();
   async function observe(
-    res: Response,
+    upstream: Response,
+    cacheKey: string | undefined,
     onTask: (task: Task) => Promise<string | undefined>,
   ): Promise<Response> {
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    if (res.ok) {
+    const text = await smallBodyText(upstream);
+    const headers = passedBack(upstream);
+    if (upstream.ok && !(cacheKey && lastSeen.get(cacheKey) === text)) {
       let json: unknown;
       try {
-        json = JSON.parse(new TextDecoder().decode(bytes));
+        json = JSON.parse(text);
       } catch {
         // not JSON: nothing to record
       }
       const parsed = TaskSchema.safeParse(json);
-      if (parsed.success) await record(parsed.data, onTask(parsed.data));
+      if (parsed.success) {
+        await record(parsed.data, onTask(parsed.data));
+        if (cacheKey) {
+          lastSeen.delete(cacheKey);
+          lastSeen.set(cacheKey, text);
+          if (lastSeen.size > 10_000) lastSeen.delete(lastSeen.keys().next().value as string);
+        }
+      }
     }
-    const headers = new Headers(res.headers);
-    headers.delete('content-length');
-    return new Response(bytes, { status: res.status, headers });
+    return new Response(text, { status: upstream.status, headers });
   }
 
   app.use('*', owner(deps.ownerOf));
@@ -122,7 +128,7 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
       } catch {
         // the upstream answers malformed bodies itself; the proxy stays faithful
       }
-      const res = await forward(deps.upstream, {
+      const res = await forwardRaw(deps.upstream, {
         incoming: c.req.raw,
         path: '/3d/generations',
         body: raw,
@@ -133,21 +139,24 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
       });
       if (owner && res.status >= 200 && res.status < 300)
         deps.log(`create by ${fingerprintOf(owner)}: ${res.status}`);
-      if (!owner || !body) return res;
+      if (!owner || !body)
+        return new Response(res.body, { status: res.status, headers: passedBack(res) });
       const create = body;
-      return observe(res, (task) => deps.library.recordCreate(owner, create, task));
+      return observe(res, undefined, (task) => deps.library.recordCreate(owner, create, task));
     },
   );
 
   app.get('/tasks/:id', async (c) => {
     const owner = c.var.owner;
-    const res = await forward(deps.upstream, {
+    const id = c.req.param('id');
+    const res = await forwardRaw(deps.upstream, {
       incoming: c.req.raw,
-      path: `/tasks/${encodeURIComponent(c.req.param('id'))}`,
+      path: `/tasks/${encodeURIComponent(id)}`,
       timeoutMs: defaultMs,
     });
-    if (!owner || !res.ok) return res;
-    return observe(res, (task) => deps.library.recordTask(owner, task));
+    if (!owner || !res.ok)
+      return new Response(res.body, { status: res.status, headers: passedBack(res) });
+    return observe(res, `${owner}\n${id}`, (task) => deps.library.recordTask(owner, task));
   });
 
   // Everything else (the models listing, unknown paths): streamed through untouched.
