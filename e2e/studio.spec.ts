@@ -161,7 +161,9 @@ test('wrong files and wrong keys are answered in the UI', async ({ page }, info)
     if (r.url().includes('/api/uploads') && r.method() === 'POST') uploads.push(r.url());
   });
   await page.getByTestId('file-input').first().setInputFiles(fake);
-  await expect(page.getByText(/“notes\.png” is not an image Kiln can use/)).toBeVisible();
+  await expect(
+    page.getByText(/“notes\.png” is plain text; use a PNG, JPEG or WebP photo/),
+  ).toBeVisible();
   expect(uploads).toEqual([]);
 
   // A key with too few credits: 402 with the price and the balance.
