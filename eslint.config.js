@@ -22,7 +22,7 @@ export default tseslint.config(
   },
   {
     files: ['src/server/**/*.ts'],
-    ignores: ['src/server/main.ts', 'src/server/test-server.ts', '**/*.test.ts'],
+    ignores: ['src/server/main.ts', '**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

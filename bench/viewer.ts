@@ -27,7 +27,7 @@ import { findChromium, NO_CHROMIUM_HELP } from '../scripts/chromium.mjs';
 import { makeViewerFixtures } from '../scripts/make-viewer-fixtures.ts';
 import { PHOTOS_DIR } from '../src/testing/fixtures.ts';
 import { imageToGlb } from '../src/generator/index.ts';
-import { startTestServer } from '../src/server/test-server.ts';
+import { startTestServer } from '../src/testing/server.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3) || 3);

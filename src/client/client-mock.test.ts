@@ -3,7 +3,7 @@
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isCompleted, type Task } from '../contract/index.ts';
-import { photoDataUri, startTestMock, type TestMock } from '../mock/test-helpers.ts';
+import { photoDataUri, startTestMock, type TestMock } from '../testing/mock.ts';
 import {
   APIConnectionError,
   APITimeoutError,

@@ -25,7 +25,7 @@ import {
   scriptedFetch,
   text,
   type Step,
-} from './test-utils.ts';
+} from '../testing/fetch-script.ts';
 
 const BASE = 'http://localhost:8080/api/v1';
 const KEY = 'tr_test_secret_key';

@@ -17,7 +17,7 @@ import {
   pendingTask,
   scriptedFetch,
   type Step,
-} from './test-utils.ts';
+} from '../testing/fetch-script.ts';
 
 const BASE = 'https://upstream.example/v1';
 

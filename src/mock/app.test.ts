@@ -20,7 +20,7 @@ import {
   photoDataUri,
   startTestMock,
   type TestMock,
-} from './test-helpers.ts';
+} from '../testing/mock.ts';
 
 let mock: TestMock | undefined;
 afterEach(async () => {

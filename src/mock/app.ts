@@ -111,7 +111,7 @@ export function createMockApp(deps: MockAppDeps): MockApp {
       return fail(c, 404, {
         message: 'No model file here.',
         type: ERROR_TYPES.notFound,
-        code: 'file_not_found',
+        code: ERROR_CODES.fileNotFound,
       });
     return c.body(glb as Uint8Array<ArrayBuffer>, 200, {
       'Content-Type': 'model/gltf-binary',
@@ -184,7 +184,7 @@ export function createMockApp(deps: MockAppDeps): MockApp {
         fail(c, 413, {
           message: 'The request body is too large.',
           type: ERROR_TYPES.invalidRequest,
-          code: 'body_too_large',
+          code: ERROR_CODES.bodyTooLarge,
         }),
     }),
     async (c) => {

@@ -9,7 +9,7 @@ import {
 } from '../contract/index.ts';
 import { readPhoto } from '../testing/fixtures.ts';
 import { hashKey } from './keys.ts';
-import { photoDataUri, startTestMock, type TestMock } from './test-helpers.ts';
+import { photoDataUri, startTestMock, type TestMock } from '../testing/mock.ts';
 
 let mock: TestMock | undefined;
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CompletedTaskSchema, ErrorBodySchema, PendingTaskSchema } from '../contract/index.ts';
 import { IDEMPOTENCY_WINDOW_MS } from './app.ts';
 import { hashKey } from './keys.ts';
-import { ledgerOf, startTestMock, type TestMock } from './test-helpers.ts';
+import { ledgerOf, startTestMock, type TestMock } from '../testing/mock.ts';
 
 let mock: TestMock | undefined;
 afterEach(async () => {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PendingTaskSchema, TaskSchema, type Task } from '../contract/index.ts';
 import { spawnEntry, type Spawned } from '../testing/spawn-server.ts';
 import { hashKey } from './keys.ts';
-import { ledgerOf, photoDataUri, startTestMock } from './test-helpers.ts';
+import { ledgerOf, photoDataUri, startTestMock } from '../testing/mock.ts';
 
 const dirs: string[] = [];
 const procs: Spawned[] = [];

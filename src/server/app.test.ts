@@ -14,9 +14,9 @@ import {
 } from '../contract/index.ts';
 import { hashKey } from '../mock/keys.ts';
 import { memoryModelFiles } from '../mock/model-files.ts';
-import { ledgerOf, photoDataUri } from '../mock/test-helpers.ts';
+import { ledgerOf, photoDataUri } from '../testing/mock.ts';
 import { KTX2_WORKER_CSP } from './app.ts';
-import { KEY, startTestServer, type TestServer } from './test-server.ts';
+import { KEY, startTestServer, type TestServer } from '../testing/server.ts';
 
 let server: TestServer | undefined;
 afterEach(async () => {

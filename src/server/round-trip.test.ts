@@ -12,7 +12,7 @@ import {
   type Task,
 } from '../contract/index.ts';
 import { spawnEntry, type Spawned } from '../testing/spawn-server.ts';
-import { photoDataUri } from '../mock/test-helpers.ts';
+import { photoDataUri } from '../testing/mock.ts';
 
 let server: Spawned;
 let dataDir: string;

@@ -12,7 +12,7 @@ import {
   pngBombHeader,
   sidewaysJpegWithGps,
   solid,
-} from './test-helpers.ts';
+} from '../../testing/images.ts';
 
 async function refusal(input: Uint8Array, limits = {}): Promise<UploadError> {
   const err = await normaliseImage(input, limits).then(

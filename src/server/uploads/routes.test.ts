@@ -20,7 +20,7 @@ import {
   pngBombHeader,
   sidewaysJpegWithGps,
   solid,
-} from './test-helpers.ts';
+} from '../../testing/images.ts';
 
 let dir: string;
 let blobs: BlobStore;

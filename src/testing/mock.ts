@@ -1,14 +1,14 @@
 // Shared by the mock's tests and the client's integration tests: an in-process mock with fast fakes.
 import { Document, NodeIO } from '@gltf-transform/core';
 import { readFileSync } from 'node:fs';
-import { photoPath } from '../testing/fixtures.ts';
-import { createMockApp, type MockApp, type MockAppDeps } from './app.ts';
-import type { Generator } from './engine.ts';
+import { photoPath } from './fixtures.ts';
+import { createMockApp, type MockApp, type MockAppDeps } from '../mock/app.ts';
+import type { Generator } from '../mock/engine.ts';
 import { dirname, join } from 'node:path';
-import { diskInputs, memoryInputs } from './inputs.ts';
-import { memoryModelFiles } from './model-files.ts';
-import { SPEED_PROFILES, type SpeedProfile } from './speed.ts';
-import { openMockStore, type MockStore } from './store.ts';
+import { diskInputs, memoryInputs } from '../mock/inputs.ts';
+import { memoryModelFiles } from '../mock/model-files.ts';
+import { SPEED_PROFILES, type SpeedProfile } from '../mock/speed.ts';
+import { openMockStore, type MockStore } from '../mock/store.ts';
 
 export function fixturePhoto(name: string): Buffer {
   return readFileSync(photoPath(name));

@@ -4,11 +4,11 @@ import { Hono } from 'hono';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestMock, type TestMock } from '../mock/test-helpers.ts';
-import { createServerApp, type ServerApp, type ServerDeps } from './app.ts';
-import { diskBlobStore } from './storage/blobs.ts';
-import { openSqliteStorage, type Storage } from './storage/database.ts';
-import type { LibraryStore } from './storage/library.ts';
+import { startTestMock, type TestMock } from './mock.ts';
+import { createServerApp, type ServerApp, type ServerDeps } from '../server/app.ts';
+import { diskBlobStore } from '../server/storage/blobs.ts';
+import { openSqliteStorage, type Storage } from '../server/storage/database.ts';
+import type { LibraryStore } from '../server/storage/library.ts';
 
 export const ORIGIN = 'http://kiln.test';
 export const KEY = 'tr_test_key';

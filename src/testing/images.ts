@@ -1,5 +1,5 @@
 // Images for the upload tests: the shared photos and ones made with sharp on the spot.
-import { readPhoto } from '../../testing/fixtures.ts';
+import { readPhoto } from './fixtures.ts';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 
