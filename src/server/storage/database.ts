@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import { openSqlite } from '../../db/index.ts';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { migrate, openSqlite } from '../../db/index.ts';
 import { counters, type Counters } from './counters.ts';
 import { idempotencyStore, type IdempotencyStore } from './idempotency.ts';
 import { leases, type Leases } from './leases.ts';
@@ -45,4 +46,34 @@ export async function openSqliteStorage(file: string): Promise<Storage> {
   const storage = storageOver(db, true);
   await storage.idempotency.expireAllLeases();
   return storage;
+}
+
+/**
+ * The shared store of a scaled-out Kiln (DATABASE_URL): PostgreSQL through a pool. Migrations run
+ * at start under Kysely's migration lock (a transaction-scoped advisory lock), so replicas
+ * starting at once do not race; bigints come back as numbers (times in ms fit); a connection
+ * the server drops is replaced on the next query.
+ */
+export async function openPostgresStorage(
+  url: string,
+  options: { max?: number; log?: (message: string) => void } = {},
+): Promise<Storage> {
+  const types = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+      oid === pg.types.builtins.INT8
+        ? (value: string) => Number(value)
+        : pg.types.getTypeParser(oid, format as 'text'),
+  };
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    types,
+  });
+  // An idle connection the server closes (a restart) must not crash the process.
+  pool.on('error', (err) => options.log?.(`database connection lost: ${err.message}`));
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  await migrate(db, migrations);
+  return storageOver(db, false);
 }

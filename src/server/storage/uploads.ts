@@ -11,7 +11,8 @@ export interface UploadIndex {
   totalBytes(): Promise<number>;
   /** Uploads no task names that were stored before `beforeMs`, oldest first. */
   unreferenced(beforeMs: number, limit: number): Promise<{ sha256: string; ext: string }[]>;
-  remove(sha256: string): Promise<void>;
+  /** Forgets an upload no task names; false when it is gone or a task names it now. */
+  remove(sha256: string): Promise<boolean>;
 }
 
 export function uploadIndex(db: Kysely<Tables>): UploadIndex {
@@ -49,7 +50,12 @@ export function uploadIndex(db: Kysely<Tables>): UploadIndex {
         .execute();
     },
     async remove(sha256) {
-      await db.deleteFrom('uploads').where('sha256', '=', sha256).execute();
+      const r = await db
+        .deleteFrom('uploads')
+        .where('sha256', '=', sha256)
+        .where('referenced', '=', 0)
+        .executeTakeFirst();
+      return r.numDeletedRows > 0n;
     },
   };
 }

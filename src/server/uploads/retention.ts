@@ -21,8 +21,10 @@ export function createUploadSweeper(deps: RetentionDeps) {
     for (;;) {
       const stale = await deps.index.unreferenced(deps.now() - deps.retentionMs, 100);
       for (const u of stale) {
+        // The index row goes first, and only while no task names the upload (another replica
+        // may have recorded a task since the list was read); then the bytes.
+        if (!(await deps.index.remove(u.sha256))) continue;
         await deps.blobs.delete('uploads', u.sha256, u.ext);
-        await deps.index.remove(u.sha256);
         removed++;
       }
       if (stale.length < 100) break;

@@ -1,0 +1,94 @@
+// Tests and benches only: a throwaway PostgreSQL cluster (Debian's postgresql package), made with
+// initdb in a temp dir, started with pg_ctl on a free loopback port, removed afterwards.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './ports.ts';
+
+export interface TestPostgres {
+  /** `postgres://kiln@127.0.0.1:<port>/kiln` */
+  url: string;
+  port: number;
+  /** Stops the server (fast shutdown: connections are cut). */
+  stop(): void;
+  /** Starts it again on the same port and data. */
+  start(): void;
+  /** Stops it and removes its files. */
+  destroy(): void;
+}
+
+/** Where Debian puts the server binaries (initdb and pg_ctl are not on PATH there). */
+export function postgresBin(): string | undefined {
+  const fromEnv = process.env.PG_BIN;
+  if (fromEnv && existsSync(join(fromEnv, 'initdb'))) return fromEnv;
+  const root = '/usr/lib/postgresql';
+  if (existsSync(root)) {
+    const versions = readdirSync(root)
+      .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a));
+    if (versions[0]) return join(root, versions[0], 'bin');
+  }
+  const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
+  const found = which.stdout.trim();
+  return found ? join(found, '..') : undefined;
+}
+
+/** The reason scale tests cannot run here, or undefined when PostgreSQL is installed. */
+export function postgresMissing(): string | undefined {
+  if (postgresBin()) return undefined;
+  return 'PostgreSQL is not installed (apt-get install postgresql); `.ci/run` installs it.';
+}
+
+/**
+ * A new cluster with a `kiln` superuser and database, trusting loopback connections. PostgreSQL
+ * refuses to run as root, so as root the cluster belongs to the `postgres` user.
+ */
+export async function startPostgres(): Promise<TestPostgres> {
+  const bin = postgresBin();
+  if (!bin) throw new Error(postgresMissing());
+  const dir = mkdtempSync(join(tmpdir(), 'kiln-pg-'));
+  const data = join(dir, 'data');
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    chownSync(dir, uid, gid);
+    chmodSync(dir, 0o700);
+  }
+  const run = (cmd: string, args: string[]) => {
+    const [file, argv] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]]
+      : [join(bin, cmd), args];
+    const r = spawnSync(file, argv, { encoding: 'utf8', cwd: dir });
+    if (r.status !== 0) throw new Error(`${cmd} failed:\n${r.stdout}\n${r.stderr}`);
+  };
+  run('initdb', ['-D', data, '-U', 'kiln', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const port = await freePort();
+  const options = [
+    `-p ${port}`,
+    '-c listen_addresses=127.0.0.1',
+    `-c unix_socket_directories=${dir}`,
+    '-c fsync=off',
+    '-c max_connections=200',
+  ].join(' ');
+  const start = () =>
+    run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+  const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+  start();
+  run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'kiln', 'kiln']);
+  return {
+    url: `postgres://kiln@127.0.0.1:${port}/kiln`,
+    port,
+    stop,
+    start,
+    destroy() {
+      try {
+        stop();
+      } catch {
+        // already stopped
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,202 @@
+// Tests only: one behaviour suite for Kiln's storage, run against SQLite (the unit tests) and
+// PostgreSQL (the scale tests), so that both dialects answer alike.
+import { describe, expect, it } from 'vitest';
+import type { Storage } from '../server/storage/database.ts';
+import type { LibraryRow } from '../server/storage/library.ts';
+
+type Row = Parameters<Storage['library']['insert']>[0];
+
+const row = (owner: string, taskId: string, over: Partial<Row> = {}): Row => ({
+  owner,
+  taskId,
+  model: 'beta-text',
+  mode: 'async',
+  images: [{ url: 'https://x.test/a.png', upload: null }],
+  prompt: 'a cube',
+  status: 'pending',
+  progress: 0,
+  progressStage: 'Initializing',
+  created: 1_800_000_000,
+  completedAt: null,
+  createdMs: 1_800_000_000_000,
+  updatedMs: 1_800_000_000_000,
+  creditsConsumed: null,
+  creditsRemaining: null,
+  error: null,
+  upstreamModelUrl: null,
+  ...over,
+});
+
+const completed = {
+  status: 'completed',
+  progress: 100,
+  progressStage: 'Completed',
+  completedAt: 1_800_000_010,
+  creditsConsumed: 10,
+  creditsRemaining: 990,
+  error: null,
+  upstreamModelUrl: 'https://up.test/m.glb',
+};
+
+export function storageSuite(name: string, open: () => Promise<Storage>) {
+  describe(`storage on ${name}`, () => {
+    const using = async (fn: (s: Storage) => Promise<void>) => {
+      const s = await open();
+      try {
+        await fn(s);
+      } finally {
+        await s.close();
+      }
+    };
+
+    it('records, updates, lists newest first with a cursor, and hides library rows', () =>
+      using(async ({ library }) => {
+        for (let i = 0; i < 5; i++) await library.insert(row('o1', `t${i}`));
+        await library.insert(row('o1', 't0', { prompt: 'ignored: already there' }));
+        await library.insert(row('o2', 't9'));
+        const page1 = await library.list('o1', { limit: 3 });
+        expect(page1.map((r) => r.taskId)).toEqual(['t4', 't3', 't2']);
+        const page2 = await library.list('o1', { limit: 3, beforeSeq: page1.at(-1)!.seq });
+        expect(page2.map((r) => r.taskId)).toEqual(['t1', 't0']);
+        expect(page2.at(-1)?.prompt).toBe('a cube');
+
+        const rows = await library.update('t1', completed, 1_800_000_020_000);
+        expect(rows).toHaveLength(1);
+        const t1 = rows[0] as LibraryRow;
+        expect(t1).toMatchObject({
+          status: 'completed',
+          creditsRemaining: 990,
+          completedAt: 1_800_000_010,
+          updatedMs: 1_800_000_020_000,
+          archiveNextMs: 0,
+          hidden: false,
+        });
+        expect(typeof t1.seq).toBe('number');
+        expect(await library.hide('o1', 't1')).toBe(true);
+        expect(await library.hide('o2', 't1')).toBe(false);
+        expect((await library.list('o1', { limit: 10 })).map((r) => r.taskId)).not.toContain('t1');
+        expect((await library.get('o1', 't1'))?.hidden).toBe(true);
+      }));
+
+    it('schedules archives: due when completed, backed off, given up, archived', () =>
+      using(async ({ library }) => {
+        await library.insert(row('o1', 'a'));
+        await library.update('a', completed, 1);
+        expect((await library.archiveDue(0, 10)).map((r) => r.taskId)).toEqual(['a']);
+        await library.archiveFailed('a', 'reset', 30_000);
+        expect(await library.archiveDue(29_999, 10)).toEqual([]);
+        expect((await library.archiveDue(30_000, 10))[0]).toMatchObject({
+          archiveAttempts: 1,
+          archiveError: 'reset',
+        });
+        await library.archiveFailed('a', 'gone', null);
+        expect(await library.archiveDue(10 ** 13, 10)).toEqual([]);
+        await library.archived('a', 'f'.repeat(64));
+        expect(await library.get('o1', 'a')).toMatchObject({
+          assetSha256: 'f'.repeat(64),
+          archiveNextMs: null,
+          archiveError: null,
+        });
+      }));
+
+    it('keeps a balance history that a late poll of an old task does not rewrite', () =>
+      using(async ({ library }) => {
+        for (const t of ['b1', 'b2', 'b3']) await library.insert(row('o1', t));
+        await library.recordBalance('o1', 990, 1, 'b1');
+        await library.recordBalance('o1', 980, 2, 'b2');
+        await library.recordBalance('o1', 980, 3, 'b2');
+        await library.recordBalance('o1', 990, 4, 'b1'); // old news
+        await library.recordBalance('o1', 970, 5, 'b3');
+        expect((await library.balances('o1', 10)).map((b) => b.balance)).toEqual([990, 980, 970]);
+        expect((await library.balances('o1', 1))[0]).toEqual({
+          balance: 970,
+          learnedMs: 5,
+          taskId: 'b3',
+        });
+      }));
+
+    it('claims an idempotency key once, lets an expired lease be taken over, keeps answers', () =>
+      using(async ({ idempotency }) => {
+        const claims = await Promise.all(
+          Array.from({ length: 8 }, (_, i) =>
+            idempotency.claim('o', 'k', 'sha', `h${i}`, 1_000, 10_000),
+          ),
+        );
+        expect(claims.filter(Boolean)).toHaveLength(1);
+        const holder = `h${claims.indexOf(true)}`;
+        expect(await idempotency.get('o', 'k')).toMatchObject({
+          state: 'in_flight',
+          holder,
+          leaseUntilMs: 11_000,
+          response: undefined,
+        });
+        expect(await idempotency.takeOver('o', 'k', 'other', 5_000, 10_000)).toBe(false);
+        expect(await idempotency.renew('o', 'k', holder, 20_000)).toBe(true);
+        expect(await idempotency.takeOver('o', 'k', 'other', 20_001, 10_000)).toBe(true);
+        expect(await idempotency.renew('o', 'k', holder, 40_000)).toBe(false);
+        await idempotency.finish('o', 'k', 'other', {
+          status: 202,
+          headers: { 'content-type': 'application/json' },
+          body: new TextEncoder().encode('{"id":"t"}'),
+        });
+        const done = await idempotency.get('o', 'k');
+        expect(done?.state).toBe('done');
+        expect(new TextDecoder().decode(done?.response?.body)).toBe('{"id":"t"}');
+        expect(done?.response?.headers).toEqual({ 'content-type': 'application/json' });
+
+        await idempotency.claim('o', 'k2', 'sha', 'h', 1_000, 10_000);
+        await idempotency.release('o', 'k2', 'h');
+        expect(await idempotency.get('o', 'k2')).toBeUndefined();
+        await idempotency.claim('o', 'k3', 'sha', 'h', 1_000, 10 ** 9);
+        expect(await idempotency.expireAllLeases()).toBe(1);
+        expect((await idempotency.get('o', 'k3'))?.leaseUntilMs).toBe(0);
+        await idempotency.purge(2_000);
+        expect(await idempotency.get('o', 'k')).toBeUndefined();
+      }));
+
+    it('indexes uploads: size, references, and the unreferenced old ones', () =>
+      using(async ({ uploads }) => {
+        await uploads.record('a'.repeat(64), 'png', 1000, 1);
+        await uploads.record('a'.repeat(64), 'png', 1000, 2);
+        await uploads.record('b'.repeat(64), 'jpg', 500, 3);
+        await uploads.record('c'.repeat(64), 'webp', 250, 100);
+        expect(await uploads.totalBytes()).toBe(1750);
+        await uploads.markReferenced(['a'.repeat(64)]);
+        expect(await uploads.unreferenced(50, 10)).toEqual([
+          { sha256: 'b'.repeat(64), ext: 'jpg' },
+        ]);
+        expect(await uploads.remove('b'.repeat(64))).toBe(true);
+        expect(await uploads.remove('b'.repeat(64))).toBe(false);
+        expect(await uploads.remove('a'.repeat(64))).toBe(false); // referenced: kept
+        expect(await uploads.totalBytes()).toBe(1250);
+      }));
+
+    it('counts hits per window, concurrently', () =>
+      using(async ({ counters }) => {
+        const hits = await Promise.all(
+          Array.from({ length: 10 }, () => counters.hit('create:o', 60_000, 120_001)),
+        );
+        expect(hits.map((h) => h.count).sort((a, b) => a - b)).toEqual([
+          1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+        ]);
+        expect(hits[0]?.resetMs).toBe(180_000);
+        expect((await counters.hit('create:o', 60_000, 180_000)).count).toBe(1);
+      }));
+
+    it('gives a lease to one holder at a time, and to another once it runs out', () =>
+      using(async ({ leases }) => {
+        const got = await Promise.all(
+          ['a', 'b', 'c'].map((h) => leases.claim('archive:t', h, 1_000, 60_000)),
+        );
+        expect(got.filter(Boolean)).toHaveLength(1);
+        const holder = ['a', 'b', 'c'][got.indexOf(true)]!;
+        expect(await leases.claim('archive:t', holder, 2_000, 60_000)).toBe(true);
+        expect(await leases.claim('archive:t', 'z', 61_000, 60_000)).toBe(false);
+        expect(await leases.claim('archive:t', 'z', 62_001, 60_000)).toBe(true);
+        await leases.release('archive:t', holder); // not the holder any more: no effect
+        expect(await leases.claim('archive:t', holder, 62_002, 60_000)).toBe(false);
+        await leases.release('archive:t', 'z');
+        expect(await leases.claim('archive:t', holder, 62_003, 60_000)).toBe(true);
+      }));
+  });
+}
