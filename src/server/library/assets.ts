@@ -1,25 +1,25 @@
 import { Hono } from 'hono';
 import { ERROR_CODES } from '../../contract/index.ts';
 import { ApiError } from '../middleware/api-error.ts';
-import { SHA256_RE, type BlobStore } from '../storage/blobs.ts';
+import { serveBlob } from '../serve-blob.ts';
+import type { BlobStore } from '../storage/blobs.ts';
 
-/** `/api/assets/{sha256}.glb`: archived models, content-addressed, cached forever. */
+/** `/api/assets/{sha256}.glb`: archived models, content-addressed, cached forever, ranged. */
 export function assetRoutes(blobs: BlobStore) {
   const app = new Hono();
   app.get('/:name', async (c) => {
-    const m = /^([a-f0-9]{64})\.glb$/.exec(c.req.param('name'));
-    const sha = m?.[1];
-    const found = sha && SHA256_RE.test(sha) ? await blobs.open('assets', sha, 'glb') : undefined;
-    if (!found)
+    const sha = /^([a-f0-9]{64})\.glb$/.exec(c.req.param('name'))?.[1];
+    const served = sha
+      ? await serveBlob(c, blobs, {
+          kind: 'assets',
+          sha256: sha,
+          ext: 'glb',
+          contentType: 'model/gltf-binary',
+        })
+      : undefined;
+    if (!served)
       throw new ApiError(404, { code: ERROR_CODES.assetNotFound, message: 'No such model.' });
-    return new Response(found.stream, {
-      headers: {
-        'content-type': 'model/gltf-binary',
-        'content-length': String(found.bytes),
-        'cache-control': 'public, max-age=31536000, immutable',
-        etag: `"${sha}"`,
-      },
-    });
+    return served;
   });
   return app;
 }

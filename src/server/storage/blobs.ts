@@ -12,6 +12,20 @@ export interface StoredBlob {
   bytes: number;
 }
 
+/** Bytes `start` to `end` inclusive, as in an HTTP Range header. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface OpenedBlob {
+  stream: ReadableStream<Uint8Array>;
+  /** The whole blob's size. */
+  bytes: number;
+  /** The part the stream holds, when a range was asked for. */
+  range?: ByteRange;
+}
+
 /**
  * Content-addressed blob storage. One implementation now (files in DATA_DIR);
  * the interface is what an S3-compatible store would implement too.
@@ -21,28 +35,41 @@ export interface BlobStore {
   put(kind: BlobKind, bytes: Uint8Array, ext: string): Promise<StoredBlob>;
   /** The bytes, or undefined when absent. */
   get(kind: BlobKind, sha256: string, ext: string): Promise<Uint8Array | undefined>;
-  /** A web stream of the bytes with their size, or undefined when absent. */
+  /**
+   * A web stream of the bytes (or of `range` of them, clamped to the blob) with the blob's size,
+   * or undefined when absent.
+   */
   open(
     kind: BlobKind,
     sha256: string,
     ext: string,
-  ): Promise<{ stream: ReadableStream<Uint8Array>; bytes: number } | undefined>;
+    range?: ByteRange,
+  ): Promise<OpenedBlob | undefined>;
   /** Removes the bytes (no-op when absent). */
   delete(kind: BlobKind, sha256: string, ext: string): Promise<void>;
 }
 
 export const SHA256_RE = /^[a-f0-9]{64}$/;
-const EXT_RE = /^[a-z0-9]{1,8}$/;
+export const EXT_RE = /^[a-z0-9]{1,8}$/;
+
+/** A range within a blob of `size` bytes (an empty blob has none). */
+export function clampRange(range: ByteRange, size: number): ByteRange | undefined {
+  if (size === 0 || range.start >= size) return undefined;
+  return { start: range.start, end: Math.min(range.end, size - 1) };
+}
+
+/** The storage key of a blob: its kind, a two-character fan-out and its SHA-256. */
+export function blobKey(kind: BlobKind, sha256: string, ext: string): string {
+  if (!SHA256_RE.test(sha256) || !EXT_RE.test(ext)) throw new Error('invalid blob name');
+  return `${kind}/${sha256.slice(0, 2)}/${sha256}.${ext}`;
+}
 
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
 export function diskBlobStore(root: string): BlobStore {
-  const pathOf = (kind: BlobKind, sha: string, ext: string) => {
-    if (!SHA256_RE.test(sha) || !EXT_RE.test(ext)) throw new Error('invalid blob name');
-    return join(root, kind, sha.slice(0, 2), `${sha}.${ext}`);
-  };
+  const pathOf = (kind: BlobKind, sha: string, ext: string) => join(root, blobKey(kind, sha, ext));
   const missing = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
   return {
     async put(kind, bytes, ext) {
@@ -69,13 +96,16 @@ export function diskBlobStore(root: string): BlobStore {
         throw err;
       }
     },
-    async open(kind, sha, ext) {
+    async open(kind, sha, ext, range) {
       if (!SHA256_RE.test(sha) || !EXT_RE.test(ext)) return undefined;
       const path = pathOf(kind, sha, ext);
       try {
         const st = await stat(path);
-        const stream = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
-        return { stream, bytes: st.size };
+        const part = range && clampRange(range, st.size);
+        const stream = Readable.toWeb(
+          createReadStream(path, part ? { start: part.start, end: part.end } : {}),
+        ) as ReadableStream<Uint8Array>;
+        return { stream, bytes: st.size, ...(part ? { range: part } : {}) };
       } catch (err) {
         if (missing(err)) return undefined;
         throw err;

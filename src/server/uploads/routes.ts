@@ -6,6 +6,7 @@ import { rateLimit } from '../middleware/rate-limit.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import type { Counters } from '../storage/counters.ts';
 import type { UploadIndex } from '../storage/uploads.ts';
+import { serveBlob } from '../serve-blob.ts';
 import { clientAddress } from './client-address.ts';
 import { normaliseImage, tooLarge, UPLOAD_MAX_BYTES, UploadError } from './normalise-image.ts';
 import type { UploadUrlFor } from './url-strategy.ts';
@@ -97,30 +98,21 @@ export function uploadRoutes(deps: UploadRoutesDeps): Hono {
     const match = NAME_RE.exec(c.req.param('name'));
     const sha = match?.[1];
     const ext = match?.[2];
-    const blob = sha && ext ? await deps.blobs.open('uploads', sha, ext) : undefined;
-    if (!sha || !ext || !blob)
+    const served =
+      sha && ext
+        ? await serveBlob(c, deps.blobs, {
+            kind: 'uploads',
+            sha256: sha,
+            ext,
+            contentType: MIME_OF[ext] ?? 'application/octet-stream',
+          })
+        : undefined;
+    if (!served)
       throw new ApiError(404, {
         code: ERROR_CODES.uploadNotFound,
         message: 'No uploaded image here.',
       });
-    const etag = `"${sha}"`;
-    const headers: Record<string, string> = {
-      'Content-Type': MIME_OF[ext] ?? 'application/octet-stream',
-      'Cache-Control': 'public, max-age=31536000, immutable',
-      'X-Content-Type-Options': 'nosniff',
-      ETag: etag,
-    };
-    if (
-      c.req
-        .header('if-none-match')
-        ?.split(/\s*,\s*/)
-        .includes(etag)
-    ) {
-      await blob.stream.cancel();
-      return c.body(null, 304, headers);
-    }
-    headers['Content-Length'] = String(blob.bytes);
-    return c.body(blob.stream, 200, headers);
+    return served;
   });
 
   return app;
