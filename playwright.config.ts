@@ -26,6 +26,7 @@ const browser = await findChromium();
 
 export default defineConfig({
   testDir: 'e2e',
+  testIgnore: '*.scale.spec.ts',
   globalSetup: './e2e/global-setup.ts',
   outputDir: 'test-results/e2e',
   fullyParallel: false,

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, unit tests (Vitest) and browser tests (Playwright, real Chromium).
+// `npm test`: typecheck, lint, unit tests (Vitest), browser tests (Playwright, real Chromium), and
+// the scale group (PostgreSQL, S3-compatible storage, two replicas behind nginx).
 // `npm run check` adds the format check. Ends with one line: `N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NO_CHROMIUM_HELP, findChromium } from './chromium.mjs';
+import { scaleMissing } from './scale-services.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (pkg, file) => join(root, 'node_modules', pkg, file);
@@ -84,6 +86,62 @@ if (!only || only === 'e2e') {
     summary.push(
       `${ok ? 'ok  ' : 'FAIL'} e2e (${browser.kind} chromium): ${counts ? `${counts.passed} passed, ${counts.failed} failed` : 'no report'}`,
     );
+  }
+}
+
+// The scale group: PostgreSQL, an S3-compatible server, two replicas and nginx, all started by
+// the tests themselves. Missing services are a failure that says what to install, never a skip.
+if (!only || only === 'scale') {
+  const missing = scaleMissing();
+  if (missing) {
+    console.error(`\n━━ scale ━━\n${missing}`);
+    failed++;
+    summary.push(`FAIL scale: ${missing}`);
+  } else {
+    const out = join(results, 'vitest-scale.json');
+    rmSync(out, { force: true });
+    const ok = run('scale (vitest: PostgreSQL, S3, replicas, nginx)', [
+      bin('vitest', 'vitest.mjs'),
+      'run',
+      '-c',
+      'vitest.scale.config.ts',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${out}`,
+    ]);
+    const counts = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null;
+    if (counts) {
+      passed += counts.numPassedTests;
+      failed += counts.numFailedTests;
+      if (!ok && counts.numFailedTests === 0) failed++;
+    } else if (!ok) failed++;
+    summary.push(
+      `${ok ? 'ok  ' : 'FAIL'} scale: ${counts ? `${counts.numPassedTests} passed, ${counts.numFailedTests} failed` : 'no report'}`,
+    );
+    const browser = await findChromium();
+    if (browser) {
+      const e2eOut = join(results, 'e2e-scale.json');
+      rmSync(e2eOut, { force: true });
+      const e2eOk = run('scale e2e (playwright through nginx)', [
+        bin('@playwright/test', 'cli.js'),
+        'test',
+        '-c',
+        'playwright.scale.config.ts',
+      ]);
+      let c = null;
+      if (existsSync(e2eOut)) {
+        const st = JSON.parse(readFileSync(e2eOut, 'utf8')).stats;
+        c = { passed: st.expected + st.flaky, failed: st.unexpected };
+      }
+      if (c) {
+        passed += c.passed;
+        failed += c.failed;
+        if (!e2eOk && c.failed === 0) failed++;
+      } else if (!e2eOk) failed++;
+      summary.push(
+        `${e2eOk ? 'ok  ' : 'FAIL'} scale e2e: ${c ? `${c.passed} passed, ${c.failed} failed` : 'no report'}`,
+      );
+    }
   }
 }
 

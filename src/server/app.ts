@@ -14,7 +14,7 @@ import { proxyRoutes } from './proxy/routes.ts';
 import { securityHeaders } from './security.ts';
 import { MANIFEST_PATH, readManifest, routeShells } from './spa-shell.ts';
 import type { BlobStore } from './storage/blobs.ts';
-import type { Storage } from './storage/database.ts';
+import { isStorageUnavailable, type Storage } from './storage/database.ts';
 import { createUploadSweeper } from './uploads/retention.ts';
 import { uploadRoutes } from './uploads/routes.ts';
 import { uploadUrlStrategy } from './uploads/url-strategy.ts';
@@ -98,7 +98,7 @@ export function createServerApp(deps: ServerDeps): ServerApp {
 
   const app = new Hono();
   app.use('*', securityHeaders());
-  app.onError(onApiError(log));
+  app.onError(onApiError(log, { unavailable: isStorageUnavailable }));
 
   app.get('/api/health', (c) => c.json({ ok: true }));
   app.get('/api/info', (c) => c.json(deps.info));

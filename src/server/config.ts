@@ -70,8 +70,53 @@ export const ServerEnvSchema = z.object({
   UPLOAD_RETENTION: duration('UPLOAD_RETENTION').default(24 * 60 * 60 * 1000),
   /** Load balancer hops in front of Kiln whose X-Forwarded-For is believed (0: none). */
   TRUST_PROXY: wholeNumber('TRUST_PROXY').default(0),
+
+  // Scaled out (docs/deploy.md): a shared PostgreSQL, S3-compatible blobs, one secret.
+  /** `postgres://user:password@host:5432/db`: library, credits, idempotency, counters, leases. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, {
+      error: 'DATABASE_URL must be a postgres:// or postgresql:// URL',
+    })
+    .optional(),
+  /** The HMAC secret for owner ids; every replica must have the same one. */
+  KILN_SECRET: z
+    .string()
+    .min(32, { error: 'KILN_SECRET must be at least 32 characters' })
+    .optional(),
+  S3_ENDPOINT: url('S3_ENDPOINT').optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'S3_BUCKET must be a bucket name' })
+    .optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['0', '1', 'true', 'false'], { error: 'S3_FORCE_PATH_STYLE must be 1 or 0' })
+    .transform((v) => v === '1' || v === 'true')
+    .optional(),
 });
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;
+
+/**
+ * The rules between variables, as `VARIABLE: sentence` lines (empty when all is well): the
+ * shared database needs the shared secret; S3 needs a bucket, and its key id and secret go
+ * together.
+ */
+export function crossChecks(env: ServerEnv): string[] {
+  const problems: string[] = [];
+  if (env.DATABASE_URL && !env.KILN_SECRET)
+    problems.push(
+      'KILN_SECRET: required with DATABASE_URL (every replica must hash keys with the same secret)',
+    );
+  const s3 = [env.S3_ENDPOINT, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
+  if (!env.S3_BUCKET && s3.some((v) => v !== undefined))
+    problems.push('S3_BUCKET: required when any other S3_ variable is set');
+  if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined))
+    problems.push('S3_SECRET_ACCESS_KEY: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  return problems;
+}
 
 /** Empty strings count as unset, as a shell user expects (`UPSTREAM_URL= npm start`). */
 export function withoutEmpty(env: NodeJS.ProcessEnv): Record<string, string> {

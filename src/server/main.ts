@@ -9,10 +9,11 @@ import { openMockUpstream } from '../mock/create.ts';
 import { DEMO_KEY } from '../mock/keys.ts';
 import { SafeFetchError, fetchGlbSafely } from '../net/index.ts';
 import { createServerApp, type ServerApp } from './app.ts';
-import { ServerEnvSchema, withoutEmpty } from './config.ts';
+import { ServerEnvSchema, crossChecks, withoutEmpty } from './config.ts';
 import { loadServerSecret } from './owner.ts';
-import { diskBlobStore } from './storage/blobs.ts';
-import { openSqliteStorage } from './storage/database.ts';
+import { diskBlobStore, type BlobStore } from './storage/blobs.ts';
+import { openPostgresStorage, openSqliteStorage, type Storage } from './storage/database.ts';
+import { s3BlobStore } from './storage/s3-blobs.ts';
 
 const parsed = z
   .object({ ...ServerEnvSchema.shape, ...MockEnvSchema.shape })
@@ -23,6 +24,11 @@ if (!parsed.success) {
 }
 const config = parsed.data;
 const log = (m: string) => console.log(`kiln: ${m}`);
+const problems = crossChecks(config);
+if (problems.length > 0) {
+  console.error(`kiln: bad configuration, not starting\n${problems.join('\n')}`);
+  process.exit(2);
+}
 // Mock mode publishes one demo key: MOCK_DEMO_KEY, or tr_demo_kiln when MOCK_KEYS grants it.
 const demoKeyName = config.MOCK_DEMO_KEY ?? DEMO_KEY;
 const demo = config.MOCK_KEYS.find((k) => k.key === demoKeyName);
@@ -36,9 +42,37 @@ if (config.MOCK_DEMO_KEY && !demo) {
 let ownOrigin: string | undefined;
 
 const dataDir = resolve(config.DATA_DIR);
-const storage = await openSqliteStorage(join(dataDir, 'kiln.sqlite'));
-const blobs = diskBlobStore(join(dataDir, 'blobs'));
-const secret = loadServerSecret(dataDir);
+const storage = await openStorage();
+const blobs: BlobStore = config.S3_BUCKET
+  ? s3BlobStore({
+      endpoint: config.S3_ENDPOINT,
+      bucket: config.S3_BUCKET,
+      region: config.S3_REGION,
+      accessKeyId: config.S3_ACCESS_KEY_ID,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: config.S3_FORCE_PATH_STYLE ?? config.S3_ENDPOINT !== undefined,
+    })
+  : diskBlobStore(join(dataDir, 'blobs'));
+const secret = config.KILN_SECRET ? Buffer.from(config.KILN_SECRET) : loadServerSecret(dataDir);
+
+/** SQLite in DATA_DIR, or the shared PostgreSQL (retried for 30 s: it may start after Kiln). */
+async function openStorage(): Promise<Storage> {
+  const url = config.DATABASE_URL;
+  if (!url) return openSqliteStorage(join(dataDir, 'kiln.sqlite'));
+  const where = URL.parse(url)?.host ?? 'DATABASE_URL';
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openPostgresStorage(url, { log });
+    } catch (err) {
+      if (attempt >= 30) {
+        console.error(`kiln: cannot reach the database at ${where}: ${String(err)}`);
+        process.exit(1);
+      }
+      if (attempt === 1) log(`waiting for the database at ${where} (${String(err)})`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+}
 const staticDir = resolve(import.meta.dirname, '../../dist');
 const common = {
   storage,
@@ -127,6 +161,13 @@ const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOS
   } else {
     lines.push(`upstream: ${config.UPSTREAM_URL}`);
   }
+  lines.push(
+    `storage: ${config.DATABASE_URL ? `PostgreSQL at ${URL.parse(config.DATABASE_URL)?.host ?? '?'}` : 'SQLite in DATA_DIR'}, blobs ${config.S3_BUCKET ? `in S3 bucket ${config.S3_BUCKET}` : 'in DATA_DIR'}`,
+  );
+  if (config.DATABASE_URL && !config.UPSTREAM_URL)
+    lines.push(
+      'note: the embedded mock keeps its state in this process; replicas share an upstream (npm run mock)',
+    );
   lines.push(`open ${url} in your browser`);
   console.log(lines.map((l) => `kiln: ${l}`).join('\n'));
 });

@@ -153,23 +153,36 @@ describe('the server as a process', () => {
     ['TRUST_PROXY', '-2'],
     ['MOCK_ALLOW_PRIVATE_FETCH', 'yes please'],
     ['MOCK_DEMO_KEY', 'sk_nope'],
-  ])('refuses %s=%s with a message naming the variable', (name, value) => {
-    const r = spawnSync(
-      process.execPath,
-      [`${ROOT}node_modules/tsx/dist/cli.mjs`, `${ROOT}src/server/main.ts`],
-      {
-        env: {
-          ...process.env,
-          [name]: value,
-          PORT: name === 'PORT' ? value : '0',
-          DATA_DIR: join(tmpdir(), 'kiln-never'),
+    ['DATABASE_URL', 'mysql://kiln@db/kiln'],
+    ['KILN_SECRET', 'too short'],
+    ['S3_ENDPOINT', 'minio:9000'],
+    ['S3_BUCKET', 'Not_A_Bucket'],
+    ['S3_FORCE_PATH_STYLE', 'maybe'],
+    // Rules between variables: the shared database needs the shared secret, S3 a bucket.
+    ['KILN_SECRET', '', { DATABASE_URL: 'postgres://kiln@127.0.0.1:1/kiln' }],
+    ['S3_BUCKET', '', { S3_ENDPOINT: 'http://127.0.0.1:1' }],
+    ['S3_SECRET_ACCESS_KEY', '', { S3_BUCKET: 'kiln', S3_ACCESS_KEY_ID: 'id' }],
+  ])(
+    'refuses %s=%s with a message naming the variable',
+    (name, value, extra?: Record<string, string>) => {
+      const r = spawnSync(
+        process.execPath,
+        [`${ROOT}node_modules/tsx/dist/cli.mjs`, `${ROOT}src/server/main.ts`],
+        {
+          env: {
+            ...process.env,
+            [name]: value,
+            ...extra,
+            PORT: name === 'PORT' ? value : '0',
+            DATA_DIR: join(tmpdir(), 'kiln-never'),
+          },
+          encoding: 'utf8',
+          timeout: 30_000,
         },
-        encoding: 'utf8',
-        timeout: 30_000,
-      },
-    );
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain('bad configuration');
-    expect(r.stderr).toContain(`${name}:`);
-  });
+      );
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('bad configuration');
+      expect(r.stderr).toContain(`${name}:`);
+    },
+  );
 });

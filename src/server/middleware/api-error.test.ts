@@ -54,3 +54,32 @@ describe('ApiError and onApiError', () => {
     expect(logged.join()).toContain('secret internal detail');
   });
 });
+
+describe('onApiError with a store that cannot be reached', () => {
+  const logged: string[] = [];
+  const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+    code: 'ECONNREFUSED',
+  });
+  const app = new Hono()
+    .onError(onApiError((m) => logged.push(m), { unavailable: (e) => e === down }))
+    .get('/down', () => {
+      throw down;
+    })
+    .get('/bug', () => {
+      throw new Error('a bug');
+    });
+
+  it('answers 503 service_unavailable with Retry-After, saying nothing of the address', async () => {
+    const res = await app.request('/down');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    const body = (await res.json()) as { error: { code: string; type: string; message: string } };
+    expect(body.error).toMatchObject({ code: 'service_unavailable', type: 'api_error' });
+    expect(body.error.message).not.toContain('5432');
+    expect(logged.join()).toContain('ECONNREFUSED');
+  });
+
+  it('still answers 500 for anything else', async () => {
+    expect((await app.request('/bug')).status).toBe(500);
+  });
+});

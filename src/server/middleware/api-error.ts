@@ -43,10 +43,27 @@ export class ApiError extends HTTPException {
   }
 }
 
-/** `app.onError`: ApiErrors as they are, other HTTP exceptions in the same shape, the rest 500. */
-export function onApiError(log: (message: string) => void): ErrorHandler {
+/**
+ * `app.onError`: ApiErrors as they are, other HTTP exceptions in the same shape, a store that
+ * cannot be reached 503 (`unavailable` tells), the rest 500.
+ */
+export function onApiError(
+  log: (message: string) => void,
+  options: { unavailable?: (err: unknown) => boolean } = {},
+): ErrorHandler {
   return (err, c) => {
     if (err instanceof ApiError) return err.getResponse();
+    if (options.unavailable?.(err)) {
+      log(`unavailable on ${c.req.method} ${c.req.path}: ${String(err)}`);
+      return new ApiError(
+        503,
+        {
+          code: ERROR_CODES.serviceUnavailable,
+          message: 'Kiln cannot reach its database just now. Try again in a few seconds.',
+        },
+        { headers: { 'retry-after': '5' } },
+      ).getResponse();
+    }
     if (err instanceof HTTPException && err.status < 500)
       return new ApiError(err.status, {
         code: ERROR_CODES.invalidValue,

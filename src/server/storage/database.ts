@@ -77,3 +77,27 @@ export async function openPostgresStorage(
   await migrate(db, migrations);
   return storageOver(db, false);
 }
+
+/** SQLSTATE classes and Node error codes that mean "the database is not there right now". */
+const UNAVAILABLE = /^(08|57P0[1-3]|53300)|^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|SQLITE_BUSY)$/;
+
+/**
+ * True for an error that says the database cannot be reached (refused, restarting, shutting
+ * down, too many connections, a dropped connection, a busy SQLite file): the request gets a 503
+ * to retry, and the next query tries again.
+ */
+export function isStorageUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 5; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && UNAVAILABLE.test(code)) return true;
+    if (
+      typeof message === 'string' &&
+      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
+        message,
+      )
+    )
+      return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

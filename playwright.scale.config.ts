@@ -1,0 +1,43 @@
+import { defineConfig } from '@playwright/test';
+import { createServer } from 'node:net';
+import { findChromium } from './scripts/chromium.mjs';
+
+// The studio in Chromium against a scaled-out Kiln: two replicas on PostgreSQL and S3-compatible
+// storage behind nginx (e2e/scale-setup.ts starts them all; docs/deploy.md is the recipe).
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+process.env.KILN_SCALE_PORT ??= String(await freePort());
+const baseURL = `http://127.0.0.1:${process.env.KILN_SCALE_PORT}`;
+const browser = await findChromium();
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '*.scale.spec.ts',
+  globalSetup: './e2e/scale-setup.ts',
+  outputDir: 'test-results/e2e-scale',
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 90_000,
+  expect: { timeout: 20_000 },
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e-scale.json' }]],
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      ...(browser?.executablePath ? { executablePath: browser.executablePath } : {}),
+      args: browser?.args ?? [],
+    },
+  },
+});
