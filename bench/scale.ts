@@ -6,6 +6,7 @@
 //   - library reads/s (GET /api/library, the database on every request),
 // and the two-to-one ratio of each. Prints figures; asserts nothing. Run: npm run bench:scale
 import autocannon from 'autocannon';
+import { readFileSync, readdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { STACK_KEY, startStack } from '../src/testing/stack.ts';
 
@@ -23,6 +24,57 @@ interface Figures {
   polls: autocannon.Result;
   creates: autocannon.Result;
   library: autocannon.Result;
+  /** Where the CPU went during the polls run: seconds of CPU per part. */
+  pollCpu: Record<string, number>;
+}
+
+/** CPU seconds used so far by each process (Linux /proc; empty elsewhere). */
+function cpuTimes(): Map<number, { comm: string; seconds: number }> {
+  const out = new Map<number, { comm: string; seconds: number }>();
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const seconds = (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in ticks
+      out.set(Number(pid), { comm, seconds });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU seconds per part between two snapshots. */
+function cpuShares(
+  before: ReturnType<typeof cpuTimes>,
+  after: ReturnType<typeof cpuTimes>,
+  parts: { replicas: number[]; mock: number },
+): Record<string, number> {
+  const shares: Record<string, number> = {};
+  for (const [pid, { comm, seconds }] of after) {
+    const used = seconds - (before.get(pid)?.seconds ?? 0);
+    if (used <= 0) continue;
+    const part = parts.replicas.includes(pid)
+      ? 'replicas'
+      : pid === parts.mock
+        ? 'mock upstream'
+        : pid === process.pid
+          ? 'load generator'
+          : comm === 'nginx'
+            ? 'nginx'
+            : comm.startsWith('postgres')
+              ? 'PostgreSQL'
+              : 'other';
+    shares[part] = (shares[part] ?? 0) + used;
+  }
+  return shares;
 }
 
 async function measure(replicas: number): Promise<Figures> {
@@ -37,7 +89,12 @@ async function measure(replicas: number): Promise<Figures> {
     const common = { connections: CONNECTIONS, duration: DURATION, headers };
     // Warm every replica's connections and caches first.
     await run({ ...common, url: `${stack.url}/api/v1/tasks/${id}`, duration: 2 });
+    const cpuBefore = cpuTimes();
     const polls = await run({ ...common, url: `${stack.url}/api/v1/tasks/${id}` });
+    const pollCpu = cpuShares(cpuBefore, cpuTimes(), {
+      replicas: stack.replicas.map((r) => r.process?.child.pid ?? -1),
+      mock: stack.mock.child.pid ?? -1,
+    });
     const library = await run({ ...common, url: `${stack.url}/api/library?limit=20` });
     const creates = await run({
       ...common,
@@ -48,7 +105,7 @@ async function measure(replicas: number): Promise<Figures> {
     const errors = [polls, library, creates].map((r) => r.non2xx + r.errors);
     if (errors.some((n) => n > 0))
       console.log(`  (${replicas} replica(s): non-2xx or errors ${errors.join('/')})`);
-    return { polls, creates, library };
+    return { polls, creates, library, pollCpu };
   } finally {
     await stack.stop();
   }
@@ -77,3 +134,19 @@ console.log(
 console.log(row('polls', one.polls, two.polls));
 console.log(row('library reads', one.library, two.library));
 console.log(row('creates', one.creates, two.creates));
+
+const cpuLine = (f: Figures) =>
+  Object.entries(f.pollCpu)
+    .sort((a, b) => b[1] - a[1])
+    .map(([part, seconds]) => `${part} ${((seconds / DURATION) * 100).toFixed(0)} %`)
+    .join(', ');
+console.log(`\nCPU during the polls run (100 % = one core, ${cpus().length * 100} % available):`);
+console.log(`  1 replica:  ${cpuLine(one)}`);
+console.log(`  2 replicas: ${cpuLine(two)}`);
+const perCpu = (f: Figures) => (rps(f.polls) * DURATION) / (f.pollCpu.replicas ?? 1);
+console.log(
+  `\nPolls per CPU-second of replica work: ${perCpu(one).toFixed(0)} with one replica, ${perCpu(two).toFixed(0)} with two.`,
+);
+console.log(
+  `The run is bound by the machine's ${cpus().length} cores when the parts above add up to about ${cpus().length * 100} %.`,
+);
