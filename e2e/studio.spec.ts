@@ -236,6 +236,31 @@ test('gallery and credits show what happened', async ({ page }, info) => {
   await expectAccessible(page);
 });
 
+test('the gallery says when Kiln could not keep a copy of a model', async ({ page }, info) => {
+  await useKey(page);
+  // The server's word for it (an archive given up after its retries), as /api/library says it.
+  await page.route(/\/api\/library\?/, async (route) => {
+    const res = await route.fetch();
+    const page = (await res.json()) as { data: Record<string, unknown>[] };
+    const first = page.data.find((e) => e.status === 'completed');
+    if (first)
+      first.archive = {
+        state: 'failed',
+        attempts: 5,
+        error: 'the upstream answered 404',
+        next_attempt_ms: null,
+      };
+    await route.fulfill({ response: res, json: page });
+  });
+  await page.goto('/gallery');
+  const note = page.getByRole('note').filter({ hasText: 'could not keep a copy' }).first();
+  await expect(note).toHaveText(
+    "Kiln could not keep a copy of this model after 5 tries (the upstream answered 404). Download it soon: the provider's link expires.",
+  );
+  await note.scrollIntoViewIfNeeded();
+  await shot(page, info, 'gallery-archive-failed');
+});
+
 test('usable at 390 px and in the dark theme', async ({ page }, info) => {
   await useKey(page);
   await page.setViewportSize({ width: 390, height: 844 });

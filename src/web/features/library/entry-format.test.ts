@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatNumber, isoDateTime, promptExcerpt, statusView, taskLabel } from './entry-format.ts';
+import {
+  archiveNote,
+  formatNumber,
+  isoDateTime,
+  promptExcerpt,
+  statusView,
+  taskLabel,
+} from './entry-format.ts';
 
 describe('statusView', () => {
   it('labels the three spec statuses', () => {
@@ -79,5 +86,46 @@ describe('taskLabel', () => {
   it('names a photo task by model alone', () => {
     expect(taskLabel({ model: 'gamma', prompt: null }, 'today')).toBe('gamma task from today');
     expect(taskLabel({ model: 'gamma', prompt: '  ' }, 'today')).toBe('gamma task from today');
+  });
+});
+
+describe('archiveNote', () => {
+  const archive = (state: 'none' | 'pending' | 'retrying' | 'archived' | 'failed', more = {}) => ({
+    state,
+    attempts: 0,
+    error: null,
+    next_attempt_ms: null,
+    ...more,
+  });
+  const at = () => '3:42 PM';
+
+  it('says nothing when the copy is there, on its way, or not due', () => {
+    expect(archiveNote({ status: 'completed', archive: archive('archived') }, at)).toBeNull();
+    expect(archiveNote({ status: 'completed', archive: archive('pending') }, at)).toBeNull();
+    expect(archiveNote({ status: 'pending', archive: archive('none') }, at)).toBeNull();
+    expect(archiveNote({ status: 'completed' }, at)).toBeNull();
+  });
+
+  it('says when Kiln tries again', () => {
+    expect(
+      archiveNote(
+        { status: 'completed', archive: archive('retrying', { attempts: 1, next_attempt_ms: 1 }) },
+        at,
+      ),
+    ).toBe('Kiln could not keep a copy of this model yet; it tries again at 3:42 PM.');
+  });
+
+  it('says it gave up, why, and that the link expires', () => {
+    expect(
+      archiveNote(
+        {
+          status: 'completed',
+          archive: archive('failed', { attempts: 5, error: 'the file is not a GLB' }),
+        },
+        at,
+      ),
+    ).toBe(
+      "Kiln could not keep a copy of this model after 5 tries (the file is not a GLB). Download it soon: the provider's link expires.",
+    );
   });
 });

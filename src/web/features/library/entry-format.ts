@@ -87,3 +87,23 @@ export function formatNumber(n: number): string {
 export function isoDateTime(ms: number): string {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : '';
 }
+
+/**
+ * What the gallery says about Kiln's own copy of a completed model when it is not there: being
+ * retried (and when), or given up (the provider's link still works until it expires). Null when
+ * all is well or there is nothing to keep yet.
+ */
+export function archiveNote(
+  entry: Pick<LibraryEntry, 'status' | 'archive'>,
+  formatWhen: (ms: number) => string = formatTime,
+): string | null {
+  const archive = entry.archive;
+  if (entry.status !== 'completed' || !archive) return null;
+  if (archive.state === 'retrying')
+    return archive.next_attempt_ms === null
+      ? 'Kiln could not keep a copy of this model yet; it will try again.'
+      : `Kiln could not keep a copy of this model yet; it tries again at ${formatWhen(archive.next_attempt_ms)}.`;
+  if (archive.state === 'failed')
+    return `Kiln could not keep a copy of this model after ${archive.attempts} tries${archive.error ? ` (${archive.error})` : ''}. Download it soon: the provider's link expires.`;
+  return null;
+}

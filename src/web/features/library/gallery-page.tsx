@@ -4,7 +4,13 @@ import { flushSync } from 'react-dom';
 import { NotFoundError } from '../../../client/index.ts';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { Link } from '../../ui/link.tsx';
-import { formatDateTime, isoDateTime, promptExcerpt, taskLabel } from './entry-format.ts';
+import {
+  archiveNote,
+  formatDateTime,
+  isoDateTime,
+  promptExcerpt,
+  taskLabel,
+} from './entry-format.ts';
 import { glbFileName } from './file-name.ts';
 import { useHideTask, useLibrary } from './library-query.ts';
 import { StatusBadge } from './status-badge.tsx';
@@ -144,6 +150,11 @@ function GalleryCard({ entry, onHidden }: { entry: LibraryEntry; onHidden: (id: 
         <p className="muted small gallery-date">
           <time dateTime={isoDateTime(createdMs)}>{when}</time>
         </p>
+        {archiveNote(entry) && (
+          <p className="small gallery-archive-note" role="note">
+            {archiveNote(entry)}
+          </p>
+        )}
         {entry.status === 'failed' && entry.error && (
           <p className="small gallery-error" title={entry.error.message}>
             {entry.error.message}
