@@ -62,6 +62,40 @@ describe('two replicas, one Kiln', () => {
     expect(onA.status).toBe('completed');
   });
 
+  it('polls alternating A and B see every stage, and each replica records what the other learnt', async () => {
+    const res = await create(A(), { model: 'beta-text', prompt: 'a slow green lamp' });
+    const { id } = TaskSchema.parse(await res.json());
+    const seen: { on: string; status: string; progress: number }[] = [];
+    for (let i = 0; i < 300; i++) {
+      const on = i % 2 === 0 ? 'A' : 'B';
+      const t = TaskSchema.parse(
+        await (
+          await fetch(`${on === 'A' ? A() : B()}/api/v1/tasks/${id}`, { headers: auth })
+        ).json(),
+      );
+      seen.push({ on, status: t.status, progress: t.progress });
+      if (t.status !== 'pending') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // Progress never goes back, whichever replica answered.
+    const progress = seen.map((s) => s.progress);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(seen.at(-1)?.status).toBe('completed');
+    // The replica that did not see the completion first still reads it from the database,
+    // even though its own last poll (its cache) said pending.
+    const last = seen.at(-1)!.on;
+    const other = last === 'A' ? B() : A();
+    const entry = LibraryEntrySchema.parse(
+      await (await fetch(`${other}/api/library/${id}`, { headers: auth })).json(),
+    );
+    expect(entry.status).toBe('completed');
+    expect(entry.progress).toBe(100);
+    const listed = LibraryPageSchema.parse(
+      await (await fetch(`${other}/api/library?limit=50`, { headers: auth })).json(),
+    ).data.find((e) => e.id === id);
+    expect(listed?.status).toBe('completed');
+  });
+
   it('an upload made on A is served by B, and generates through nginx', async () => {
     const up = await fetch(`${A()}/api/uploads`, {
       method: 'POST',
