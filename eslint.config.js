@@ -1,8 +1,16 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import pluginQuery from '@tanstack/eslint-plugin-query';
 import globals from 'globals';
+
+/** The folders of src/web/features. */
+const WEB_FEATURES = readdirSync(new URL('./src/web/features', import.meta.url), {
+  withFileTypes: true,
+})
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', '.data', 'test-results', 'playwright-report'] },
@@ -73,4 +81,54 @@ export default tseslint.config(
       ],
     },
   },
+  // The shared layers sit under the features: api, lib and ui import no feature and no page.
+  {
+    files: ['src/web/{api,lib,ui}/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**', '**/mock/**', '**/generator/**', 'node:*'] },
+            {
+              group: ['../features/**', '../app/**'],
+              message: 'src/web/{api,lib,ui} are shared by the features: they import none of them.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // A feature imports no other feature: what several need lives in src/web/{api,lib,ui}, and
+  // pages that compose features in src/web/app/pages. The viewer's index.ts is its public entry.
+  ...WEB_FEATURES.map((feature) => ({
+    files: [`src/web/features/${feature}/**/*.{ts,tsx}`],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**', '**/mock/**', '**/generator/**', 'node:*'] },
+            ...WEB_FEATURES.filter((other) => other !== feature).map((other) => ({
+              group: [
+                `../${other}/**`,
+                `../../${other}/**`,
+                `**/features/${other}/**`,
+                ...(other === 'viewer'
+                  ? [
+                      '!../viewer/index.ts',
+                      '!../../viewer/index.ts',
+                      '!**/features/viewer/index.ts',
+                    ]
+                  : []),
+              ],
+              message: `A feature imports no other feature: move what both need to src/web/{api,lib,ui}, or compose them in src/web/app/pages.${other === 'viewer' ? ' The viewer is reached through its index.ts.' : ''}`,
+            })),
+          ],
+        },
+      ],
+    },
+  })),
 );

@@ -31,7 +31,7 @@ interface Figures {
 /** CPU seconds used so far by each process (Linux /proc; empty elsewhere). */
 function cpuTimes(): Map<number, { comm: string; seconds: number }> {
   const out = new Map<number, { comm: string; seconds: number }>();
-  let pids: string[] = [];
+  let pids: string[];
   try {
     pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
   } catch {

@@ -73,7 +73,7 @@ describe('two replicas, one Kiln', () => {
           await fetch(`${on === 'A' ? A() : B()}/api/v1/tasks/${id}`, { headers: auth })
         ).json(),
       );
-      seen.push({ on, status: t.status, progress: t.progress });
+      seen.push({ on, status: t.status, progress: t.progress ?? 0 });
       if (t.status !== 'pending') break;
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -1,10 +1,10 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { useInfo } from '../features/key/info-query.ts';
+import { useInfo } from '../api/info-query.ts';
 import { KeyChip } from '../features/key/key-chip.tsx';
-import { useApiKey } from '../features/key/key-store.ts';
+import { useApiKey } from '../lib/key-store.ts';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import { Link } from '../ui/link.tsx';
-import { usePathname, useRoute } from './router.ts';
+import { usePathname, useRoute } from '../lib/router.ts';
 
 // Every page (and the balance, which parses with zod) is its own chunk: the shell that
 // index.html loads is React, React Query and this file, within the 100 KB budget.
@@ -12,7 +12,7 @@ const KeyScreen = lazy(() =>
   import('../features/key/key-screen.tsx').then((m) => ({ default: m.KeyScreen })),
 );
 const StudioPage = lazy(() =>
-  import('../features/generate/studio-page.tsx').then((m) => ({ default: m.StudioPage })),
+  import('./pages/studio-page.tsx').then((m) => ({ default: m.StudioPage })),
 );
 const TaskPage = lazy(() =>
   import('../features/tasks/task-page.tsx').then((m) => ({ default: m.TaskPage })),

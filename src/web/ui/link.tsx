@@ -1,5 +1,5 @@
 import type { AnchorHTMLAttributes, MouseEvent } from 'react';
-import { navigate } from '../app/router.ts';
+import { navigate } from '../lib/router.ts';
 
 /** An anchor that navigates in the SPA on a plain click and behaves normally otherwise. */
 export function Link({

@@ -6,7 +6,7 @@ import {
   formatNumber,
   formatTime,
   isoDateTime,
-} from '../library/entry-format.ts';
+} from '../../lib/entry-format.ts';
 import { balanceChart, chartSummary, cleanSamples, type ChartBox } from './chart-scale.ts';
 
 const BOX: ChartBox = { width: 600, height: 120, padY: 14 };

@@ -1,5 +1,5 @@
 import { Link } from '../../ui/link.tsx';
-import { useCredits } from './credits-query.ts';
+import { useCredits } from '../../api/credits-query.ts';
 
 /** The balance in the header: the last one any response showed. */
 export function BalanceChip() {

@@ -1,20 +1,21 @@
 import { useEffect, useMemo } from 'react';
-import { LoadMore } from '../library/load-more.tsx';
-import type { LibraryEntry } from '../../../contract/index.ts';
+import { LoadMore } from '../../ui/load-more.tsx';
+import type { Credits, LibraryEntry } from '../../../contract/index.ts';
 import { Link } from '../../ui/link.tsx';
+import { QueryState } from '../../ui/query-state.tsx';
 import {
   formatDate,
   formatDateTime,
   formatNumber,
   formatTime,
   isoDateTime,
-} from '../library/entry-format.ts';
-import { useLibrary } from '../library/library-query.ts';
-import { StatusBadge } from '../library/status-badge.tsx';
-import { useModels } from '../models/models-query.ts';
+} from '../../lib/entry-format.ts';
+import { useLibrary } from '../../api/library-query.ts';
+import { StatusBadge } from '../../ui/status-badge.tsx';
+import { useModels } from '../../api/models-query.ts';
 import { BalanceChart } from './balance-chart.tsx';
 import { creditCell } from './credit-cell.ts';
-import { useCredits } from './credits-query.ts';
+import { useCredits } from '../../api/credits-query.ts';
 import './credits.css';
 
 /** The balance, how it moved, and what each task cost. */
@@ -35,25 +36,20 @@ export default function CreditsPage() {
 function BalanceSection() {
   const credits = useCredits();
 
-  if (credits.isPending) {
-    return (
-      <p className="muted" role="status">
-        Loading your balance…
-      </p>
-    );
-  }
-  if (credits.isError) {
-    return (
-      <div className="card credits-message" role="alert">
-        <p className="error">The balance could not be loaded: {credits.error.message}</p>
-        <button type="button" onClick={() => void credits.refetch()}>
-          Try again
-        </button>
-      </div>
-    );
-  }
+  return (
+    <QueryState
+      query={credits}
+      loading="Loading your balance…"
+      failed="The balance could not be loaded"
+      className="credits-message"
+    >
+      {() => credits.data && <BalanceCards credits={credits.data} />}
+    </QueryState>
+  );
+}
 
-  const { balance, learned_ms: learnedMs, history } = credits.data;
+function BalanceCards({ credits }: { credits: Credits }) {
+  const { balance, learned_ms: learnedMs, history } = credits;
   return (
     <div className="credits-top">
       <section className="card credits-balance" aria-labelledby="credits-balance-heading">
@@ -116,79 +112,76 @@ function TaskCostsSection() {
   return (
     <section className="credits-tasks" aria-labelledby="credits-tasks-heading">
       <h2 id="credits-tasks-heading">Per task</h2>
-      {library.isPending ? (
-        <p className="muted" role="status">
-          Loading your tasks…
-        </p>
-      ) : library.isError && !library.data ? (
-        <div className="card credits-message" role="alert">
-          <p className="error">The tasks could not be loaded: {library.error.message}</p>
-          <button type="button" onClick={() => void library.refetch()}>
-            Try again
-          </button>
-        </div>
-      ) : entries.length === 0 ? (
-        <div className="card credits-message">
-          <p>
-            No tasks yet. <Link href="/">Make your first model in the Studio</Link>; what it costs
-            shows up here.
-          </p>
-        </div>
-      ) : (
-        <div
-          className="credits-table-wrap card"
-          role="region"
-          aria-labelledby="credits-table-caption"
-          tabIndex={0}
-        >
-          <table className="credits-table">
-            <caption id="credits-table-caption">
-              Credits per task, newest first
-              {library.hasNextPage ? ` (${entries.length} loaded)` : ''}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Model</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">
-                  Credits
-                </th>
-                <th scope="col" className="num">
-                  Balance after
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry) => {
-                const ms = entry.created * 1000;
-                const cell = creditCell(entry, prices.get(entry.model), formatNumber);
-                return (
-                  <tr key={entry.id}>
-                    <td>
-                      <time dateTime={isoDateTime(ms)} className="credits-when">
-                        <span>{formatDate(ms)}</span> <span>{formatTime(ms)}</span>
-                      </time>
-                    </td>
-                    <td>
-                      <Link href={`/tasks/${encodeURIComponent(entry.id)}`}>{entry.model}</Link>
-                    </td>
-                    <td>
-                      <StatusBadge entry={entry} />
-                    </td>
-                    <td className={`num credit-${cell.tone}`}>{cell.text}</td>
-                    <td className="num">
-                      {entry.credits_remaining == null
-                        ? '—'
-                        : formatNumber(entry.credits_remaining)}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryState
+        query={library}
+        loading="Loading your tasks…"
+        failed="The tasks could not be loaded"
+        className="credits-message"
+        empty={
+          entries.length === 0 && (
+            <p>
+              No tasks yet. <Link href="/">Make your first model in the Studio</Link>; what it costs
+              shows up here.
+            </p>
+          )
+        }
+      >
+        {() => (
+          <div
+            className="credits-table-wrap card"
+            role="region"
+            aria-labelledby="credits-table-caption"
+            tabIndex={0}
+          >
+            <table className="credits-table">
+              <caption id="credits-table-caption">
+                Credits per task, newest first
+                {library.hasNextPage ? ` (${entries.length} loaded)` : ''}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col">Model</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" className="num">
+                    Credits
+                  </th>
+                  <th scope="col" className="num">
+                    Balance after
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {entries.map((entry) => {
+                  const ms = entry.created * 1000;
+                  const cell = creditCell(entry, prices.get(entry.model), formatNumber);
+                  return (
+                    <tr key={entry.id}>
+                      <td>
+                        <time dateTime={isoDateTime(ms)} className="credits-when">
+                          <span>{formatDate(ms)}</span> <span>{formatTime(ms)}</span>
+                        </time>
+                      </td>
+                      <td>
+                        <Link href={`/tasks/${encodeURIComponent(entry.id)}`}>{entry.model}</Link>
+                      </td>
+                      <td>
+                        <StatusBadge entry={entry} />
+                      </td>
+                      <td className={`num credit-${cell.tone}`}>{cell.text}</td>
+                      <td className="num">
+                        {entry.credits_remaining == null
+                          ? '—'
+                          : formatNumber(entry.credits_remaining)}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
       <LoadMore library={library} className="credits-more" />
     </section>
   );

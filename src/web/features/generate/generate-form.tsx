@@ -6,14 +6,14 @@ import {
   type Task,
 } from '../../../contract/index.ts';
 import { AuthenticationError } from '../../../client/index.ts';
-import { forgetKey } from '../key/key-store.ts';
-import { useCredits } from '../credits/credits-query.ts';
-import { FALLBACK_CHOICES, useModels, type ModelChoice } from '../models/models-query.ts';
-import { describeError, type ShownError } from './describe-error.ts';
+import { forgetKey } from '../../lib/key-store.ts';
+import { useCredits } from '../../api/credits-query.ts';
+import { FALLBACK_CHOICES, useModels, type ModelChoice } from '../../api/models-query.ts';
+import { describeError, type ShownError } from '../../lib/describe-error.ts';
 import { MultiViewInput, SingleImageInput } from './image-inputs.tsx';
 import { ModelPicker } from './model-picker.tsx';
 import { PromptInput } from './prompt-input.tsx';
-import { newIdempotencyKey, useCreateTask } from './use-create-task.ts';
+import { newIdempotencyKey, useCreateTask } from '../../api/create-task.ts';
 import { useImageItems } from './use-image-items.ts';
 
 /** The studio's form: model, inputs for that model, mode, Generate. */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { describeError } from './describe-error.ts';
+import { describeError } from '../../lib/describe-error.ts';
 import { checkImageFile } from './file-check.ts';
-import { uploadImage } from './upload.ts';
+import { uploadImage } from '../../api/upload.ts';
 
 /** One input image: a file being checked and uploaded, or a pasted URL. */
 export interface ImageItem {

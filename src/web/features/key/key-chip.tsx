@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef } from 'react';
-import { forgetKey, keyPersistence, maskKey, useApiKey } from './key-store.ts';
+import { forgetKey, keyPersistence, maskKey, useApiKey } from '../../lib/key-store.ts';
 
 /** The key in the header, masked, with switch and forget. */
 export function KeyChip() {

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { keyProblem, saveKey, type KeyPersistence } from './key-store.ts';
-import { useInfo } from './info-query.ts';
+import { keyProblem, saveKey, type KeyPersistence } from '../../lib/key-store.ts';
+import { useInfo } from '../../api/info-query.ts';
 
 /** First run: what the key is, where to get one, and where it is kept. */
 export function KeyScreen({ refused }: { refused?: string | undefined }) {

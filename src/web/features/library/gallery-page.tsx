@@ -1,19 +1,20 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { LoadMore } from './load-more.tsx';
+import { LoadMore } from '../../ui/load-more.tsx';
 import { flushSync } from 'react-dom';
 import { NotFoundError } from '../../../client/index.ts';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { Link } from '../../ui/link.tsx';
+import { QueryState } from '../../ui/query-state.tsx';
 import {
   archiveNote,
   formatDateTime,
   isoDateTime,
   promptExcerpt,
   taskLabel,
-} from './entry-format.ts';
-import { glbFileName } from './file-name.ts';
-import { useHideTask, useLibrary } from './library-query.ts';
-import { StatusBadge } from './status-badge.tsx';
+} from '../../lib/entry-format.ts';
+import { glbFileName } from '../../lib/file-name.ts';
+import { useHideTask, useLibrary } from '../../api/library-query.ts';
+import { StatusBadge } from '../../ui/status-badge.tsx';
 import './gallery.css';
 
 /** Every task this key made through Kiln, as cards: look, open, download, hide. */
@@ -67,41 +68,40 @@ export default function GalleryPage() {
         {announcement}
       </p>
 
-      {library.isPending ? (
-        <p className="muted" role="status">
-          Loading your gallery…
-        </p>
-      ) : library.isError && !library.data ? (
-        <div className="card gallery-message" role="alert">
-          <p className="error">The gallery could not be loaded: {library.error.message}</p>
-          <button type="button" onClick={() => void library.refetch()}>
-            Try again
-          </button>
-        </div>
-      ) : entries.length === 0 ? (
-        <div className="card gallery-message gallery-empty">
-          <p className="gallery-empty-title">
-            Nothing here yet — make your first model in the Studio.
-          </p>
-          <p>
-            <Link href="/" className="button primary">
-              Go to the Studio
-            </Link>
-          </p>
-        </div>
-      ) : (
-        <>
-          <p className="muted small gallery-count">
-            {entries.length === 1 ? '1 task' : `${entries.length} tasks`}
-            {library.hasNextPage ? ' shown so far' : ''}, newest first.
-          </p>
-          <ul className="gallery-grid" ref={listRef}>
-            {entries.map((entry) => (
-              <GalleryCard key={entry.id} entry={entry} onHidden={onHidden} />
-            ))}
-          </ul>
-        </>
-      )}
+      <QueryState
+        query={library}
+        loading="Loading your gallery…"
+        failed="The gallery could not be loaded"
+        className={entries.length === 0 ? 'gallery-message gallery-empty' : 'gallery-message'}
+        empty={
+          entries.length === 0 && (
+            <>
+              <p className="gallery-empty-title">
+                Nothing here yet — make your first model in the Studio.
+              </p>
+              <p>
+                <Link href="/" className="button primary">
+                  Go to the Studio
+                </Link>
+              </p>
+            </>
+          )
+        }
+      >
+        {() => (
+          <>
+            <p className="muted small gallery-count">
+              {entries.length === 1 ? '1 task' : `${entries.length} tasks`}
+              {library.hasNextPage ? ' shown so far' : ''}, newest first.
+            </p>
+            <ul className="gallery-grid" ref={listRef}>
+              {entries.map((entry) => (
+                <GalleryCard key={entry.id} entry={entry} onHidden={onHidden} />
+              ))}
+            </ul>
+          </>
+        )}
+      </QueryState>
 
       <LoadMore library={library} className="gallery-more" />
     </main>

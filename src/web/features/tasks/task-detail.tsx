@@ -1,17 +1,17 @@
 import { Suspense, useRef } from 'react';
 import { NotFoundError } from '../../../client/index.ts';
 import type { LibraryEntry, Task } from '../../../contract/index.ts';
-import { navigate } from '../../app/router.ts';
+import { navigate } from '../../lib/router.ts';
 import { Link } from '../../ui/link.tsx';
-import { describeError } from '../generate/describe-error.ts';
-import { requestFor } from '../generate/request-memory.ts';
-import { newIdempotencyKey, useCreateTask } from '../generate/use-create-task.ts';
-import { useLibraryEntry } from '../library/entry-query.ts';
-import { glbFileName } from '../library/file-name.ts';
-import { useModels } from '../models/models-query.ts';
+import { describeError } from '../../lib/describe-error.ts';
+import { requestFor } from '../../lib/request-memory.ts';
+import { newIdempotencyKey, useCreateTask } from '../../api/create-task.ts';
+import { useLibraryEntry } from '../../api/entry-query.ts';
+import { glbFileName } from '../../lib/file-name.ts';
+import { useModels } from '../../api/models-query.ts';
 import { LazyModelViewer } from '../viewer/index.ts';
 import { StageStepper } from './stage-stepper.tsx';
-import { useTask } from './task-query.ts';
+import { useTask } from '../../api/task-query.ts';
 
 function subjectOf(entry: LibraryEntry | undefined, task: Task): string {
   if (entry?.prompt)

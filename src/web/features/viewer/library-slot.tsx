@@ -4,8 +4,8 @@
 // opened without a key, or a file from this device, is shown without them).
 import { useEffect } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
-import { glbFileName } from '../library/file-name.ts';
-import { useLibrary } from '../library/library-query.ts';
+import { glbFileName } from '../../lib/file-name.ts';
+import { useLibrary } from '../../api/library-query.ts';
 import type { Slot, UrlSlot } from './slot.ts';
 
 function describeEntry(entry: LibraryEntry): string {

@@ -3,7 +3,7 @@
 //   /viewer?src=/api/assets/….glb        one model
 //   /viewer?a=…&b=…                      two models, compared
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { useApiKey } from '../key/key-store.ts';
+import { useApiKey } from '../../lib/key-store.ts';
 import { modelQuery, sameOriginPath } from './address.ts';
 import { CameraLink } from './camera-link.ts';
 import { LazyModelViewer } from './index.ts';

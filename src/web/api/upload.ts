@@ -1,5 +1,5 @@
-import { UploadResultSchema, type UploadResult } from '../../../contract/index.ts';
-import { APIConnectionError, APIError, APIUserAbortError } from '../../../client/index.ts';
+import { UploadResultSchema, type UploadResult } from '../../contract/index.ts';
+import { APIConnectionError, APIError, APIUserAbortError } from '../../client/index.ts';
 
 /**
  * POST /api/uploads with upload progress (fetch cannot report it; XHR can).

@@ -1,13 +1,13 @@
 import { useQueries } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { progressOf } from '../../../contract/index.ts';
-import { useClient, useKeyScope } from '../../lib/api.ts';
-import { useLibrary } from '../library/library-query.ts';
-import { TaskCard } from '../tasks/task-card.tsx';
-import { TaskDetail } from '../tasks/task-detail.tsx';
-import { taskQuery } from '../tasks/task-query.ts';
-import { GenerateForm } from './generate-form.tsx';
-import './studio.css';
+import { useClient, useKeyScope } from '../../api/api-client.ts';
+import { useLibrary } from '../../api/library-query.ts';
+import { TaskCard } from '../../features/tasks/task-card.tsx';
+import { TaskDetail } from '../../features/tasks/task-detail.tsx';
+import { taskQuery } from '../../api/task-query.ts';
+import { GenerateForm } from '../../features/generate/generate-form.tsx';
+import '../../features/generate/studio.css';
 
 const RECENT = 8;
 

@@ -6,7 +6,7 @@ import {
   InvalidRequestError,
   KilnError,
   RateLimitError,
-} from '../../../client/index.ts';
+} from '../../client/index.ts';
 
 export interface ShownError {
   /** Where it belongs: the key, a form field (the API's `param`), or the form as a whole. */

@@ -1,8 +1,9 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { isTerminal, LIMITS, type Task } from '../../../contract/index.ts';
-import type { KilnClient } from '../../../client/index.ts';
-import { useClient, useKeyScope } from '../../lib/api.ts';
+import { isTerminal, LIMITS, type Task } from '../../contract/index.ts';
+import type { KilnClient } from '../../client/index.ts';
+import { useClient, useKeyScope } from './api-client.ts';
+import { queryKeys } from './query-keys.ts';
 
 /**
  * How often to poll a pending task: every 2 s for the first 20 s, then easing
@@ -18,7 +19,7 @@ export function pollInterval(task: Task | undefined, nowMs = Date.now()): number
 
 export function taskQuery(client: KilnClient, scope: string, id: string) {
   return queryOptions({
-    queryKey: ['task', scope, id],
+    queryKey: queryKeys.task(scope, id),
     queryFn: ({ signal }) => client.getTask(id, { signal }),
     refetchInterval: (query) => pollInterval(query.state.data),
     refetchIntervalInBackground: true,
@@ -43,8 +44,8 @@ export function useTask(id: string, options: { initial?: Task; enabled?: boolean
   const seen = useRef(status);
   useEffect(() => {
     if (status !== seen.current && (status === 'completed' || status === 'failed')) {
-      void queryClient.invalidateQueries({ queryKey: ['library', scope] });
-      void queryClient.invalidateQueries({ queryKey: ['credits', scope] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.credits(scope) });
     }
     seen.current = status;
   }, [status, queryClient, scope]);

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreateGenerationInput, Task } from '../../../contract/index.ts';
-import { useClient, useKeyScope } from '../../lib/api.ts';
-import { rememberRequest } from './request-memory.ts';
+import type { CreateGenerationInput, Task } from '../../contract/index.ts';
+import { useClient, useKeyScope } from './api-client.ts';
+import { rememberRequest } from '../lib/request-memory.ts';
+import { queryKeys } from './query-keys.ts';
 
 /**
  * Creates a task. Every attempt carries an Idempotency-Key made once per
@@ -21,9 +22,9 @@ export function useCreateTask() {
     }) => client.createGeneration(body, { idempotencyKey }),
     onSuccess: (task: Task, { body }) => {
       rememberRequest(task.id, body);
-      queryClient.setQueryData(['task', scope, task.id], task);
-      void queryClient.invalidateQueries({ queryKey: ['library', scope] });
-      void queryClient.invalidateQueries({ queryKey: ['credits', scope] });
+      queryClient.setQueryData(queryKeys.task(scope, task.id), task);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.credits(scope) });
     },
   });
 }

@@ -5,9 +5,10 @@ import {
   isModelAlias,
   type InputKind,
   type ModelRecord,
-} from '../../../contract/index.ts';
-import type { KilnClient } from '../../../client/index.ts';
-import { useClient, useKeyScope } from '../../lib/api.ts';
+} from '../../contract/index.ts';
+import type { KilnClient } from '../../client/index.ts';
+import { useClient, useKeyScope } from './api-client.ts';
+import { queryKeys } from './query-keys.ts';
 
 export interface ModelChoice {
   id: string;
@@ -29,7 +30,7 @@ function toChoice(m: ModelRecord): ModelChoice | null {
 
 export function modelsQuery(client: KilnClient, scope: string) {
   return queryOptions({
-    queryKey: ['models', scope],
+    queryKey: queryKeys.models(scope),
     queryFn: async ({ signal }) => {
       const listing = await client.listModels({ signal });
       return {

@@ -1,10 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { CreditsSchema } from '../../../contract/index.ts';
-import { kilnFetch, NO_KEY, useKeyScope } from '../../lib/api.ts';
+import { CreditsSchema } from '../../contract/index.ts';
+import { NO_KEY, useKeyScope } from './api-client.ts';
+import { kilnFetch } from './kiln-fetch.ts';
+import { queryKeys } from './query-keys.ts';
 
 export function creditsQuery(scope: string) {
   return queryOptions({
-    queryKey: ['credits', scope],
+    queryKey: queryKeys.credits(scope),
     queryFn: ({ signal }) =>
       kilnFetch('/api/credits', { signal, parse: (b) => CreditsSchema.parse(b) }),
     enabled: scope !== NO_KEY,

@@ -1,4 +1,4 @@
-import type { LibraryEntry } from '../../../contract/index.ts';
+import type { LibraryEntry } from '../../contract/index.ts';
 
 /**
  * How a library entry reads: its status badge, a prompt excerpt, its dates.

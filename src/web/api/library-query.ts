@@ -4,14 +4,16 @@ import {
   useMutation,
   useQueryClient,
 } from '@tanstack/react-query';
-import { LibraryPageSchema } from '../../../contract/index.ts';
-import { kilnFetch, NO_KEY, useKeyScope } from '../../lib/api.ts';
+import { LibraryPageSchema } from '../../contract/index.ts';
+import { NO_KEY, useKeyScope } from './api-client.ts';
+import { kilnFetch } from './kiln-fetch.ts';
+import { queryKeys } from './query-keys.ts';
 
 export const LIBRARY_PAGE_SIZE = 24;
 
 export function libraryQuery(scope: string) {
   return infiniteQueryOptions({
-    queryKey: ['library', scope],
+    queryKey: queryKeys.library(scope),
     queryFn: ({ signal, pageParam }) =>
       kilnFetch(
         `/api/library?limit=${LIBRARY_PAGE_SIZE}${pageParam ? `&cursor=${pageParam}` : ''}`,
@@ -38,6 +40,6 @@ export function useHideTask() {
   return useMutation({
     mutationFn: (id: string) =>
       kilnFetch(`/api/library/${encodeURIComponent(id)}`, { method: 'DELETE', parse: () => null }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['library', scope] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) }),
   });
 }

@@ -1,12 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { LibraryEntrySchema } from '../../../contract/index.ts';
-import { kilnFetch, NO_KEY, useKeyScope } from '../../lib/api.ts';
+import { LibraryEntrySchema } from '../../contract/index.ts';
+import { NO_KEY, useKeyScope } from './api-client.ts';
+import { kilnFetch } from './kiln-fetch.ts';
+import { queryKeys } from './query-keys.ts';
 
 /** One library entry (GET /api/library/{id}): inputs, archived model URL, credits. */
 export function entryQuery(scope: string, id: string) {
   return queryOptions({
-    // Under ['library', scope] so that refreshing the library refreshes entries too.
-    queryKey: ['library', scope, 'entry', id],
+    // Under queryKeys.library(scope) so that refreshing the library refreshes entries too.
+    queryKey: queryKeys.libraryEntry(scope, id),
     queryFn: ({ signal }) =>
       kilnFetch(`/api/library/${encodeURIComponent(id)}`, {
         signal,

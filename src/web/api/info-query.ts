@@ -1,4 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { kilnFetch } from './kiln-fetch.ts';
+import { queryKeys } from './query-keys.ts';
+
 export interface ServerInfo {
   mode: 'mock' | 'upstream';
   demoKey?: string;
@@ -12,15 +15,9 @@ function parseInfo(body: unknown): ServerInfo {
   return { mode: b.mode, ...(typeof b.demoKey === 'string' ? { demoKey: b.demoKey } : {}) };
 }
 
-async function fetchInfo(signal: AbortSignal): Promise<ServerInfo> {
-  const res = await fetch('/api/info', { signal });
-  if (!res.ok) throw new Error(`Kiln’s server answered ${res.status}.`);
-  return parseInfo(await res.json());
-}
-
 export const infoQuery = queryOptions({
-  queryKey: ['info'],
-  queryFn: ({ signal }) => fetchInfo(signal),
+  queryKey: queryKeys.info(),
+  queryFn: ({ signal }) => kilnFetch('/api/info', { signal, auth: false, parse: parseInfo }),
   staleTime: Infinity,
 });
 

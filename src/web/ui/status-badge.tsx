@@ -1,5 +1,5 @@
-import type { LibraryEntry } from '../../../contract/index.ts';
-import { statusView } from './entry-format.ts';
+import type { LibraryEntry } from '../../contract/index.ts';
+import { statusView } from '../lib/entry-format.ts';
 import './status-badge.css';
 
 /** A task's status as a badge: Completed, Failed, In progress N%, or the upstream's own word. */

@@ -1,4 +1,4 @@
-import type { CreateGenerationInput, LibraryEntry } from '../../../contract/index.ts';
+import type { CreateGenerationInput, LibraryEntry } from '../../contract/index.ts';
 
 /**
  * The body each task was created with, for "Try again with the same inputs".

@@ -1,0 +1,13 @@
+/**
+ * Every React Query key the web app uses, from one factory. Keys under a key scope (a short
+ * fingerprint of the API key, `useKeyScope`) never show one key's data to another; `library`
+ * is a prefix of `libraryEntry`, so invalidating the library refreshes its entries too.
+ */
+export const queryKeys = {
+  info: () => ['info'] as const,
+  models: (scope: string) => ['models', scope] as const,
+  task: (scope: string, id: string) => ['task', scope, id] as const,
+  library: (scope: string) => ['library', scope] as const,
+  libraryEntry: (scope: string, id: string) => ['library', scope, 'entry', id] as const,
+  credits: (scope: string) => ['credits', scope] as const,
+};
