@@ -21,6 +21,8 @@ export const LibraryImageSchema = z.object({
   url: z.string(),
   /** `/api/uploads/{sha}.{ext}` when the image is a Kiln upload. */
   upload: z.string().nullable(),
+  /** The file name the upload came with ("chair.png"), when known. */
+  name: z.string().nullable().optional(),
 });
 export type LibraryImage = z.infer<typeof LibraryImageSchema>;
 

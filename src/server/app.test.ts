@@ -10,10 +10,12 @@ import {
   LibraryPageSchema,
   PendingTaskSchema,
   TaskSchema,
+  UploadResultSchema,
   type Task,
 } from '../contract/index.ts';
 import { hashKey } from '../mock/keys.ts';
 import { memoryModelFiles } from '../mock/model-files.ts';
+import { readPhoto } from '../testing/fixtures.ts';
 import { ledgerOf, photoDataUri } from '../testing/mock.ts';
 import { KTX2_WORKER_CSP } from './app.ts';
 import { KEY, startTestServer, type TestServer } from '../testing/server.ts';
@@ -540,6 +542,45 @@ describe('library, archive and credits', () => {
       (e) => e.id === id,
     );
     expect(entry).toMatchObject({ status: 'failed', error: { code: 'image_download_failed' } });
+  });
+
+  it('names a task’s photo in the library by the file name it was uploaded with', async () => {
+    server = await startTestServer();
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([readPhoto('chair.png') as Uint8Array<ArrayBuffer>]),
+      'Grandma’s chair.png',
+    );
+    const up = UploadResultSchema.parse(
+      await (await server.request('/api/uploads', { method: 'POST', body: form })).json(),
+    );
+    const res = await server.request(
+      '/api/v1/3d/generations',
+      post({ model: 'alpha', image_url: up.url }),
+    );
+    const { id } = TaskSchema.parse(await res.json());
+    const entry = LibraryEntrySchema.parse(
+      await (await server.request(`/api/library/${id}`)).json(),
+    );
+    expect(entry.images).toEqual([
+      { url: up.url, upload: `/api/uploads/${up.sha256}.png`, name: 'Grandma’s chair.png' },
+    ]);
+  });
+
+  it('learns the balance from a refusal for want of credits, before any task', async () => {
+    server = await startTestServer({ mock: { keys: [{ key: KEY, balance: 5 }] } });
+    const before = CreditsSchema.parse(await (await server.request('/api/credits')).json());
+    expect(before.balance).toBeNull();
+    const refused = await server.request(
+      '/api/v1/3d/generations',
+      post({ model: 'gamma', image_url: CHAIR }),
+    );
+    expect(refused.status).toBe(402);
+    expect(await refused.json()).toMatchObject({ error: { code: 'insufficient_credits' } });
+    const after = CreditsSchema.parse(await (await server.request('/api/credits')).json());
+    expect(after.balance).toBe(5);
+    expect(after.history).toEqual([expect.objectContaining({ balance: 5, task_id: null })]);
   });
 
   it('survives a restart: the library is in the database file', async () => {

@@ -169,6 +169,14 @@ export function storageSuite(name: string, open: () => Promise<Storage>) {
         expect(await uploads.remove('b'.repeat(64))).toBe(false);
         expect(await uploads.remove('a'.repeat(64))).toBe(false); // referenced: kept
         expect(await uploads.totalBytes()).toBe(1250);
+        // Names: the latest one given wins; bytes sent without a name keep the one they had.
+        await uploads.record('c'.repeat(64), 'webp', 250, 101, 'first.webp');
+        await uploads.record('c'.repeat(64), 'webp', 250, 102, 'second.webp');
+        await uploads.record('c'.repeat(64), 'webp', 250, 103);
+        expect(await uploads.names(['a'.repeat(64), 'c'.repeat(64)])).toEqual(
+          new Map([['c'.repeat(64), 'second.webp']]),
+        );
+        expect(await uploads.names([])).toEqual(new Map());
       }));
 
     it('counts hits per window, concurrently', () =>

@@ -43,8 +43,7 @@ function uploadOf(url: string): { sha256: string; ext: string } | undefined {
   return { sha256: createHash('sha256').update(bytes).digest('hex'), ext };
 }
 
-function imageRef(url: string): LibraryImage {
-  const upload = uploadOf(url);
+function imageRef(url: string, upload = uploadOf(url)): LibraryImage {
   const ref = upload ? `/api/uploads/${upload.sha256}.${upload.ext}` : null;
   if (url.startsWith('data:')) {
     const mime = DATA_URI.exec(url)?.[1] ?? 'text/plain';
@@ -95,6 +94,15 @@ export function createLibraryService(deps: LibraryDeps) {
   }
 
   return {
+    /**
+     * A create refused for want of credits (402): when its message names the balance ("… the
+     * balance is 5."), that is the latest balance. A message that names none changes nothing.
+     */
+    async noteRefusal(owner: string, body: string): Promise<void> {
+      const balance = balanceInRefusal(body);
+      if (balance !== undefined) await deps.store.recordBalance(owner, balance, deps.now(), null);
+    },
+
     /** A create that passed through: a new library row. Returns the archived asset's sha when completed. */
     async recordCreate(
       owner: string,
@@ -103,19 +111,26 @@ export function createLibraryService(deps: LibraryDeps) {
     ): Promise<string | undefined> {
       const now = deps.now();
       const images = body.image_urls ?? (body.image_url ? [body.image_url] : []);
+      const found = images.map(uploadOf); // hashes a data: URI's bytes: once per image
+      const uploads = found.filter((u) => u !== undefined);
+      const names = await deps.uploads.names(uploads.map((u) => u.sha256));
       await deps.store.insert({
         owner,
         taskId: task.id,
         model: body.model,
         mode: body.mode === 'sync' ? 'sync' : 'async',
-        images: images.map(imageRef),
+        images: images.map((url, i) => {
+          const ref = imageRef(url, found[i]);
+          const sha = found[i]?.sha256;
+          const name = sha ? names.get(sha) : undefined;
+          return name ? { ...ref, name } : ref;
+        }),
         prompt: body.prompt ?? null,
         ...updateOf(task),
         created: task.created ?? Math.floor(now / 1000),
         createdMs: now,
         updatedMs: now,
       });
-      const uploads = images.map(uploadOf).filter((u) => u !== undefined);
       await deps.uploads.markReferenced(uploads.map((u) => u.sha256));
       await noteBalance(owner, task);
       if (!isCompleted(task)) return undefined;
@@ -208,3 +223,16 @@ function archiveOf(row: LibraryRow): LibraryEntry['archive'] {
 }
 
 export type LibraryService = ReturnType<typeof createLibraryService>;
+
+/** The balance a 402's error message states (`… the balance is 5.`, `balance: 5`), if any. */
+export function balanceInRefusal(body: string): number | undefined {
+  let message: unknown;
+  try {
+    message = (JSON.parse(body) as { error?: { message?: unknown } }).error?.message;
+  } catch {
+    return undefined;
+  }
+  if (typeof message !== 'string') return undefined;
+  const m = /\bbalance(?: is|:)\s*(\d+)\b/i.exec(message);
+  return m?.[1] === undefined ? undefined : Number(m[1]);
+}

@@ -139,6 +139,12 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
       });
       if (owner && res.status >= 200 && res.status < 300)
         deps.log(`create by ${fingerprintOf(owner)}: ${res.status}`);
+      if (owner && res.status === 402) {
+        // A refusal for want of credits names the balance: the header learns it too.
+        const text = await res.text();
+        await deps.library.noteRefusal(owner, text);
+        return new Response(text, { status: res.status, headers: passedBack(res) });
+      }
       if (!owner || !body)
         return new Response(res.body, { status: res.status, headers: passedBack(res) });
       const create = body;

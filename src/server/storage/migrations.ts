@@ -133,4 +133,11 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '003_upload_names': {
+    // The file name an upload came with ("chair.png"): the library names a task's photos, and
+    // downloads are named after them.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('uploads').addColumn('name', 'text').execute();
+    },
+  },
 };

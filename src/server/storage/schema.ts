@@ -60,6 +60,8 @@ export interface Tables {
     created_ms: number;
     /** 1 once a task names it: kept for as long as the library keeps the task. */
     referenced: number;
+    /** The file name it was uploaded with, when it came with one (the latest wins). */
+    name: string | null;
   };
   counters: {
     /** What is counted and for whom, e.g. `create:<owner>` or `upload:<client>`. */

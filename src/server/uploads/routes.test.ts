@@ -9,7 +9,7 @@ import { UploadResultSchema, type UploadResult } from '../../contract/index.ts';
 import { onApiError } from '../middleware/api-error.ts';
 import { openSqliteStorage, type Storage } from '../storage/database.ts';
 import { normaliseImage } from './normalise-image.ts';
-import { uploadRoutes, type UploadRoutesDeps } from './routes.ts';
+import { safeFileName, uploadRoutes, type UploadRoutesDeps } from './routes.ts';
 import { uploadUrlStrategy, type UploadUrlInfo } from './url-strategy.ts';
 import {
   HEIC,
@@ -115,6 +115,19 @@ describe('POST /api/uploads', () => {
     expect(got.headers.get('x-content-type-options')).toBe('nosniff');
     const served = new Uint8Array(await got.arrayBuffer());
     expect(Buffer.from(served).equals(Buffer.from(stored!))).toBe(true);
+  });
+
+  it('keeps the name a file came with, made safe, for the library and downloads', async () => {
+    const a = await created(
+      await postFile(photo('teapot.png'), '../../etc/My\u202eTeapot.png'),
+    );
+    expect(await storage.uploads.names([a.sha256])).toEqual(
+      new Map([[a.sha256, 'MyTeapot.png']]),
+    );
+    // The same bytes under another name: the latest name wins; a raw body without a name keeps it.
+    await created(await postFile(photo('teapot.png'), 'grey pot.png'));
+    await created(await postRaw(photo('teapot.png'), 'image/png'));
+    expect((await storage.uploads.names([a.sha256])).get(a.sha256)).toBe('grey pot.png');
   });
 
   it('gives the same sha256 for the same image, multipart or raw, twice', async () => {
@@ -404,5 +417,19 @@ describe('uploads cannot fill the disk', () => {
     expect(await blobs.get('uploads', used.sha256, 'png')).toBeDefined();
     expect((await kept.request(`/api/uploads/${unused.sha256}.png`)).status).toBe(404);
     await own.close();
+  });
+});
+
+describe('safeFileName', () => {
+  it('keeps the last path segment, without control or bidi characters', () => {
+    expect(safeFileName('C:\\Users\\me\\chair.png')).toBe('chair.png');
+    expect(safeFileName('a\u0000b\u202ec.png')).toBe('abc.png');
+    expect(safeFileName('x'.repeat(200) + '.png')).toHaveLength(118);
+  });
+  it('is null when nothing is left, or for a browser blob', () => {
+    expect(safeFileName('')).toBeNull();
+    expect(safeFileName(undefined)).toBeNull();
+    expect(safeFileName('blob')).toBeNull();
+    expect(safeFileName('/')).toBeNull();
   });
 });

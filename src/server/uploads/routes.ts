@@ -63,7 +63,7 @@ export function uploadRoutes(deps: UploadRoutesDeps): Hono {
       },
     }),
     async (c) => {
-      const input = await readUpload(c, maxBytes);
+      const { bytes: input, fileName } = await readUpload(c, maxBytes);
       const image = await normaliseImage(input, { maxBytes });
       const used = await deps.index.totalBytes();
       if (used + image.bytes.byteLength > deps.quotaBytes)
@@ -74,7 +74,7 @@ export function uploadRoutes(deps: UploadRoutesDeps): Hono {
           param: 'file',
         });
       const stored = await deps.blobs.put('uploads', image.bytes, image.ext);
-      await deps.index.record(stored.sha256, image.ext, stored.bytes, deps.now());
+      await deps.index.record(stored.sha256, image.ext, stored.bytes, deps.now(), fileName);
       const name = `${stored.sha256}.${image.ext}`;
       const result: UploadResult = {
         url: deps.urlFor({
@@ -118,10 +118,20 @@ export function uploadRoutes(deps: UploadRoutesDeps): Hono {
   return app;
 }
 
-/** The uploaded file's bytes: a multipart field or the whole body. */
-async function readUpload(c: Context, maxBytes: number): Promise<Uint8Array> {
+/**
+ * The uploaded file's bytes, a multipart field or the whole body, and the name it came with (a
+ * multipart file's name, or `X-File-Name` on a raw body), made safe to show.
+ */
+async function readUpload(
+  c: Context,
+  maxBytes: number,
+): Promise<{ bytes: Uint8Array; fileName: string | null }> {
   const type = c.req.header('content-type')?.toLowerCase() ?? '';
-  if (!type.startsWith('multipart/form-data')) return new Uint8Array(await c.req.raw.arrayBuffer());
+  if (!type.startsWith('multipart/form-data'))
+    return {
+      bytes: new Uint8Array(await c.req.raw.arrayBuffer()),
+      fileName: safeFileName(decodeHeader(c.req.header('x-file-name'))),
+    };
 
   let form: FormData;
   try {
@@ -149,5 +159,27 @@ async function readUpload(c: Context, maxBytes: number): Promise<Uint8Array> {
       'The upload has no file; attach the image as the form field "file".',
     );
   if (file.size > maxBytes) throw tooLarge(file.size, maxBytes);
-  return new Uint8Array(await file.arrayBuffer());
+  return { bytes: new Uint8Array(await file.arrayBuffer()), fileName: safeFileName(file.name) };
+}
+
+function decodeHeader(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * A file name fit to show and to build download names from: the last path segment, control
+ * and bidi-override characters removed, at most 120 characters; null when nothing is left.
+ */
+export function safeFileName(name: string | undefined | null): string | null {
+  if (!name) return null;
+  const base = name.split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '').trim();
+  if (!clean || clean === 'blob') return null;
+  return clean.length > 120 ? `${clean.slice(0, 117)}…` : clean;
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateGenerationInput, Task } from '../../contract/index.ts';
+import { InsufficientCreditsError } from '../../client/index.ts';
 import { useClient, useKeyScope } from './api-client.ts';
 import { rememberRequest } from '../lib/request-memory.ts';
 import { queryKeys } from './query-keys.ts';
@@ -25,6 +26,11 @@ export function useCreateTask() {
       queryClient.setQueryData(queryKeys.task(scope, task.id), task);
       void queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) });
       void queryClient.invalidateQueries({ queryKey: queryKeys.credits(scope) });
+    },
+    // A refusal for want of credits tells the server the balance: the header shows it.
+    onError: (err) => {
+      if (err instanceof InsufficientCreditsError)
+        void queryClient.invalidateQueries({ queryKey: queryKeys.credits(scope) });
     },
   });
 }

@@ -7,6 +7,7 @@ import {
   KilnError,
   RateLimitError,
 } from '../../client/index.ts';
+import { LIMITS } from '../../contract/index.ts';
 
 export interface ShownError {
   /** Where it belongs: the key, a form field (the API's `param`), or the form as a whole. */
@@ -26,10 +27,12 @@ export function describeError(
       context.price != null && context.balance != null
         ? ` This model costs ${context.price} credits and your balance is ${context.balance}.`
         : '';
+    const said = /not enough credits/i.test(err.message)
+      ? err.message
+      : `Not enough credits. ${err.message}`;
     return {
       at: 'form',
-      message:
-        `Not enough credits. ${err.message}${known && !err.message.includes('balance') ? known : ''}`.trim(),
+      message: `${said}${known && !/balance/i.test(said) ? known : ''}`.trim(),
     };
   }
   if (err instanceof RateLimitError) {
@@ -41,7 +44,10 @@ export function describeError(
   }
   if (err instanceof InvalidRequestError && err.param) {
     const field = err.param.replace(/\[\d+\]$/, '');
-    return { at: field, message: err.message };
+    return {
+      at: field,
+      message: fieldMessage({ param: err.param, code: err.code, message: err.message }),
+    };
   }
   if (err instanceof APITimeoutError)
     return {
@@ -55,4 +61,38 @@ export function describeError(
     };
   if (err instanceof KilnError || err instanceof Error) return { at: 'form', message: err.message };
   return { at: 'form', message: 'Something went wrong. Try again.' };
+}
+
+const FIELD_WORDS: [RegExp, (m: RegExpExecArray) => string][] = [
+  [/\bimage_urls\[(\d+)\]/, (m) => `view ${Number(m[1]) + 1}`],
+  [/\bimage_urls\b/, () => 'the views'],
+  [/\bimage_url\b/, () => 'the photo'],
+];
+
+/**
+ * A field's problem in the studio's words: what to do about it, naming photos and views, never
+ * the API's field names (`image_urls`). `count` is how many views the form holds.
+ */
+export function fieldMessage(
+  error: { param?: string | null | undefined; code?: string | null | undefined; message: string },
+  context: { count?: number } = {},
+): string {
+  const at = (error.param ?? '').replace(/\[\d+\]$/, '');
+  if (error.code === 'missing_field') {
+    if (at === 'image_url') return 'Add a photo first.';
+    if (at === 'image_urls')
+      return `Add ${LIMITS.minImages} to ${LIMITS.maxImages} views of the object.`;
+    if (at === 'prompt') return 'Describe the object you want.';
+  }
+  if (at === 'image_urls' && error.code === 'invalid_image_count') {
+    const n = context.count;
+    const now = n === undefined ? '' : ` There ${n === 1 ? 'is 1' : `are ${n}`} now.`;
+    return `Add ${LIMITS.minImages} to ${LIMITS.maxImages} views of the object.${now}`;
+  }
+  let message = error.message;
+  for (const [re, words] of FIELD_WORDS) {
+    for (let m = re.exec(message); m; m = re.exec(message))
+      message = message.slice(0, m.index) + words(m) + message.slice(m.index + m[0].length);
+  }
+  return message.charAt(0).toUpperCase() + message.slice(1);
 }

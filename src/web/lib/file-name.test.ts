@@ -57,6 +57,31 @@ describe('isoDay', () => {
 });
 
 describe('glbFileName', () => {
+  it('names a photo task by the photo’s own name, and ends with the task id', () => {
+    expect(
+      glbFileName({
+        id: 'task_65b81a3d413f64d56b6c6f99',
+        model: 'alpha',
+        images: [{ name: 'Red Chair (final).JPG' }],
+        created: localSeconds(2025, 3, 9),
+      }),
+    ).toBe('kiln-alpha-red-chair-final-2025-03-09-6c6f99.glb');
+  });
+
+  it('gives two photo tasks of one day different names', () => {
+    const a = glbFileName({
+      id: 'task_aaaaaa111111',
+      model: 'alpha',
+      created: localSeconds(2025, 3, 9),
+    });
+    const b = glbFileName({
+      id: 'task_bbbbbb222222',
+      model: 'alpha',
+      created: localSeconds(2025, 3, 9),
+    });
+    expect(a).not.toBe(b);
+  });
+
   it('names a text task by its prompt', () => {
     expect(
       glbFileName({ model: 'beta-text', prompt: 'A red vase', created: localSeconds(2025, 1, 5) }),

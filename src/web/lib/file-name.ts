@@ -1,5 +1,6 @@
 /**
- * File names for downloaded models: `kiln-{model}-{slug}-{yyyy-mm-dd}.glb`.
+ * File names for downloaded models: `kiln-{model}-{subject}-{yyyy-mm-dd}-{id}.glb`, the subject
+ * being the prompt or the photo's own name, the id the task's last six characters.
  * Pure functions, shared by the gallery, the task page and anyone else who offers a download.
  */
 
@@ -37,8 +38,12 @@ export function isoDay(date: Date): string {
 }
 
 export interface FileNameSource {
+  /** The task id: its last characters tell two downloads of one day apart. */
+  id?: string | undefined;
   /** The model alias, e.g. `beta-text`. */
   model: string;
+  /** The task's photos; the first one's file name names a photo task. */
+  images?: readonly { name?: string | null | undefined }[] | undefined;
   /** The text prompt of a text task; null or empty for photo tasks. */
   prompt?: string | null | undefined;
   /** Unix seconds (a library entry's or a task's `created`). */
@@ -46,15 +51,18 @@ export interface FileNameSource {
 }
 
 /**
- * The download name of a task's GLB, e.g. `kiln-beta-text-a-red-vase-2025-01-05.glb`,
- * or `kiln-gamma-photo-2025-01-05.glb` for a photo task.
+ * The download name of a task's GLB, e.g. `kiln-beta-text-a-red-vase-2025-01-05-9f3a2c.glb`,
+ * `kiln-gamma-chair-2025-01-05-1b2c3d.glb` for a photo uploaded as chair.png, or
+ * `kiln-gamma-photo-…` when the photo's name is not known.
  */
 export function glbFileName(source: FileNameSource): string {
   const model = slugify(source.model) || 'model';
   const prompt = source.prompt?.trim();
+  const photo = source.images?.[0]?.name?.replace(/\.[a-z0-9]{2,5}$/i, '');
   // A prompt with nothing sluggable (only emoji, say) still is not a photo.
-  const subject = prompt ? slugify(prompt) || 'prompt' : 'photo';
+  const subject = prompt ? slugify(prompt) || 'prompt' : (photo && slugify(photo)) || 'photo';
   const created = Number.isFinite(source.created) ? new Date(source.created * 1000) : new Date();
   const day = Number.isNaN(created.getTime()) ? isoDay(new Date()) : isoDay(created);
-  return `kiln-${model}-${subject}-${day}.glb`;
+  const id = source.id ? slugify(source.id).replace(/-/g, '').slice(-6) : '';
+  return `kiln-${model}-${subject}-${day}${id ? `-${id}` : ''}.glb`;
 }

@@ -9,7 +9,7 @@ import { AuthenticationError } from '../../../client/index.ts';
 import { forgetKey } from '../../lib/key-store.ts';
 import { useCredits } from '../../api/credits-query.ts';
 import { FALLBACK_CHOICES, useModels, type ModelChoice } from '../../api/models-query.ts';
-import { describeError, type ShownError } from '../../lib/describe-error.ts';
+import { describeError, fieldMessage, type ShownError } from '../../lib/describe-error.ts';
 import { MultiViewInput, SingleImageInput } from './image-inputs.tsx';
 import { ModelPicker } from './model-picker.tsx';
 import { PromptInput } from './prompt-input.tsx';
@@ -27,10 +27,9 @@ export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void })
   const views = useImageItems(LIMITS.maxImages);
   const [prompt, setPrompt] = useState('');
   const [wait, setWait] = useState(false);
-  const [submitted, setShown] = useState<ShownError | null>(null);
-  // A refused key shows at once, before any submit: the models listing already told us.
-  const shown =
-    submitted ?? (models.error instanceof AuthenticationError ? describeError(models.error) : null);
+  // What the last submit said, and the inputs it said it about: a field's error goes as soon as
+  // the field changes (a refused key stays until the key changes).
+  const [submitted, setSubmitted] = useState<(ShownError & { inputs: string }) | null>(null);
   const create = useCreateTask();
   // A ref, not state: a second click in the same frame must see the first.
   const inFlight = useRef(false);
@@ -39,6 +38,12 @@ export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void })
   if (!model) return <p className="error">No models are available.</p>;
   const kind = model.input;
   const images = kind === 'multiview' ? views : single;
+  const inputs = `${model.id}|${images.items.map((i) => `${i.id}:${i.status}`).join(',')}|${prompt}`;
+  const setShown = (error: ShownError | null) => setSubmitted(error && { ...error, inputs });
+  // A refused key shows at once, before any submit: the models listing already told us.
+  const shown =
+    (submitted && (submitted.at === 'key' || submitted.inputs === inputs) ? submitted : null) ??
+    (models.error instanceof AuthenticationError ? describeError(models.error) : null);
   const busyUploads = images.items.some((i) => i.status === 'checking' || i.status === 'uploading');
   const badUploads = images.items.some((i) => i.status === 'error');
 
@@ -68,15 +73,7 @@ export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void })
     const local = parseCreateRequest(req);
     if (!local.ok) {
       const at = (local.error.param ?? 'form').replace(/\[\d+\]$/, '');
-      const friendly =
-        at === 'image_url' && local.error.code === 'missing_field'
-          ? 'Add a photo first.'
-          : at === 'image_urls' && local.error.code === 'missing_field'
-            ? `Add ${LIMITS.minImages} to ${LIMITS.maxImages} photos of the object.`
-            : at === 'prompt' && local.error.code === 'missing_field'
-              ? 'Describe the object you want.'
-              : local.error.message;
-      return setShown({ at, message: friendly });
+      return setShown({ at, message: fieldMessage(local.error, { count: images.items.length }) });
     }
     setShown(null);
     inFlight.current = true;
@@ -111,6 +108,7 @@ export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void })
         value={model.id}
         onChange={(id) => (setModelId(id), setShown(null))}
         error={errorAt('model')}
+        balance={credits.data?.balance ?? null}
       />
       {models.data?.fallback && (
         <p className="muted small">

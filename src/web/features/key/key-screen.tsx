@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { keyProblem, saveKey, type KeyPersistence } from '../../lib/key-store.ts';
 import { useInfo } from '../../api/info-query.ts';
 
@@ -7,15 +7,20 @@ export function KeyScreen({ refused }: { refused?: string | undefined }) {
   const info = useInfo();
   const [key, setKey] = useState('');
   const [touched, setTouched] = useState(false);
+  // Pressing "Use this key" with the field empty asks for the key instead of doing nothing.
+  const [tried, setTried] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
   const [persistence, setPersistence] = useState<KeyPersistence>('device');
   const inputId = useId();
   const problem = keyProblem(key);
-  const showProblem = touched && key.length > 0 ? problem : null;
+  const showProblem = touched && (key.length > 0 || tried) ? problem : null;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
-    if (!problem) saveKey(key.trim(), persistence);
+    setTried(true);
+    if (problem) inputRef.current?.focus();
+    else saveKey(key.trim(), persistence);
   };
   const demoKey = info.data?.mode === 'mock' ? info.data.demoKey : undefined;
 
@@ -36,6 +41,7 @@ export function KeyScreen({ refused }: { refused?: string | undefined }) {
           <label htmlFor={inputId}>API key</label>
           <input
             id={inputId}
+            ref={inputRef}
             name="api-key"
             type="password"
             autoComplete="off"

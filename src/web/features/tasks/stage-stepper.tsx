@@ -1,5 +1,6 @@
 import {
   STAGES,
+  isTerminal,
   progressOf,
   stageForProgress,
   stageFromName,
@@ -8,7 +9,16 @@ import {
 import { Elapsed } from './elapsed.tsx';
 
 /** initializing → downloading images → generating 3D mesh → processing mesh → uploading result → completed */
-export function StageStepper({ task, label }: { task: Task; label: string }) {
+export function StageStepper({
+  task,
+  label,
+  endedAt = null,
+}: {
+  task: Task;
+  label: string;
+  /** When the task ended (unix seconds) if the task does not say (a failed task has no completed_at). */
+  endedAt?: number | null;
+}) {
   const progress = progressOf(task);
   const current = stageFromName(task.progress_stage) ?? stageForProgress(progress);
   const failed = task.status === 'failed';
@@ -18,7 +28,13 @@ export function StageStepper({ task, label }: { task: Task; label: string }) {
       <div className="stepper-head">
         <strong>{failed ? `Failed while ${current.label.toLowerCase()}` : current.label}</strong>
         <span className="muted small">
-          {progress}% · <Elapsed since={task.created ?? null} until={task.completed_at ?? null} />
+          {progress}%
+          <Elapsed
+            since={task.created ?? null}
+            until={task.completed_at ?? (isTerminal(task) ? endedAt : null)}
+            running={!isTerminal(task)}
+            prefix=" · "
+          />
         </span>
       </div>
       <div

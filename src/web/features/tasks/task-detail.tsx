@@ -1,6 +1,6 @@
 import { Suspense, useRef } from 'react';
 import { NotFoundError } from '../../../client/index.ts';
-import type { LibraryEntry, Task } from '../../../contract/index.ts';
+import { isTerminal, type LibraryEntry, type Task } from '../../../contract/index.ts';
 import { navigate } from '../../lib/router.ts';
 import { Link } from '../../ui/link.tsx';
 import { describeError } from '../../lib/describe-error.ts';
@@ -63,6 +63,7 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
   const url = entry?.archived ? entry.model_url : null;
   const name = glbFileName(
     entry ?? {
+      id: task.id,
       model: String(task.data?.model ?? 'model'),
       prompt: null,
       created: task.created ?? task.completed_at ?? 0,
@@ -154,7 +155,11 @@ export function TaskDetail({ id, heading = 'h2' }: { id: string; heading?: 'h1' 
         </span>
       </div>
       {t.status !== 'completed' && (
-        <StageStepper task={t} label={`Progress of ${subjectOf(e, t)}`} />
+        <StageStepper
+          task={t}
+          label={`Progress of ${subjectOf(e, t)}`}
+          endedAt={e && isTerminal(t) ? e.updated_ms / 1000 : null}
+        />
       )}
       {t.status === 'completed' && <Result task={t} entry={e} />}
       {t.status === 'failed' && <FailurePanel task={t} entry={e} />}
