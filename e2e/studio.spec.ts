@@ -32,6 +32,8 @@ test('first run: the key screen explains, checks the prefix, and offers the demo
   await expectAccessible(page);
   await page.getByRole('button', { name: 'Use the demo key' }).click();
   await expect(page.getByRole('heading', { name: 'New model' })).toBeVisible();
+  // Focus follows the artist into the studio instead of falling to the page.
+  await expect(page.getByRole('heading', { name: 'New model' })).toBeFocused();
   await expect(page.getByText('tr_demo…kiln')).toBeVisible();
 });
 
@@ -55,6 +57,8 @@ test('single image: upload a photo, watch the stages, view and download the mode
   await expectAccessible(page);
   const { detail } = await generate(page);
   await expect(detail.getByRole('progressbar').first()).toBeVisible();
+  // Focus moves to the new task.
+  await expect(detail.getByRole('heading').first()).toBeFocused();
   await shot(page, info, 'progress');
   await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
   // While it ran, the tab title carried its progress.
@@ -130,7 +134,16 @@ test('text: a live counter, a 2001-character prompt refused, then a prompt gener
   await expect(page.getByText(/Prompt must be at most 2000 characters/)).toBeVisible();
   await prompt.fill('a small red ceramic vase');
   await page.getByLabel(/Wait for the result/).check();
-  const { detail } = await generate(page);
+  // While the sync request is open, the new task shows at once with its clock, focused.
+  const { detail } = await generate(page, async (button) => {
+    await button.click();
+    const waiting = page.getByTestId('sync-wait');
+    await expect(waiting).toBeVisible();
+    await expect(
+      waiting.getByRole('heading', { name: /beta-text · “a small red ceramic vase”/ }),
+    ).toBeFocused();
+    await expect(waiting.getByText('Waiting for the result')).toBeVisible();
+  });
   await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
   await expectRenderedModel(detail.getByTestId('model-viewer'));
   await downloadGlb(page);
@@ -145,12 +158,24 @@ test('a failed task shows the refund, and the balance returns to where it was', 
   await pickModel(page, 'gamma');
   await page.getByLabel('…or paste an image URL').fill('http://127.0.0.1:9/unreachable.png');
   await page.getByRole('button', { name: 'Use URL' }).click();
-  const { detail } = await generate(page);
+  const { detail, id } = await generate(page);
   await expect(detail).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
   await expect(detail.getByText('30 credits refunded')).toBeVisible();
   await expect(detail.getByText(/could not be reached|127\.0\.0\.1:9/).first()).toBeVisible();
   await expect(detail.getByRole('button', { name: 'Try again' })).toBeVisible();
   expect(await balanceOf(page)).toBe(before);
+  // Its clock stopped when it failed.
+  const head = detail.locator('.stepper-head');
+  const said = await head.textContent();
+  await page.waitForTimeout(2200);
+  expect(await head.textContent()).toBe(said);
+  // Its own page reads well to a screen reader (headings in order, axe clean).
+  await page.goto(`/tasks/${id}`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 2, name: 'The generation failed' }),
+  ).toBeVisible();
+  await expectAccessible(page);
 });
 
 test('wrong files and wrong keys are answered in the UI', async ({ page }, info) => {

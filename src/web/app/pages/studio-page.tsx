@@ -4,6 +4,7 @@ import { progressOf } from '../../../contract/index.ts';
 import { useClient, useKeyScope } from '../../api/api-client.ts';
 import { useLibrary } from '../../api/library-query.ts';
 import { TaskCard } from '../../features/tasks/task-card.tsx';
+import { SyncWaitCard, type SyncWait } from '../../features/tasks/sync-wait.tsx';
 import { TaskDetail } from '../../features/tasks/task-detail.tsx';
 import { taskQuery } from '../../api/task-query.ts';
 import { GenerateForm } from '../../features/generate/generate-form.tsx';
@@ -32,6 +33,9 @@ export function StudioPage() {
   const library = useLibrary();
   const recent = (library.data?.pages[0]?.data ?? []).slice(0, RECENT);
   const [selected, setSelected] = useState<string | null>(null);
+  // The task just created gets focus; a sync create shows at once, while its request is open.
+  const [created, setCreated] = useState<string | null>(null);
+  const [waiting, setWaiting] = useState<SyncWait | null>(null);
   const focus = selected ?? recent[0]?.id ?? null;
   useTabTitle(recent.filter((e) => e.status === 'pending').map((e) => e.id));
 
@@ -39,10 +43,19 @@ export function StudioPage() {
     <main className="page studio">
       <h1 className="visually-hidden">Studio</h1>
       <div className="studio-grid">
-        <GenerateForm onCreated={(t) => setSelected(t.id)} />
+        <GenerateForm
+          onCreated={(t) => {
+            setWaiting(null);
+            setSelected(t.id);
+            setCreated(t.id);
+          }}
+          onWaiting={setWaiting}
+        />
         <div className="studio-side">
-          {focus ? (
-            <TaskDetail key={focus} id={focus} />
+          {waiting ? (
+            <SyncWaitCard wait={waiting} />
+          ) : focus ? (
+            <TaskDetail key={focus} id={focus} focusOnShow={focus === created} />
           ) : (
             <div className="card empty-result">
               <h2>Your model appears here</h2>

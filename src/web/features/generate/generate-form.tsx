@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   LIMITS,
   parseCreateRequest,
@@ -17,7 +17,14 @@ import { newIdempotencyKey, useCreateTask } from '../../api/create-task.ts';
 import { useImageItems } from './use-image-items.ts';
 
 /** The studio's form: model, inputs for that model, mode, Generate. */
-export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void }) {
+export function GenerateForm({
+  onCreated,
+  onWaiting,
+}: {
+  onCreated: (task: Task) => void;
+  /** A sync create started (what it makes, since when), or ended (null). */
+  onWaiting?: (wait: { model: string; subject: string; since: number } | null) => void;
+}) {
   const models = useModels();
   const credits = useCredits();
   const choices: ModelChoice[] = models.data?.models ?? (models.isError ? FALLBACK_CHOICES : []);
@@ -33,6 +40,14 @@ export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void })
   const create = useCreateTask();
   // A ref, not state: a second click in the same frame must see the first.
   const inFlight = useRef(false);
+  // Entering the studio (from the key screen, or another page) puts focus on the form's heading
+  // once it shows, when nothing else holds focus.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const ready = !models.isPending;
+  useEffect(() => {
+    if (ready && (document.activeElement === document.body || !document.activeElement))
+      headingRef.current?.focus();
+  }, [ready]);
 
   if (models.isPending) return <p className="muted">Loading models…</p>;
   if (!model) return <p className="error">No models are available.</p>;
@@ -77,6 +92,12 @@ export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void })
     }
     setShown(null);
     inFlight.current = true;
+    if (req.mode === 'sync')
+      onWaiting?.({
+        model: model.id,
+        subject: subjectOf(req),
+        since: Date.now() / 1000,
+      });
     create.mutate(
       { body: req, idempotencyKey: newIdempotencyKey() },
       {
@@ -87,6 +108,7 @@ export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void })
           ),
         onSettled: () => {
           inFlight.current = false;
+          onWaiting?.(null);
         },
       },
     );
@@ -102,7 +124,9 @@ export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void })
       noValidate
       aria-labelledby="generate-title"
     >
-      <h2 id="generate-title">New model</h2>
+      <h2 id="generate-title" ref={headingRef} tabIndex={-1}>
+        New model
+      </h2>
       <ModelPicker
         models={choices}
         value={model.id}
@@ -160,4 +184,11 @@ export function GenerateForm({ onCreated }: { onCreated: (task: Task) => void })
       </div>
     </form>
   );
+}
+
+/** What a request makes, as the task list says it: a prompt excerpt, or its photos. */
+function subjectOf(req: CreateGenerationInput): string {
+  if (req.prompt) return `“${req.prompt.length > 60 ? `${req.prompt.slice(0, 57)}…` : req.prompt}”`;
+  const n = req.image_urls?.length ?? 1;
+  return n === 1 ? 'one photo' : `${n} photos`;
 }

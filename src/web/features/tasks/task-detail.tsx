@@ -1,4 +1,4 @@
-import { Suspense, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { NotFoundError } from '../../../client/index.ts';
 import { isTerminal, type LibraryEntry, type Task } from '../../../contract/index.ts';
 import { navigate } from '../../lib/router.ts';
@@ -21,7 +21,17 @@ function subjectOf(entry: LibraryEntry | undefined, task: Task): string {
     : task.id;
 }
 
-function FailurePanel({ task, entry }: { task: Task; entry: LibraryEntry | undefined }) {
+function FailurePanel({
+  task,
+  entry,
+  heading,
+}: {
+  task: Task;
+  entry: LibraryEntry | undefined;
+  /** One level below the task's own heading (axe: heading-order). */
+  heading: 'h2' | 'h3';
+}) {
+  const H = heading;
   const models = useModels();
   const create = useCreateTask();
   const key = useRef<string | null>(null);
@@ -40,7 +50,7 @@ function FailurePanel({ task, entry }: { task: Task; entry: LibraryEntry | undef
   };
   return (
     <div className="failure" role="alert">
-      <h3>The generation failed</h3>
+      <H>The generation failed</H>
       <p>{task.error?.message ?? 'The upstream did not say why.'}</p>
       <p className="refund">
         <span aria-hidden="true">↩</span>{' '}
@@ -111,10 +121,24 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
 }
 
 /** Everything about one task: live progress, then the model or the failure. */
-export function TaskDetail({ id, heading = 'h2' }: { id: string; heading?: 'h1' | 'h2' }) {
+export function TaskDetail({
+  id,
+  heading = 'h2',
+  focusOnShow = false,
+}: {
+  id: string;
+  heading?: 'h1' | 'h2';
+  /** Move focus to the task's heading once it shows (a task just created). */
+  focusOnShow?: boolean;
+}) {
   const task = useTask(id);
   const entry = useLibraryEntry(id);
   const H = heading;
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const shown = task.data !== undefined;
+  useEffect(() => {
+    if (focusOnShow && shown) headingRef.current?.focus();
+  }, [focusOnShow, shown]);
   if (task.isPending) return <p className="muted">Loading the task…</p>;
   if (task.isError)
     return (
@@ -141,7 +165,7 @@ export function TaskDetail({ id, heading = 'h2' }: { id: string; heading?: 'h1' 
       data-status={t.status}
     >
       <div className="task-head">
-        <H id={`task-${id}`}>
+        <H id={`task-${id}`} ref={headingRef} tabIndex={-1}>
           {e?.model ?? String(t.data?.model ?? 'Task')} · {subjectOf(e, t)}
         </H>
         <span
@@ -162,7 +186,9 @@ export function TaskDetail({ id, heading = 'h2' }: { id: string; heading?: 'h1' 
         />
       )}
       {t.status === 'completed' && <Result task={t} entry={e} />}
-      {t.status === 'failed' && <FailurePanel task={t} entry={e} />}
+      {t.status === 'failed' && (
+        <FailurePanel task={t} entry={e} heading={heading === 'h1' ? 'h2' : 'h3'} />
+      )}
     </section>
   );
 }
