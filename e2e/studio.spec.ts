@@ -257,8 +257,31 @@ test('gallery and credits show what happened', async ({ page }, info) => {
     .first()
     .click();
   await page.getByRole('button', { name: /^Yes, hide gamma/ }).click();
-  await expect(page.getByText('Task hidden.')).toBeAttached();
+  await expect(page.getByText('Task hidden.')).toBeVisible();
   await expect(page.getByRole('button', { name: /^Hide gamma/ })).toHaveCount(0);
+  expect(await libraryCount(page)).toBe(count - 1);
+  // Undo brings it back, focused; hidden again, its own address says so and offers Unhide.
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByRole('button', { name: /^Hide gamma/ })).toHaveCount(1);
+  await expect(page.getByRole('link', { name: /^Open gamma/ })).toBeFocused();
+  expect(await libraryCount(page)).toBe(count);
+  const gammaId = await page
+    .locator('.gallery-card', { has: page.getByRole('button', { name: /^Hide gamma/ }) })
+    .getAttribute('data-task-id');
+  await page.getByRole('button', { name: /^Hide gamma/ }).click();
+  await page.getByRole('button', { name: /^Yes, hide gamma/ }).click();
+  await expect(page.getByRole('button', { name: /^Hide gamma/ })).toHaveCount(0);
+  await page.goto(`/tasks/${gammaId}`);
+  await expect(page.getByText('This task is hidden from your gallery.')).toBeVisible();
+  await expect(page.getByText('The generation failed')).toBeVisible();
+  await shot(page, info, 'hidden-task');
+  await page.getByRole('button', { name: 'Unhide' }).click();
+  await expect(page.getByText('This task is hidden from your gallery.')).toHaveCount(0);
+  expect(await libraryCount(page)).toBe(count);
+  await page.goto('/gallery');
+  await page.getByRole('button', { name: /^Hide gamma/ }).click();
+  await page.getByRole('button', { name: /^Yes, hide gamma/ }).click();
+  await expect(page.getByText('Task hidden.')).toBeVisible();
   expect(await libraryCount(page)).toBe(count - 1);
   await page.getByRole('link', { name: /^Open/ }).first().click();
   await expect(page.getByTestId('task-detail')).toBeVisible();

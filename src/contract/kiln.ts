@@ -46,6 +46,8 @@ export const LibraryEntrySchema = z.object({
   /** The archived copy (`/api/assets/{sha}.glb`) when there is one, else the upstream's URL. */
   model_url: z.string().nullable(),
   archived: z.boolean(),
+  /** Hidden from the gallery and the list (DELETE); still readable by its id. */
+  hidden: z.boolean().optional(),
   /**
    * Kiln's copy of the model: `archived`; `pending` (being fetched); `retrying` after a failed
    * download (`next_attempt_ms`); `failed` once Kiln gave up (the upstream's link may still work
@@ -85,3 +87,7 @@ export const CreditsSchema = z.object({
   history: z.array(BalancePointSchema),
 });
 export type Credits = z.infer<typeof CreditsSchema>;
+
+/** `PATCH /api/library/{id}`: hide a task or show it again. */
+export const LibraryPatchSchema = z.strictObject({ hidden: z.boolean() });
+export type LibraryPatch = z.infer<typeof LibraryPatchSchema>;

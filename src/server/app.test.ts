@@ -504,7 +504,35 @@ describe('library, archive and credits', () => {
       await (await server.request('/api/library?limit=10')).json(),
     );
     expect(after.data.map((e) => e.id)).toEqual([ids[4], ids[3], ids[1], ids[0]]);
-    expect((await server.request(`/api/library/${ids[2]}`)).status).toBe(404);
+    // Read by its id, a hidden task says so (no endless wait for a 404 in the studio).
+    const hidden = LibraryEntrySchema.parse(
+      await (await server.request(`/api/library/${ids[2]}`)).json(),
+    );
+    expect(hidden).toMatchObject({ id: ids[2], hidden: true });
+    expect((await server.request(`/api/library/${ids[2]}`, { key: 'tr_other_key' })).status).toBe(
+      404,
+    );
+
+    // Unhide: it is back in the list, in its place.
+    const patch = (body: string, key?: string) =>
+      server!.request(`/api/library/${ids[2]}`, {
+        method: 'PATCH',
+        body,
+        headers: { 'content-type': 'application/json' },
+        ...(key ? { key } : {}),
+      });
+    expect((await patch('{"hidden":false}', 'tr_other_key')).status).toBe(404);
+    const bad = await patch('{"hidden":"no"}');
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { param: 'hidden' } });
+    expect((await patch('not json')).status).toBe(400);
+    const shown = await patch('{"hidden":false}');
+    expect(shown.status).toBe(200);
+    expect(LibraryEntrySchema.parse(await shown.json()).hidden).toBeUndefined();
+    const back = LibraryPageSchema.parse(
+      await (await server.request('/api/library?limit=10')).json(),
+    );
+    expect(back.data.map((e) => e.id)).toEqual([ids[4], ids[3], ids[2], ids[1], ids[0]]);
   });
 
   it('needs a key: no key, no library', async () => {

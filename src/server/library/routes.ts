@@ -1,5 +1,10 @@
 import { Hono } from 'hono';
-import { ERROR_CODES, type Credits, type LibraryPage } from '../../contract/index.ts';
+import {
+  ERROR_CODES,
+  LibraryPatchSchema,
+  type Credits,
+  type LibraryPage,
+} from '../../contract/index.ts';
 import { ApiError } from '../middleware/api-error.ts';
 import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
 import type { OwnerOf } from '../owner.ts';
@@ -54,9 +59,40 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
     return c.json(body, 200, { 'cache-control': 'no-store' });
   });
 
+  // One entry, hidden ones too (`hidden: true`): a task opened by its address says it is
+  // hidden and offers to show it again, instead of looking lost.
   app.get('/library/:id', async (c) => {
     const row = await deps.store.get(theOwner(c), c.req.param('id'));
-    if (!row || row.hidden) throw notInLibrary();
+    if (!row) throw notInLibrary();
+    return c.json(deps.library.toEntry(row), 200, { 'cache-control': 'no-store' });
+  });
+
+  // `{ "hidden": false }` shows a hidden task again (the gallery's Undo, the task page's
+  // Unhide); `{ "hidden": true }` hides it, as DELETE does.
+  app.patch('/library/:id', async (c) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw new ApiError(400, {
+        code: ERROR_CODES.invalidJson,
+        message: 'The body must be JSON: { "hidden": false }.',
+      });
+    }
+    const parsed = LibraryPatchSchema.safeParse(body);
+    if (!parsed.success)
+      throw new ApiError(400, {
+        code: ERROR_CODES.invalidValue,
+        message: 'hidden must be true or false.',
+        param: 'hidden',
+      });
+    const owner = theOwner(c);
+    const id = c.req.param('id');
+    const done = parsed.data.hidden
+      ? await deps.store.hide(owner, id)
+      : await deps.store.unhide(owner, id);
+    const row = done ? await deps.store.get(owner, id) : undefined;
+    if (!row) throw notInLibrary();
     return c.json(deps.library.toEntry(row), 200, { 'cache-control': 'no-store' });
   });
 

@@ -158,6 +158,7 @@ export function createLibraryService(deps: LibraryDeps) {
 
     toEntry(row: LibraryRow): LibraryEntry {
       return {
+        ...(row.hidden ? { hidden: true } : {}),
         id: row.taskId,
         model: row.model,
         mode: row.mode,

@@ -60,6 +60,8 @@ export interface LibraryStore {
     options: { limit: number; beforeSeq?: number | undefined },
   ): Promise<LibraryRow[]>;
   hide(owner: string, taskId: string): Promise<boolean>;
+  /** Shows a hidden task in the library again; false when the owner has no such task. */
+  unhide(owner: string, taskId: string): Promise<boolean>;
   archived(taskId: string, sha256: string): Promise<void>;
   /** Counts a failed attempt; `nextMs` is when to try again, or null to give up. */
   archiveFailed(taskId: string, error: string, nextMs: number | null): Promise<void>;
@@ -192,6 +194,16 @@ export function libraryStore(db: Kysely<Tables>): LibraryStore {
       const r = await db
         .updateTable('library')
         .set({ hidden: 1 })
+        .where('owner', '=', owner)
+        .where('task_id', '=', taskId)
+        .executeTakeFirst();
+      return r.numUpdatedRows > 0n;
+    },
+
+    async unhide(owner, taskId) {
+      const r = await db
+        .updateTable('library')
+        .set({ hidden: 0 })
         .where('owner', '=', owner)
         .where('task_id', '=', taskId)
         .executeTakeFirst();

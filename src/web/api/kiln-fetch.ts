@@ -15,17 +15,21 @@ export async function kilnFetch<T>(
     parse: (body: unknown) => T;
     /** Send the API key (default true; `/api/info` needs none). */
     auth?: boolean;
+    /** A JSON body. */
+    json?: unknown;
   },
 ): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const apiKey = options.auth === false ? null : currentApiKey();
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+  if (options.json !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
     res = await fetch(path, {
       method: options.method ?? 'GET',
       headers,
       signal: options.signal ?? null,
+      ...(options.json !== undefined ? { body: JSON.stringify(options.json) } : {}),
     });
   } catch (err) {
     if (options.signal?.aborted) throw err;

@@ -4,7 +4,7 @@ import {
   useMutation,
   useQueryClient,
 } from '@tanstack/react-query';
-import { LibraryPageSchema } from '../../contract/index.ts';
+import { LibraryEntrySchema, LibraryPageSchema, type LibraryPatch } from '../../contract/index.ts';
 import { NO_KEY, useKeyScope } from './api-client.ts';
 import { kilnFetch } from './kiln-fetch.ts';
 import { queryKeys } from './query-keys.ts';
@@ -40,6 +40,21 @@ export function useHideTask() {
   return useMutation({
     mutationFn: (id: string) =>
       kilnFetch(`/api/library/${encodeURIComponent(id)}`, { method: 'DELETE', parse: () => null }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) }),
+  });
+}
+
+/** Shows a hidden task again (`PATCH /api/library/{id}`): the gallery's Undo, the task's Unhide. */
+export function useUnhideTask() {
+  const queryClient = useQueryClient();
+  const scope = useKeyScope();
+  return useMutation({
+    mutationFn: (id: string) =>
+      kilnFetch(`/api/library/${encodeURIComponent(id)}`, {
+        method: 'PATCH',
+        json: { hidden: false } satisfies LibraryPatch,
+        parse: (b) => LibraryEntrySchema.parse(b),
+      }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) }),
   });
 }

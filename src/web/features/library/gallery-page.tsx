@@ -13,7 +13,7 @@ import {
   taskLabel,
 } from '../../lib/entry-format.ts';
 import { glbFileName } from '../../lib/file-name.ts';
-import { useHideTask, useLibrary } from '../../api/library-query.ts';
+import { useHideTask, useLibrary, useUnhideTask } from '../../api/library-query.ts';
 import { StatusBadge } from '../../ui/status-badge.tsx';
 import './gallery.css';
 
@@ -22,6 +22,9 @@ export default function GalleryPage() {
   const library = useLibrary();
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const [announcement, setAnnouncement] = useState('');
+  // The task hidden last, for Undo.
+  const [lastHidden, setLastHidden] = useState<string | null>(null);
+  const unhide = useUnhideTask();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
 
@@ -48,6 +51,8 @@ export default function GalleryPage() {
     const neighbour = entries[index + 1] ?? entries[index - 1];
     flushSync(() => {
       setHidden((prev) => new Set(prev).add(id));
+      setLastHidden(id);
+      unhide.reset();
       // A trailing no-break space alternates so that a second hide is announced again.
       setAnnouncement((prev) => (prev === 'Task hidden.' ? 'Task hidden.\u00a0' : 'Task hidden.'));
     });
@@ -59,14 +64,44 @@ export default function GalleryPage() {
     (target ?? headingRef.current)?.focus();
   };
 
+  /** Undo: the task comes back where it was, and focus goes to it. */
+  const undo = () => {
+    const id = lastHidden;
+    if (!id) return;
+    unhide.mutate(id, {
+      onSuccess: () => {
+        flushSync(() => {
+          setHidden((prev) => {
+            const next = new Set(prev);
+            next.delete(id);
+            return next;
+          });
+          setLastHidden(null);
+          setAnnouncement('Task shown again.');
+        });
+        listRef.current
+          ?.querySelector<HTMLElement>(`[data-task-id="${CSS.escape(id)}"] .gallery-open`)
+          ?.focus();
+      },
+    });
+  };
+
   return (
     <main className="page gallery-page">
       <h1 ref={headingRef} tabIndex={-1}>
         Gallery
       </h1>
-      <p role="status" className="visually-hidden">
-        {announcement}
-      </p>
+      <div role="status" className={lastHidden ? 'gallery-undo card' : 'visually-hidden'}>
+        <span>{announcement}</span>
+        {lastHidden && (
+          <button type="button" className="small" onClick={undo} disabled={unhide.isPending}>
+            {unhide.isPending ? 'Undoing…' : 'Undo'}
+          </button>
+        )}
+        {unhide.isError && (
+          <span className="error small">Could not undo: {unhide.error.message}</span>
+        )}
+      </div>
 
       <QueryState
         query={library}

@@ -26,7 +26,7 @@ export function StageStepper({
   return (
     <div className="stepper">
       <div className="stepper-head">
-        <strong>{failed ? `Failed while ${current.label.toLowerCase()}` : current.label}</strong>
+        <strong>{failed ? `Failed while ${lowerFirst(current.label)}` : current.label}</strong>
         <span className="muted small">
           {progress}%
           <Elapsed
@@ -83,4 +83,9 @@ export function StageStepper({
       </ol>
     </div>
   );
+}
+
+/** "Generating 3D mesh" → "generating 3D mesh" (acronyms keep their capitals). */
+function lowerFirst(label: string): string {
+  return label.charAt(0).toLowerCase() + label.slice(1);
 }

@@ -7,11 +7,13 @@ import { describeError } from '../../lib/describe-error.ts';
 import { requestFor } from '../../lib/request-memory.ts';
 import { newIdempotencyKey, useCreateTask } from '../../api/create-task.ts';
 import { useLibraryEntry } from '../../api/entry-query.ts';
+import { useUnhideTask } from '../../api/library-query.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { useModels } from '../../api/models-query.ts';
 import { LazyModelViewer } from '../viewer/index.ts';
 import { StageStepper } from './stage-stepper.tsx';
 import { useTask } from '../../api/task-query.ts';
+import './tasks.css';
 
 function subjectOf(entry: LibraryEntry | undefined, task: Task): string {
   if (entry?.prompt)
@@ -178,6 +180,8 @@ export function TaskDetail({
               : 'In progress'}
         </span>
       </div>
+      {e?.hidden && <HiddenNote id={id} />}
+      {e && <TaskInput entry={e} />}
       {t.status !== 'completed' && (
         <StageStepper
           task={t}
@@ -190,5 +194,51 @@ export function TaskDetail({
         <FailurePanel task={t} entry={e} heading={heading === 'h1' ? 'h2' : 'h3'} />
       )}
     </section>
+  );
+}
+
+/** A task hidden from the gallery, opened by its address: say so, and offer to show it again. */
+function HiddenNote({ id }: { id: string }) {
+  const unhide = useUnhideTask();
+  return (
+    <div className="hidden-note" role="status">
+      <p>This task is hidden from your gallery.</p>
+      <button
+        type="button"
+        className="small"
+        onClick={() => unhide.mutate(id)}
+        disabled={unhide.isPending}
+      >
+        {unhide.isPending ? 'Unhiding…' : 'Unhide'}
+      </button>
+      {unhide.isError && <p className="error small">Could not unhide it: {unhide.error.message}</p>}
+    </div>
+  );
+}
+
+/** What the task was made from: its prompt, or its photos (Kiln uploads are shown). */
+function TaskInput({ entry }: { entry: LibraryEntry }) {
+  if (entry.prompt)
+    return (
+      <p className="task-input task-prompt">
+        <span className="muted small">Prompt</span> {entry.prompt}
+      </p>
+    );
+  const photos = entry.images.filter((i) => i.upload);
+  if (photos.length === 0) return null;
+  return (
+    <ul className="task-input task-photos" aria-label="Input photos">
+      {photos.map((image, i) => (
+        <li key={`${image.upload}-${i}`}>
+          <img
+            src={image.upload!}
+            alt={`Input photo ${i + 1}${image.name ? `: ${image.name}` : ''}`}
+            width={56}
+            height={56}
+            loading="lazy"
+          />
+        </li>
+      ))}
+    </ul>
   );
 }
