@@ -151,7 +151,7 @@ test('text: a live counter, a 2001-character prompt refused, then a prompt gener
 
 test('a failed task shows the refund, and the balance returns to where it was', async ({
   page,
-}) => {
+}, info) => {
   await useKey(page);
   const before = await balanceOf(page);
   await page.goto('/');
@@ -162,7 +162,6 @@ test('a failed task shows the refund, and the balance returns to where it was', 
   await expect(detail).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
   await expect(detail.getByText('30 credits refunded')).toBeVisible();
   await expect(detail.getByText(/could not be reached|127\.0\.0\.1:9/).first()).toBeVisible();
-  await expect(detail.getByRole('button', { name: 'Try again' })).toBeVisible();
   expect(await balanceOf(page)).toBe(before);
   // Its clock stopped when it failed.
   const head = detail.locator('.stepper-head');
@@ -176,6 +175,19 @@ test('a failed task shows the refund, and the balance returns to where it was', 
     page.getByRole('heading', { level: 2, name: 'The generation failed' }),
   ).toBeVisible();
   await expectAccessible(page);
+  // The photo was at fault: trying again opens the form with it loaded and the photo marked,
+  // instead of sending the same URL to fail the same way.
+  const creates: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/v1/3d/generations') && r.method() === 'POST') creates.push(r.url());
+  });
+  await page.getByRole('button', { name: 'Edit and try again' }).click();
+  await expect(page.getByRole('heading', { name: 'New model' })).toBeVisible();
+  await expect(page.locator('input[name="model"][value="gamma"]')).toBeChecked();
+  await expect(page.getByText('http://127.0.0.1:9/unreachable.png').first()).toBeVisible();
+  await expect(page.getByText(/could not be fetched/).first()).toBeVisible();
+  await shot(page, info, 'edit-and-try-again');
+  expect(creates).toEqual([]);
 });
 
 test('wrong files and wrong keys are answered in the UI', async ({ page }, info) => {

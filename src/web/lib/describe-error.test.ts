@@ -80,3 +80,15 @@ describe('fieldMessage', () => {
     );
   });
 });
+
+describe('fieldMessage on a failed task', () => {
+  it('drops the bracketed field the mock appends: the form marks the field itself', () => {
+    expect(
+      fieldMessage({
+        param: 'image_url',
+        code: 'image_download_failed',
+        message: 'The image at http://x/y.png could not be fetched. (image_url)',
+      }),
+    ).toBe('The image at http://x/y.png could not be fetched.');
+  });
+});

@@ -89,7 +89,11 @@ export function fieldMessage(
     const now = n === undefined ? '' : ` There ${n === 1 ? 'is 1' : `are ${n}`} now.`;
     return `Add ${LIMITS.minImages} to ${LIMITS.maxImages} views of the object.${now}`;
   }
-  let message = error.message;
+  // The mock ends a task's input failure with the field in brackets: the form shows where.
+  let message = error.message.replace(
+    /\s*\((?:image_urls(?:\[\d+\])?|image_url|prompt)\)(?=\.?$)/,
+    '',
+  );
   for (const [re, words] of FIELD_WORDS) {
     for (let m = re.exec(message); m; m = re.exec(message))
       message = message.slice(0, m.index) + words(m) + message.slice(m.index + m[0].length);

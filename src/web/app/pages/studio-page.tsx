@@ -1,8 +1,9 @@
 import { useQueries } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { progressOf } from '../../../contract/index.ts';
 import { useClient, useKeyScope } from '../../api/api-client.ts';
 import { useLibrary } from '../../api/library-query.ts';
+import { draftVersion, subscribeDrafts } from '../../lib/draft.ts';
 import { TaskCard } from '../../features/tasks/task-card.tsx';
 import { SyncWaitCard, type SyncWait } from '../../features/tasks/sync-wait.tsx';
 import { TaskDetail } from '../../features/tasks/task-detail.tsx';
@@ -36,6 +37,8 @@ export function StudioPage() {
   // The task just created gets focus; a sync create shows at once, while its request is open.
   const [created, setCreated] = useState<string | null>(null);
   const [waiting, setWaiting] = useState<SyncWait | null>(null);
+  // "Edit and try again" hands the form a draft: the form starts again with it.
+  const formVersion = useSyncExternalStore(subscribeDrafts, draftVersion);
   const focus = selected ?? recent[0]?.id ?? null;
   useTabTitle(recent.filter((e) => e.status === 'pending').map((e) => e.id));
 
@@ -44,6 +47,7 @@ export function StudioPage() {
       <h1 className="visually-hidden">Studio</h1>
       <div className="studio-grid">
         <GenerateForm
+          key={formVersion}
           onCreated={(t) => {
             setWaiting(null);
             setSelected(t.id);

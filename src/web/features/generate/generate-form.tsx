@@ -10,6 +10,7 @@ import { forgetKey } from '../../lib/key-store.ts';
 import { useCredits } from '../../api/credits-query.ts';
 import { FALLBACK_CHOICES, useModels, type ModelChoice } from '../../api/models-query.ts';
 import { describeError, fieldMessage, type ShownError } from '../../lib/describe-error.ts';
+import { takeDraft } from '../../lib/draft.ts';
 import { MultiViewInput, SingleImageInput } from './image-inputs.tsx';
 import { ModelPicker } from './model-picker.tsx';
 import { PromptInput } from './prompt-input.tsx';
@@ -28,15 +29,27 @@ export function GenerateForm({
   const models = useModels();
   const credits = useCredits();
   const choices: ModelChoice[] = models.data?.models ?? (models.isError ? FALLBACK_CHOICES : []);
-  const [modelId, setModelId] = useState('alpha');
+  // A task's input handed back by "Try again" (its input was at fault): loaded, with the error.
+  const [draft] = useState(takeDraft);
+  const draftImages = (
+    draft?.body.image_urls ?? (draft?.body.image_url ? [draft.body.image_url] : [])
+  ).map((url) => ({
+    url,
+    name: draft?.names?.[url] ?? (url.includes('/api/uploads/') ? 'photo from the last try' : url),
+  }));
+  const [modelId, setModelId] = useState<string>(draft?.body.model ?? 'alpha');
   const model = choices.find((m) => m.id === modelId) ?? choices[0];
-  const single = useImageItems(1);
-  const views = useImageItems(LIMITS.maxImages);
-  const [prompt, setPrompt] = useState('');
-  const [wait, setWait] = useState(false);
+  const single = useImageItems(1, draft?.body.image_url ? draftImages : []);
+  const views = useImageItems(LIMITS.maxImages, draft?.body.image_urls ? draftImages : []);
+  const [prompt, setPrompt] = useState(draft?.body.prompt ?? '');
+  const [wait, setWait] = useState(draft?.body.mode === 'sync');
   // What the last submit said, and the inputs it said it about: a field's error goes as soon as
-  // the field changes (a refused key stays until the key changes).
-  const [submitted, setSubmitted] = useState<(ShownError & { inputs: string }) | null>(null);
+  // the field changes (a refused key stays until the key changes). A draft's error is about the
+  // inputs as loaded.
+  const inputs = `${modelId}|${[...single.items, ...views.items].map((i) => `${i.id}:${i.status}`).join(',')}|${prompt}`;
+  const [submitted, setSubmitted] = useState<(ShownError & { inputs: string }) | null>(() =>
+    draft ? { ...draft.error, inputs } : null,
+  );
   const create = useCreateTask();
   // A ref, not state: a second click in the same frame must see the first.
   const inFlight = useRef(false);
@@ -53,7 +66,6 @@ export function GenerateForm({
   if (!model) return <p className="error">No models are available.</p>;
   const kind = model.input;
   const images = kind === 'multiview' ? views : single;
-  const inputs = `${model.id}|${images.items.map((i) => `${i.id}:${i.status}`).join(',')}|${prompt}`;
   const setShown = (error: ShownError | null) => setSubmitted(error && { ...error, inputs });
   // A refused key shows at once, before any submit: the models listing already told us.
   const shown =

@@ -22,8 +22,21 @@ let counter = 0;
  * The images of the form. Files are checked (by content) and uploaded at once,
  * each with its own progress; whoever creates an object URL here revokes it.
  */
-export function useImageItems(max: number) {
-  const [items, setItems] = useState<ImageItem[]>([]);
+export function useImageItems(
+  max: number,
+  initial: readonly { url: string; name?: string }[] = [],
+) {
+  const [items, setItems] = useState<ImageItem[]>(() =>
+    initial.slice(0, max).map((image) => ({
+      id: `img-${++counter}`,
+      name: image.name ?? image.url.split('/').pop() ?? image.url,
+      preview: image.url,
+      status: 'ready',
+      progress: 1,
+      url: image.url,
+      error: null,
+    })),
+  );
   const controllers = useRef(new Map<string, AbortController>());
   const previews = useRef(new Map<string, string>());
 

@@ -3,7 +3,8 @@ import { NotFoundError } from '../../../client/index.ts';
 import { isTerminal, type LibraryEntry, type Task } from '../../../contract/index.ts';
 import { navigate } from '../../lib/router.ts';
 import { Link } from '../../ui/link.tsx';
-import { describeError } from '../../lib/describe-error.ts';
+import { describeError, fieldMessage } from '../../lib/describe-error.ts';
+import { isInputFailure, saveDraft } from '../../lib/draft.ts';
 import { requestFor } from '../../lib/request-memory.ts';
 import { newIdempotencyKey, useCreateTask } from '../../api/create-task.ts';
 import { useLibraryEntry } from '../../api/entry-query.ts';
@@ -39,6 +40,26 @@ function FailurePanel({
   const key = useRef<string | null>(null);
   const price = models.data?.models.find((m) => m.id === entry?.model)?.credits ?? null;
   const body = requestFor(task.id, entry);
+  // The input was at fault: back to the form with it loaded and the field marked. Otherwise the
+  // same request again (a new task; the failed one cost nothing).
+  const inputAtFault = isInputFailure(task.error);
+  const edit = () => {
+    if (!body || !task.error) return;
+    const at = (task.error.param ?? 'form').replace(/\[\d+\]$/, '');
+    const names = Object.fromEntries(
+      (entry?.images ?? []).flatMap((image) =>
+        image.upload && image.name
+          ? [[new URL(image.upload, location.origin).href, image.name]]
+          : [],
+      ),
+    );
+    saveDraft({
+      body,
+      error: { at, message: fieldMessage({ ...task.error, message: task.error.message }) },
+      names,
+    });
+    navigate('/');
+  };
   const retry = () => {
     if (!body || create.isPending) return;
     key.current ??= newIdempotencyKey();
@@ -53,13 +74,17 @@ function FailurePanel({
   return (
     <div className="failure" role="alert">
       <H>The generation failed</H>
-      <p>{task.error?.message ?? 'The upstream did not say why.'}</p>
+      <p>{task.error ? fieldMessage(task.error) : 'The upstream did not say why.'}</p>
       <p className="refund">
         <span aria-hidden="true">↩</span>{' '}
         {price !== null ? `${price} credits refunded` : 'The credits for this task were refunded'} —
         failed tasks cost nothing.
       </p>
-      {body ? (
+      {body && inputAtFault ? (
+        <button type="button" className="primary" onClick={edit}>
+          Edit and try again
+        </button>
+      ) : body ? (
         <button type="button" className="primary" onClick={retry} disabled={create.isPending}>
           {create.isPending ? 'Starting…' : 'Try again'}
         </button>

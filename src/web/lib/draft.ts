@@ -1,0 +1,61 @@
+import type { CreateGenerationInput } from '../../contract/index.ts';
+import type { ShownError } from './describe-error.ts';
+
+/**
+ * A request handed back to the studio's form: "Try again" on a task whose input was at fault
+ * opens the form with that input loaded and the field that was wrong marked, instead of
+ * sending the same input again. Kept in sessionStorage for the hop between pages; read once.
+ */
+export interface Draft {
+  body: CreateGenerationInput;
+  /** What was wrong, at the field it names. */
+  error: ShownError;
+  /** The input photos' names, by URL, for the form's previews. */
+  names?: Record<string, string>;
+}
+
+const KEY = 'kiln.draft';
+let version = 0;
+const listeners = new Set<() => void>();
+
+export function saveDraft(draft: Draft): void {
+  try {
+    sessionStorage.setItem(KEY, JSON.stringify(draft));
+  } catch {
+    // storage off: the form opens empty
+  }
+  version++;
+  for (const l of listeners) l();
+}
+
+/** For useSyncExternalStore: a form already on screen starts again when a draft arrives. */
+export function subscribeDrafts(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+export function draftVersion(): number {
+  return version;
+}
+
+/** The draft, once: reading it removes it. */
+export function takeDraft(): Draft | null {
+  try {
+    const raw = sessionStorage.getItem(KEY);
+    sessionStorage.removeItem(KEY);
+    return raw ? (JSON.parse(raw) as Draft) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a failed task's error is about its input (the photo, the views, the prompt: `param`
+ * names it, or the request was refused as invalid), so that trying the same input again would
+ * fail the same way. Other failures (the generator broke, a timeout) are worth resending.
+ */
+export function isInputFailure(
+  error: { type?: string | null | undefined; param?: string | null | undefined } | null | undefined,
+): boolean {
+  if (!error) return false;
+  return Boolean(error.param) || error.type === 'invalid_request_error';
+}
