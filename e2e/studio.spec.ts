@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
+import sharp from 'sharp';
 import {
   DEMO_KEY,
   balanceOf,
@@ -154,14 +155,33 @@ test('a failed task shows the refund, and the balance returns to where it was', 
 }, info) => {
   await useKey(page);
   const before = await balanceOf(page);
+  const creates: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/v1/3d/generations') && r.method() === 'POST') creates.push(r.url());
+  });
   await page.goto('/');
   await pickModel(page, 'gamma');
+  // An address Kiln will not fetch is refused at the field: it never costs a create.
   await page.getByLabel('…or paste an image URL').fill('http://127.0.0.1:9/unreachable.png');
   await page.getByRole('button', { name: 'Use URL' }).click();
+  await expect(
+    page.getByText(/Kiln fetches images only from public http\(s\) addresses/),
+  ).toBeVisible();
+  expect(creates).toEqual([]);
+  await page.getByRole('button', { name: 'Remove' }).click();
+
+  // A photo with nothing in it: the generator refuses it and the credits come back.
+  const blank = info.outputPath('blank.png');
+  await sharp({ create: { width: 256, height: 256, channels: 3, background: '#ffffff' } })
+    .png()
+    .toFile(blank);
+  await page.getByTestId('file-input').first().setInputFiles(blank);
+  await expect(page.getByText('Ready')).toBeVisible();
   const { detail, id } = await generate(page);
   await expect(detail).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
   await expect(detail.getByText('30 credits refunded')).toBeVisible();
-  await expect(detail.getByText(/could not be reached|127\.0\.0\.1:9/).first()).toBeVisible();
+  const reason = (await detail.locator('.failure p').first().textContent()) ?? '';
+  expect(reason).not.toMatch(/image_url/);
   expect(await balanceOf(page)).toBe(before);
   // Its clock stopped when it failed.
   const head = detail.locator('.stepper-head');
@@ -176,18 +196,23 @@ test('a failed task shows the refund, and the balance returns to where it was', 
   ).toBeVisible();
   await expectAccessible(page);
   // The photo was at fault: trying again opens the form with it loaded and the photo marked,
-  // instead of sending the same URL to fail the same way.
-  const creates: string[] = [];
-  page.on('request', (r) => {
-    if (r.url().endsWith('/api/v1/3d/generations') && r.method() === 'POST') creates.push(r.url());
-  });
+  // instead of sending the same photo to fail the same way.
   await page.getByRole('button', { name: 'Edit and try again' }).click();
   await expect(page.getByRole('heading', { name: 'New model' })).toBeVisible();
   await expect(page.locator('input[name="model"][value="gamma"]')).toBeChecked();
-  await expect(page.getByText('http://127.0.0.1:9/unreachable.png').first()).toBeVisible();
-  await expect(page.getByText(/could not be fetched/).first()).toBeVisible();
+  await expect(page.getByText('blank.png')).toBeVisible();
+  await expect(page.locator('.generate-form').getByText(reason.trim())).toBeVisible();
   await shot(page, info, 'edit-and-try-again');
-  expect(creates).toEqual([]);
+  expect(creates).toHaveLength(1);
+
+  // A failure that is not the input's (the generator broke): Try again sends it again.
+  await pickModel(page, 'beta-text');
+  await page.getByRole('textbox', { name: 'Prompt' }).fill('a lamp mock:fail');
+  const broken = await generate(page);
+  await expect(broken.detail).toHaveAttribute('data-status', 'failed', { timeout: 30_000 });
+  await expect(broken.detail.getByText('10 credits refunded')).toBeVisible();
+  await expect(broken.detail.getByRole('button', { name: 'Try again' })).toBeVisible();
+  await expect(broken.detail.getByRole('button', { name: 'Edit and try again' })).toHaveCount(0);
 });
 
 test('wrong files and wrong keys are answered in the UI', async ({ page }, info) => {

@@ -3,6 +3,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { ERROR_CODES } from '../contract/index.ts';
+import { safeFetch } from '../net/index.ts';
 import { createArchiver } from './library/archive.ts';
 import { assetRoutes } from './library/assets.ts';
 import { libraryRoutes } from './library/routes.ts';
@@ -31,6 +32,11 @@ export interface ServerDeps {
   secret: Buffer;
   /** Fetches a completed task's GLB for the archive (SSRF-guarded in production). */
   fetchGlb: (url: string) => Promise<Uint8Array>;
+  /**
+   * Fetches a pasted image address for `POST /api/uploads/from-url`. Default: `safeFetch`,
+   * public addresses only.
+   */
+  fetchImage?: (url: string, maxBytes: number) => Promise<Uint8Array>;
   /** Where the upstream fetches uploads from: PUBLIC_URL, this server (mock mode), or data: URIs. */
   publicUrl?: string | undefined;
   /**
@@ -125,6 +131,16 @@ export function createServerApp(deps: ServerDeps): ServerApp {
       perMinute: deps.uploads?.perMinute ?? 30,
       quotaBytes: deps.uploads?.quotaBytes ?? 5 * 1024 ** 3,
       trustedProxies: deps.trustedProxies ?? 0,
+      fetchImage:
+        deps.fetchImage ??
+        (async (url, maxBytes) =>
+          (
+            await safeFetch(url, {
+              maxBytes,
+              timeoutMs: 15_000,
+              accept: 'image/png,image/jpeg,image/webp,image/*;q=0.8',
+            })
+          ).bytes),
       urlFor: uploadUrlStrategy({
         publicUrl: deps.publicUrl,
         mode: deps.info.mode,

@@ -118,12 +118,8 @@ describe('POST /api/uploads', () => {
   });
 
   it('keeps the name a file came with, made safe, for the library and downloads', async () => {
-    const a = await created(
-      await postFile(photo('teapot.png'), '../../etc/My\u202eTeapot.png'),
-    );
-    expect(await storage.uploads.names([a.sha256])).toEqual(
-      new Map([[a.sha256, 'MyTeapot.png']]),
-    );
+    const a = await created(await postFile(photo('teapot.png'), '../../etc/My\u202eTeapot.png'));
+    expect(await storage.uploads.names([a.sha256])).toEqual(new Map([[a.sha256, 'MyTeapot.png']]));
     // The same bytes under another name: the latest name wins; a raw body without a name keeps it.
     await created(await postFile(photo('teapot.png'), 'grey pot.png'));
     await created(await postRaw(photo('teapot.png'), 'image/png'));
@@ -431,5 +427,64 @@ describe('safeFileName', () => {
     expect(safeFileName(undefined)).toBeNull();
     expect(safeFileName('blob')).toBeNull();
     expect(safeFileName('/')).toBeNull();
+  });
+});
+
+describe('POST /api/uploads/from-url', () => {
+  const post = (a: Hono, body: unknown) =>
+    a.request('/api/uploads/from-url', {
+      method: 'POST',
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
+
+  it('fetches a pasted address once, stores it like an upload, named after the address', async () => {
+    const asked: string[] = [];
+    const a = uploadsApp({
+      fetchImage: async (url) => {
+        asked.push(url);
+        return photo('chair.png');
+      },
+    });
+    const res = await post(a, { url: 'https://images.example/shop/Red%20Chair.png?w=800' });
+    const body = await created(res);
+    expect(asked).toEqual(['https://images.example/shop/Red%20Chair.png?w=800']);
+    expect(res.headers.get('location')).toBe(`/api/uploads/${body.sha256}.png`);
+    expect((await storage.uploads.names([body.sha256])).get(body.sha256)).toBe('Red Chair.png');
+    expect((await a.request(`/api/uploads/${body.sha256}.png`)).status).toBe(200);
+  });
+
+  it('refuses private and loopback addresses with the rule, without fetching them', async () => {
+    // The real fetcher (the archive's policy): 127.0.0.1 is refused before any connection.
+    const { safeFetch } = await import('../../net/index.ts');
+    const a = uploadsApp({
+      fetchImage: async (url, maxBytes) => (await safeFetch(url, { maxBytes })).bytes,
+    });
+    const res = await post(a, { url: 'http://127.0.0.1:9/unreachable.png' });
+    expect(res.status).toBe(400);
+    const { error } = (await res.json()) as {
+      error: { code: string; param: string; message: string };
+    };
+    expect(error).toMatchObject({ code: 'image_download_failed', param: 'url' });
+    expect(error.message).toContain('Kiln fetches images only from public http(s) addresses');
+  });
+
+  it('says why a fetched address is no image, and names the field', async () => {
+    const a = uploadsApp({ fetchImage: async () => new TextEncoder().encode('<html>shop</html>') });
+    const res = await post(a, { url: 'https://shop.example/item' });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({
+      error: { message: expect.stringMatching(/web page/) },
+    });
+  });
+
+  it('refuses what is not an http(s) address, or not JSON', async () => {
+    const a = uploadsApp({ fetchImage: async () => photo('chair.png') });
+    for (const url of ['ftp://x/y.png', 'not a url', 42, 'javascript:alert(1)']) {
+      const res = await post(a, { url });
+      expect(res.status, String(url)).toBe(400);
+      expect(await res.json()).toMatchObject({ error: { param: 'url' } });
+    }
+    expect((await post(a, 'nope')).status).toBe(400);
   });
 });

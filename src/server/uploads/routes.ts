@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ERROR_CODES, type UploadResult } from '../../contract/index.ts';
+import { SafeFetchError } from '../../net/index.ts';
 import { ApiError } from '../middleware/api-error.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import type { BlobStore } from '../storage/blobs.ts';
@@ -26,6 +27,11 @@ export interface UploadRoutesDeps {
   urlFor: UploadUrlFor;
   /** Largest image accepted, in bytes (default 20 MiB). */
   maxBytes?: number;
+  /**
+   * Fetches an image someone pasted the address of (`POST /from-url`), under the archive's
+   * address policy (public addresses only, size and time capped); throws `SafeFetchError`.
+   */
+  fetchImage?: (url: string, maxBytes: number) => Promise<Uint8Array>;
 }
 
 /** Room for the multipart envelope (boundaries, part headers, other small fields) over the image cap. */
@@ -43,17 +49,51 @@ export function uploadRoutes(deps: UploadRoutesDeps): Hono {
   const maxBytes = deps.maxBytes ?? UPLOAD_MAX_BYTES;
   const app = new Hono();
 
+  const limit = rateLimit({
+    limit: deps.perMinute,
+    windowMs: 60_000,
+    keyOf: (c) => `upload:${clientAddress(c, deps.trustedProxies ?? 0)}`,
+    message: (wait) =>
+      `Too many uploads from this address: at most ${deps.perMinute} a minute. Wait ${wait} s and try again.`,
+    counters: deps.counters,
+    now: deps.now,
+  });
+
+  /** Normalises an image, stores it by content and answers 201 with where it is. */
+  async function store(c: Context, input: Uint8Array, fileName: string | null) {
+    const image = await normaliseImage(input, { maxBytes });
+    const used = await deps.index.totalBytes();
+    if (used + image.bytes.byteLength > deps.quotaBytes)
+      throw new ApiError(507, {
+        code: ERROR_CODES.uploadQuotaExceeded,
+        message:
+          'Kiln’s storage for uploads is full. Try again later, or ask whoever runs Kiln to raise UPLOAD_QUOTA.',
+        param: 'file',
+      });
+    const stored = await deps.blobs.put('uploads', image.bytes, image.ext);
+    await deps.index.record(stored.sha256, image.ext, stored.bytes, deps.now(), fileName);
+    const name = `${stored.sha256}.${image.ext}`;
+    const result: UploadResult = {
+      url: deps.urlFor({
+        sha256: stored.sha256,
+        ext: image.ext,
+        mime: image.mime,
+        bytes: image.bytes,
+        origin: new URL(c.req.url).origin,
+      }),
+      sha256: stored.sha256,
+      width: image.width,
+      height: image.height,
+      bytes: stored.bytes,
+    };
+    const base = c.req.path.replace(/\/from-url$/, '').replace(/\/+$/, '');
+    c.header('Location', `${base}/${name}`);
+    return c.json(result, 201);
+  }
+
   app.post(
     '/',
-    rateLimit({
-      limit: deps.perMinute,
-      windowMs: 60_000,
-      keyOf: (c) => `upload:${clientAddress(c, deps.trustedProxies ?? 0)}`,
-      message: (wait) =>
-        `Too many uploads from this address: at most ${deps.perMinute} a minute. Wait ${wait} s and try again.`,
-      counters: deps.counters,
-      now: deps.now,
-    }),
+    limit,
     bodyLimit({
       maxSize: maxBytes + MULTIPART_MARGIN,
       onError: (c) => {
@@ -63,36 +103,47 @@ export function uploadRoutes(deps: UploadRoutesDeps): Hono {
       },
     }),
     async (c) => {
-      const { bytes: input, fileName } = await readUpload(c, maxBytes);
-      const image = await normaliseImage(input, { maxBytes });
-      const used = await deps.index.totalBytes();
-      if (used + image.bytes.byteLength > deps.quotaBytes)
-        throw new ApiError(507, {
-          code: ERROR_CODES.uploadQuotaExceeded,
-          message:
-            'Kiln’s storage for uploads is full. Try again later, or ask whoever runs Kiln to raise UPLOAD_QUOTA.',
-          param: 'file',
-        });
-      const stored = await deps.blobs.put('uploads', image.bytes, image.ext);
-      await deps.index.record(stored.sha256, image.ext, stored.bytes, deps.now(), fileName);
-      const name = `${stored.sha256}.${image.ext}`;
-      const result: UploadResult = {
-        url: deps.urlFor({
-          sha256: stored.sha256,
-          ext: image.ext,
-          mime: image.mime,
-          bytes: image.bytes,
-          origin: new URL(c.req.url).origin,
-        }),
-        sha256: stored.sha256,
-        width: image.width,
-        height: image.height,
-        bytes: stored.bytes,
-      };
-      c.header('Location', `${c.req.path.replace(/\/+$/, '')}/${name}`);
-      return c.json(result, 201);
+      const { bytes, fileName } = await readUpload(c, maxBytes);
+      return store(c, bytes, fileName);
     },
   );
+
+  // An image someone pasted the address of: fetched once, here, under the archive's address
+  // policy, checked and stored like an upload. The studio previews it from Kiln (its CSP allows
+  // only Kiln's own images) and an address that does not work never costs a create.
+  app.post('/from-url', limit, async (c) => {
+    let url: unknown;
+    try {
+      url = ((await c.req.json()) as { url?: unknown }).url;
+    } catch {
+      throw new ApiError(400, {
+        code: ERROR_CODES.invalidJson,
+        message: 'Send JSON: { "url": "https://…/photo.jpg" }.',
+      });
+    }
+    if (typeof url !== 'string' || !/^https?:\/\/\S+$/i.test(url) || !URL.canParse(url))
+      throw new ApiError(400, {
+        code: ERROR_CODES.invalidValue,
+        message: 'The address must be an http or https URL of an image.',
+        param: 'url',
+      });
+    if (!deps.fetchImage)
+      throw new ApiError(503, {
+        code: ERROR_CODES.serviceUnavailable,
+        message: 'This Kiln does not fetch images by address; upload the file instead.',
+      });
+    let bytes: Uint8Array;
+    try {
+      bytes = await deps.fetchImage(url, maxBytes);
+    } catch (err) {
+      throw new ApiError(400, {
+        code: ERROR_CODES.imageDownloadFailed,
+        message: fetchProblem(url, err, maxBytes),
+        param: 'url',
+      });
+    }
+    return store(c, bytes, safeFileName(lastSegment(url)));
+  });
 
   app.get('/:name', async (c) => {
     const match = NAME_RE.exec(c.req.param('name'));
@@ -182,4 +233,37 @@ export function safeFileName(name: string | undefined | null): string | null {
   const clean = base.replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '').trim();
   if (!clean || clean === 'blob') return null;
   return clean.length > 120 ? `${clean.slice(0, 117)}…` : clean;
+}
+
+function lastSegment(url: string): string {
+  const segment = new URL(url).pathname.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * Why a pasted address gave no image, in a sentence. An address Kiln will not fetch is refused
+ * with the rule, never with what is there (no probing private networks through Kiln).
+ */
+function fetchProblem(url: string, err: unknown, maxBytes: number): string {
+  const code = err instanceof SafeFetchError ? err.code : 'network';
+  const at = `The image at ${url.length > 120 ? `${url.slice(0, 117)}…` : url}`;
+  switch (code) {
+    case 'blocked_address':
+    case 'bad_url':
+      return `${at} cannot be used: Kiln fetches images only from public http(s) addresses. Download it and upload the file instead.`;
+    case 'too_large':
+      return `${at} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB. Use a smaller image.`;
+    case 'timeout':
+      return `${at} took too long to arrive. Check the address, or upload the file instead.`;
+    case 'http_status':
+      return `${at} could not be fetched: the server answered ${(err as SafeFetchError).status ?? 'an error'}. Check the address.`;
+    case 'too_many_redirects':
+      return `${at} redirects too many times. Use the image's own address.`;
+    default:
+      return `${at} could not be reached. Check the address, or upload the file instead.`;
+  }
 }

@@ -1,5 +1,6 @@
 import { UploadResultSchema, type UploadResult } from '../../contract/index.ts';
 import { APIConnectionError, APIError, APIUserAbortError } from '../../client/index.ts';
+import { kilnFetch } from './kiln-fetch.ts';
 
 /**
  * POST /api/uploads with upload progress (fetch cannot report it; XHR can).
@@ -39,4 +40,27 @@ export function uploadImage(
     form.append('file', file);
     xhr.send(form);
   });
+}
+
+/**
+ * POST /api/uploads/from-url: Kiln fetches a pasted image address once (public addresses only),
+ * checks it and stores it like an upload, so the preview comes from Kiln and an address that
+ * does not work is known before any create.
+ */
+export function uploadFromUrl(url: string, signal?: AbortSignal): Promise<UploadResult> {
+  return kilnFetch('/api/uploads/from-url', {
+    method: 'POST',
+    json: { url },
+    signal,
+    parse: (b) => UploadResultSchema.parse(b),
+  });
+}
+
+/** Where Kiln serves a stored upload (`/api/uploads/{sha}.{ext}`), for previews on this origin. */
+export function uploadPath(result: UploadResult): string {
+  const fromUrl = /\/api\/uploads\/([a-f0-9]{64}\.(?:png|jpg|webp))(?:$|[?#])/.exec(result.url);
+  if (fromUrl) return `/api/uploads/${fromUrl[1]}`;
+  const mime = /^data:image\/(png|jpeg|webp)[;,]/.exec(result.url)?.[1];
+  const ext = mime === 'jpeg' ? 'jpg' : (mime ?? 'png');
+  return `/api/uploads/${result.sha256}.${ext}`;
 }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { describeError } from '../../lib/describe-error.ts';
 import { checkImageFile } from './file-check.ts';
-import { uploadImage } from '../../api/upload.ts';
+import { uploadFromUrl, uploadImage, uploadPath } from '../../api/upload.ts';
 
 /** One input image: a file being checked and uploaded, or a pasted URL. */
 export interface ImageItem {
@@ -106,21 +106,36 @@ export function useImageItems(
     [items, max, patch, release],
   );
 
+  // A pasted address: Kiln fetches it once and keeps it like an upload (checked, previewed
+  // from Kiln); an address that gives no image says why at once, before any create.
   const addUrl = useCallback(
     (url: string, replace = false) => {
       if (replace) for (const it of items) release(it.id);
       const item: ImageItem = {
         id: `img-${++counter}`,
         name: url,
-        preview: url,
-        status: 'ready',
-        progress: 1,
-        url,
+        preview: null,
+        status: 'checking',
+        progress: 0,
+        url: null,
         error: null,
       };
       setItems((all) => (replace ? [item] : [...all, item].slice(0, max)));
+      const ac = new AbortController();
+      controllers.current.set(item.id, ac);
+      void (async () => {
+        try {
+          const up = await uploadFromUrl(url, ac.signal);
+          patch(item.id, { status: 'ready', progress: 1, url: up.url, preview: uploadPath(up) });
+        } catch (err) {
+          if (!ac.signal.aborted)
+            patch(item.id, { status: 'error', error: describeError(err).message });
+        } finally {
+          controllers.current.delete(item.id);
+        }
+      })();
     },
-    [items, max, release],
+    [items, max, patch, release],
   );
 
   const remove = useCallback(
