@@ -555,9 +555,21 @@ test('a generated model opens in the viewer and compares with another from the l
   const picker = page.getByRole('region', { name: 'Model B' }).getByLabel('From your library');
   const options = picker.locator('option:not([disabled])');
   await expect(options).not.toHaveCount(0);
+  // Entries read apart: what each was made from, and when to the minute.
+  const labels = await options.allTextContents();
+  expect(new Set(labels).size).toBe(labels.length);
+  expect(labels.join('\n')).toMatch(/beta-text · “a wooden chair” · .*\d{1,2}:\d{2}/);
   await picker.selectOption({ index: 2 });
   await expectRenderedModel(b);
   await page.screenshot({ path: info.outputPath('compare-library.png') });
+
+  // On a phone the viewer page fits: nothing runs off the edge.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth))
+    .toBeLessThanOrEqual(0);
+  await page.screenshot({ path: info.outputPath('viewer-phone.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // Addresses on other sites are not opened.
   await page.goto('/viewer?src=https%3A%2F%2Fexample.com%2Fx.glb');
