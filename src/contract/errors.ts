@@ -48,8 +48,24 @@ export const ERROR_CODES = {
   bodyTooLarge: 'body_too_large',
   idempotencyKeyReused: 'idempotency_key_reused',
   idempotencyKeyInUse: 'idempotency_key_in_use',
+  // A task's input could not be used (the task fails; its credits are refunded):
+  /** The bytes are not an image the generator can decode. */
   imageDecodeFailed: 'image_decode_failed',
+  /** The image decodes, but no object can be told from its backdrop. */
+  noSubjectFound: 'no_subject_found',
+  /** The views do not show one object (front, right, back, left). */
+  viewsDoNotMatch: 'views_do_not_match',
+  /** The prompt has nothing to make. */
+  emptyPrompt: 'empty_prompt',
   generationFailed: 'generation_failed',
+} as const;
+
+/** The code of a task failure for each kind of unusable input (`GeneratorInputError.reason`). */
+export const INPUT_FAILURE_CODES = {
+  not_an_image: ERROR_CODES.imageDecodeFailed,
+  no_subject: ERROR_CODES.noSubjectFound,
+  views_disagree: ERROR_CODES.viewsDoNotMatch,
+  empty_prompt: ERROR_CODES.emptyPrompt,
 } as const;
 
 /** The error object of spec section 7. Only `message` is relied upon. */

@@ -1,6 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import { threadId } from 'node:worker_threads';
-import { GeneratorInputError } from './errors.ts';
+import { GeneratorInputError, type InputProblem } from './errors.ts';
 import { imageToGlb } from './image-to-glb.ts';
 import { promptToGlb } from './prompt-to-glb.ts';
 import { viewsToGlb } from './views-to-glb.ts';
@@ -18,7 +18,7 @@ export type GenerateJob =
 /** A job's outcome, as a worker thread sends it back (errors do not keep their class). */
 export type GenerateOutcome =
   | { ok: true; glb: Uint8Array; threadId: number }
-  | { ok: false; inputError: { message: string; imageIndex?: number } };
+  | { ok: false; inputError: { message: string; imageIndex?: number; reason: InputProblem } };
 
 /** Runs a job in this thread; input errors become a plain outcome, other errors throw. */
 export async function runJob(
@@ -39,6 +39,7 @@ export async function runJob(
         ok: false,
         inputError: {
           message: error.message,
+          reason: error.reason,
           ...(error.imageIndex === undefined ? {} : { imageIndex: error.imageIndex }),
         },
       };

@@ -39,6 +39,19 @@ describe('createGeneratorPool', () => {
     expect(error).toBeInstanceOf(GeneratorInputError);
     expect((error as GeneratorInputError).imageIndex).toBe(1);
     expect((error as Error).message).toMatch(/^Image 2 could not be decoded/);
-    await expect(pool.promptToGlb('   ')).rejects.toBeInstanceOf(GeneratorInputError);
+    expect((error as GeneratorInputError).reason).toBe('not_an_image');
+    await expect(pool.promptToGlb('   ')).rejects.toMatchObject({ reason: 'empty_prompt' });
+  });
+
+  it('says what kind of input problem it was, across the thread boundary', async () => {
+    const sharp = (await import('sharp')).default;
+    const white = await sharp({
+      create: { width: 64, height: 64, channels: 3, background: '#ffffff' },
+    })
+      .png()
+      .toBuffer();
+    const error: unknown = await pool.imageToGlb(new Uint8Array(white)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GeneratorInputError);
+    expect((error as GeneratorInputError).reason).toBe('no_subject');
   });
 });

@@ -47,8 +47,11 @@ export function createGeneratorPool(options: GeneratorPoolOptions = {}): Generat
     try {
       const outcome = await pool.run({ job, port: port2 }, { transferList: [port2] });
       if (!outcome.ok) {
-        const { message, imageIndex } = outcome.inputError;
-        throw new GeneratorInputError(message, imageIndex === undefined ? {} : { imageIndex });
+        const { message, imageIndex, reason } = outcome.inputError;
+        throw new GeneratorInputError(message, {
+          reason,
+          ...(imageIndex === undefined ? {} : { imageIndex }),
+        });
       }
       lastThreadId = outcome.threadId;
       return outcome.glb;

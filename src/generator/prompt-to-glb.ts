@@ -222,7 +222,9 @@ export function buildPromptModel(prompt: string): PromptModel {
  */
 export async function promptToGlb(prompt: string, hooks: GenerateHooks = {}): Promise<Uint8Array> {
   if (typeof prompt !== 'string' || prompt.trim() === '') {
-    throw new GeneratorInputError('The prompt is empty; describe the object to generate.');
+    throw new GeneratorInputError('The prompt is empty; describe the object to generate.', {
+      reason: 'empty_prompt',
+    });
   }
   const model = buildPromptModel(prompt);
   hooks.onPhase?.('processing');

@@ -64,10 +64,10 @@ export function gridSize(width: number, height: number, longSide: number): [numb
 
 function fail(message: string, imageIndex: number | undefined): never {
   const prefix = imageIndex === undefined ? 'The image' : `Image ${imageIndex + 1}`;
-  throw new GeneratorInputError(
-    `${prefix} ${message}`,
-    imageIndex === undefined ? {} : { imageIndex },
-  );
+  throw new GeneratorInputError(`${prefix} ${message}`, {
+    reason: 'no_subject',
+    ...(imageIndex === undefined ? {} : { imageIndex }),
+  });
 }
 
 function maxAlpha(raster: Raster): number {

@@ -105,7 +105,8 @@ async function hullMesh(
 ): Promise<{ positions: Float32Array; indices: Uint32Array }> {
   const { grid } = hull;
   const nets = surfaceNets(grid.field, grid.nx, grid.ny, grid.nz);
-  if (nets.indices.length / 3 < MIN_TRIANGLES) throw new GeneratorInputError(NOTHING_SURVIVES);
+  if (nets.indices.length / 3 < MIN_TRIANGLES)
+    throw new GeneratorInputError(NOTHING_SURVIVES, { reason: 'views_disagree' });
   const positions = nets.positions;
   for (let v = 0; v < positions.length; v += 3) {
     for (let k = 0; k < 3; k++) {
@@ -245,10 +246,11 @@ export async function viewsToGlb(
   const extents = extentsOf(subjects, views);
   const hull = carveHull(views, extents, resolution);
   if (hull.insideCount < MIN_INSIDE_VOXELS || Math.min(...hull.coverage) < MIN_COVERAGE) {
-    throw new GeneratorInputError(NOTHING_SURVIVES);
+    throw new GeneratorInputError(NOTHING_SURVIVES, { reason: 'views_disagree' });
   }
   const { positions, indices } = await hullMesh(hull, smoothing, maxTriangles);
-  if (indices.length / 3 < MIN_TRIANGLES) throw new GeneratorInputError(NOTHING_SURVIVES);
+  if (indices.length / 3 < MIN_TRIANGLES)
+    throw new GeneratorInputError(NOTHING_SURVIVES, { reason: 'views_disagree' });
   options.onPhase?.('processing');
   const groups = assignViews(positions, indices, views, hull);
 

@@ -21,8 +21,20 @@ import {
   startTestMock,
   type TestMock,
 } from '../testing/mock.ts';
+import { solid } from '../testing/images.ts';
+import { GeneratorInputError, imageToGlb, promptToGlb, viewsToGlb } from '../generator/index.ts';
+import type { Generator } from './engine.ts';
 
 let mock: TestMock | undefined;
+/** The real generator, in this thread. */
+const inProcessGenerator: Generator = {
+  imageToGlb: (image, hooks) => imageToGlb(image, hooks),
+  viewsToGlb: (images, hooks) => viewsToGlb(images, hooks),
+  promptToGlb: (prompt, hooks) => promptToGlb(prompt, hooks),
+  isInputError: (err) => err instanceof GeneratorInputError,
+};
+/** A PNG of one plain colour: an image, with no object to find in it. */
+const WHITE = `data:image/png;base64,${Buffer.from(await solid(64, 64, 'png')).toString('base64')}`;
 afterEach(async () => {
   await mock?.close();
   mock = undefined;
@@ -288,12 +300,21 @@ describe('credits', () => {
       'image_download_failed',
     ],
     [
+      'a photo with no object in it (one plain colour)',
+      { model: 'alpha', image_url: WHITE },
+      'no_subject_found',
+    ],
+    [
       'the explicit mock:fail trigger',
       { model: 'beta-text', prompt: 'mock:fail please' },
       'generation_failed',
     ],
   ])('fails on %s and refunds the credits at once', async (_label, body, code) => {
-    mock = await startTestMock({ keys: [{ key: 'tr_test_key', balance: 100 }] });
+    mock = await startTestMock({
+      keys: [{ key: 'tr_test_key', balance: 100 }],
+      // The real generator decides what a photo shows.
+      ...(code === 'no_subject_found' ? { generator: inProcessGenerator } : {}),
+    });
     const res = await mock.request('/3d/generations', json(body));
     expect(res.status).toBe(202);
     const { id } = PendingTaskSchema.parse(await res.json());

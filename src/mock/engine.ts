@@ -1,5 +1,6 @@
 import {
   ERROR_CODES,
+  INPUT_FAILURE_CODES,
   ERROR_TYPES,
   MODEL_INPUT,
   STAGES,
@@ -178,11 +179,16 @@ export function createTaskEngine(deps: EngineDeps): TaskEngine {
                 ? `image_urls[${index}]`
                 : 'image_urls'
               : 'image_url';
+            const reason = (err as { reason?: unknown }).reason;
+            const isPrompt = reason === 'empty_prompt';
             throw new TaskFailure({
-              message: `${(err as Error).message} (${param})`,
+              message: `${(err as Error).message} (${isPrompt ? 'prompt' : param})`,
               type: ERROR_TYPES.invalidRequest,
-              code: ERROR_CODES.imageDecodeFailed,
-              param,
+              code:
+                typeof reason === 'string' && reason in INPUT_FAILURE_CODES
+                  ? INPUT_FAILURE_CODES[reason as keyof typeof INPUT_FAILURE_CODES]
+                  : ERROR_CODES.imageDecodeFailed,
+              param: isPrompt ? 'prompt' : param,
             });
           }
           throw err;
