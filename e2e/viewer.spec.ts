@@ -280,9 +280,20 @@ test.describe('viewer', () => {
     expect(Buffer.compare(glb.bytes, original)).toBe(0);
 
     const obj = await save(viewer, 'OBJ');
-    expect(obj.download.suggestedFilename()).toBe('meshopt.obj');
-    const parsed = new OBJLoader().parse(obj.bytes.toString('utf8'));
+    expect(obj.download.suggestedFilename()).toBe('meshopt-obj.zip');
+    const zipped = unzipSync(new Uint8Array(obj.bytes));
+    const parsed = new OBJLoader().parse(new TextDecoder().decode(zipped['model.obj']));
     expectBoxClose(new Box3().setFromObject(parsed), bounds);
+    // As Blender imports it: the MTL is named and there, every map_Kd file is in the zip, a PNG.
+    const objText = new TextDecoder().decode(zipped['model.obj']);
+    expect(objText).toMatch(/^mtllib model\.mtl$/m);
+    const mtl = new TextDecoder().decode(zipped['model.mtl']);
+    const maps = [...mtl.matchAll(/^map_Kd (\S+)$/gm)].map((m) => m[1]!);
+    expect(maps.length).toBeGreaterThan(0);
+    for (const file of maps) {
+      expect(zipped[file], file).toBeDefined();
+      expect(Buffer.from(zipped[file]!.subarray(0, 4)).toString('hex')).toBe('89504e47');
+    }
 
     const stl = await save(viewer, 'STL (binary)');
     expect(stl.download.suggestedFilename()).toBe('meshopt.stl');

@@ -11,6 +11,7 @@ import {
   Mesh,
   MeshStandardMaterial,
   Object3D,
+  Texture,
   Vector3,
 } from 'three';
 import { unzipSync } from 'three/examples/jsm/libs/fflate.module.js';
@@ -27,6 +28,7 @@ import {
   exportFileName,
   exportModel,
   toObj,
+  toObjZip,
   toStl,
   toUsdz,
 } from './export-model.ts';
@@ -281,6 +283,49 @@ describe('a Kiln GLB (the chair photo, off-centre)', () => {
   });
 });
 
+describe('toObjZip', () => {
+  /** Three meshes: two share a textured material, one has a material of the same name. */
+  function texturedScene() {
+    const texture = new Texture({ width: 2, height: 2 });
+    const shared = new MeshStandardMaterial({ name: 'Body paint', map: texture, roughness: 0.5 });
+    const other = new MeshStandardMaterial({ name: 'Body paint', color: 0xff0000 });
+    const root = new Group();
+    for (const material of [shared, shared, other]) {
+      const mesh = new Mesh(new BoxGeometry(1, 1, 1), material);
+      mesh.position.x = root.children.length * 2;
+      root.add(mesh);
+    }
+    root.updateMatrixWorld(true);
+    return { root, shared, other };
+  }
+
+  it('zips model.obj, model.mtl and each texture, and every reference resolves', async () => {
+    const { root, shared } = texturedScene();
+    const encoded: unknown[] = [];
+    const zip = await toObjZip(exportClone(root), async (t) => {
+      encoded.push(t);
+      return new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
+    });
+    const files = unzipSync(zip);
+    const obj = new TextDecoder().decode(files['model.obj']);
+    const mtl = new TextDecoder().decode(files['model.mtl']);
+    // As Blender's importer reads it: the OBJ names its MTL, every usemtl is defined there, and
+    // every map_Kd names a file in the zip.
+    expect(obj.split('\n')[0]).toBe('mtllib model.mtl');
+    const used = [...new Set([...obj.matchAll(/^usemtl (\S+)$/gm)].map((m) => m[1]))];
+    const defined = [...mtl.matchAll(/^newmtl (\S+)$/gm)].map((m) => m[1]);
+    expect(used.sort()).toEqual([...defined].sort());
+    expect(defined).toEqual(['Body_paint', 'Body_paint_2']);
+    const maps = [...mtl.matchAll(/^map_Kd (\S+)$/gm)].map((m) => m[1]!);
+    expect(maps).toEqual(['textures/Body_paint.png']);
+    for (const file of maps) expect(files[file]).toBeDefined();
+    expect(encoded).toEqual([shared.map]); // one texture, encoded once
+    expect(mtl).toMatch(/newmtl Body_paint_2\nKd 1\.0000 0\.0000 0\.0000/);
+    // The loaded model's own materials keep their names.
+    expect(shared.name).toBe('Body paint');
+  });
+});
+
 describe('exportModel', () => {
   it.each(EXPORT_FORMATS.map((f) => [f.id, f] as const))(
     '%s: a Blob of the right type, built from a copy',
@@ -294,8 +339,10 @@ describe('exportModel', () => {
       expect(blob.size).toBeGreaterThan(0);
       expect(scene.parent).toBe(wrapper);
       const bytes = new Uint8Array(await blob.arrayBuffer());
-      if (format.extension === 'obj') {
-        expectBox(worldBox(new OBJLoader().parse(new TextDecoder().decode(bytes))), SOURCE_BOX);
+      if (format.extension === 'zip') {
+        const files = unzipSync(bytes);
+        const obj = new TextDecoder().decode(files['model.obj']);
+        expectBox(worldBox(new OBJLoader().parse(obj)), SOURCE_BOX);
       } else if (format.extension === 'stl') {
         const box = worldBox(readStl(bytes.buffer));
         expectBox(box, id === 'stl-z-up' ? zUpBox(SOURCE_BOX) : SOURCE_BOX);
@@ -317,6 +364,7 @@ describe('a model without meshes', () => {
   it('is refused by every exporter with a clear error', async () => {
     for (const root of empties()) {
       expect(() => toObj(root)).toThrow(message);
+      await expect(toObjZip(root)).rejects.toThrow(message);
       expect(() => toStl(root)).toThrow(message);
       expect(() => toStl(root, { zUp: true })).toThrow(message);
       await expect(toUsdz(root)).rejects.toThrow(message);
@@ -329,12 +377,12 @@ describe('a model without meshes', () => {
 
 describe('exportFileName', () => {
   it.each([
-    ['kiln-beta-chair-2026-11-22', 'obj', undefined, 'kiln-beta-chair-2026-11-22.obj'],
+    ['kiln-beta-chair-2026-11-22', 'obj', undefined, 'kiln-beta-chair-2026-11-22-obj.zip'],
     ['kiln-beta-chair-2026-11-22', 'stl', 'z-up', 'kiln-beta-chair-2026-11-22-z-up.stl'],
     ['  Kiln: Béta  Chair!! (2026/11/22) ', 'usdz', undefined, 'kiln-beta-chair-2026-11-22.usdz'],
     ['--Red__Cube--', 'glb', 'Z Up', 'red-cube-z-up.glb'],
     ['kiln-teapot', 'png', '', 'kiln-teapot.png'],
-    ['', 'obj', undefined, 'model.obj'],
+    ['', 'obj', undefined, 'model-obj.zip'],
     ['---', 'stl', 'z-up', 'model-z-up.stl'],
     ['椅子', 'usdz', undefined, 'model.usdz'],
   ] as const)('(%j, %s, %j) → %s', (base, ext, variant, name) => {
@@ -344,7 +392,7 @@ describe('exportFileName', () => {
   it('names each format of EXPORT_FORMATS', () => {
     const names = EXPORT_FORMATS.map((f) => exportFileName('kiln-chair', f.extension, f.variant));
     expect(names).toEqual([
-      'kiln-chair.obj',
+      'kiln-chair-obj.zip',
       'kiln-chair.stl',
       'kiln-chair-z-up.stl',
       'kiln-chair.usdz',

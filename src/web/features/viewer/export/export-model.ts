@@ -1,7 +1,18 @@
-// Exports of a loaded glTF scene to OBJ, STL and USDZ with three's own exporters (no React).
+// Exports of a loaded glTF scene to OBJ (zipped with its MTL and textures), STL and USDZ with
+// three's own exporters and fflate (no React).
 // Every export starts from `gltf.scene` as loaded, never from the viewer's copy, which sits
 // in a wrapper that centres and scales it: files keep the model's own node transforms.
-import { Group, Matrix4, type BufferGeometry, type Object3D } from 'three';
+import { strToU8, zipSync } from 'three/examples/jsm/libs/fflate.module.js';
+import {
+  Color,
+  Group,
+  Matrix4,
+  type BufferGeometry,
+  type Material,
+  type Mesh,
+  type Object3D,
+  type Texture,
+} from 'three';
 import { OBJExporter } from 'three/examples/jsm/exporters/OBJExporter.js';
 import { STLExporter } from 'three/examples/jsm/exporters/STLExporter.js';
 import { USDZExporter } from 'three/examples/jsm/exporters/USDZExporter.js';
@@ -13,7 +24,7 @@ export type ExportFormatId = 'obj' | 'stl' | 'stl-z-up' | 'usdz';
 export interface ExportFormat {
   id: ExportFormatId;
   label: string;
-  extension: 'obj' | 'stl' | 'usdz';
+  extension: 'zip' | 'stl' | 'usdz';
   mimeType: string;
   description: string;
   /** Suffix for the file name (see exportFileName), when the format shares an extension. */
@@ -25,9 +36,11 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = [
   {
     id: 'obj',
     label: 'OBJ',
-    extension: 'obj',
-    mimeType: 'model/obj',
-    description: 'Geometry with normals and UVs, no materials; opens almost anywhere.',
+    extension: 'zip',
+    mimeType: 'application/zip',
+    description:
+      'A zip of model.obj, model.mtl and the textures: geometry, materials and colours for Blender and most 3D tools.',
+    variant: 'obj',
   },
   {
     id: 'stl',
@@ -84,6 +97,105 @@ export function toObj(root: Object3D): string {
   return new OBJExporter().parse(root);
 }
 
+/** The file names of an OBJ zip: the OBJ, its MTL, and textures under `textures/`. */
+export const OBJ_ZIP = { obj: 'model.obj', mtl: 'model.mtl', textures: 'textures/' } as const;
+
+/**
+ * Encodes a texture's image as PNG (a browser's canvas; compressed textures are decompressed
+ * with WebGL first), turned upright for OBJ's bottom-up texture coordinates when the glTF
+ * texture is not flipped. Injected so that tests can run without a canvas.
+ */
+export type TextureEncoder = (texture: Texture) => Promise<Uint8Array>;
+
+/**
+ * A zip with `model.obj` (with `mtllib model.mtl` and one uniquely named `usemtl` per
+ * material), `model.mtl` (colour, opacity, roughness as shininess, and `map_Kd` for a base
+ * colour texture) and each texture as a PNG under `textures/`, so that Blender's importer finds
+ * everything. The materials of `root` are copied, not renamed in place.
+ */
+export async function toObjZip(
+  root: Object3D,
+  encode: TextureEncoder = encodeTexturePng,
+): Promise<Uint8Array<ArrayBuffer>> {
+  assertHasMeshes(root);
+  const names = new Map<Material, string>();
+  const used = new Set<string>();
+  const uniqueName = (material: Material): string => {
+    const base =
+      (material.name || 'material').replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 48) || 'material';
+    let name = base;
+    for (let i = 2; used.has(name); i++) name = `${base}_${i}`;
+    used.add(name);
+    return name;
+  };
+  root.traverse((object) => {
+    const mesh = object as Mesh;
+    if (!mesh.isMesh) return;
+    const materials = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
+    const copies = materials.map((material) => {
+      const copy = material.clone();
+      copy.name = names.get(material) ?? uniqueName(material);
+      names.set(material, copy.name);
+      return copy;
+    });
+    mesh.material = Array.isArray(mesh.material) ? copies : copies[0]!;
+  });
+  const obj = `mtllib ${OBJ_ZIP.mtl}\n${new OBJExporter().parse(root)}`;
+  const files: Record<string, Uint8Array> = { [OBJ_ZIP.obj]: strToU8(obj) };
+  const textures = new Map<Texture, string>();
+  const mtl: string[] = ['# Kiln: materials of model.obj'];
+  for (const [material, name] of names) {
+    const m = material as Material & {
+      color?: Color;
+      map?: Texture | null;
+      roughness?: number;
+      metalness?: number;
+    };
+    const color = m.color ?? new Color(1, 1, 1);
+    mtl.push(
+      '',
+      `newmtl ${name}`,
+      `Kd ${color.r.toFixed(4)} ${color.g.toFixed(4)} ${color.b.toFixed(4)}`,
+    );
+    mtl.push(`Ka 0 0 0`, `Ks 0.04 0.04 0.04`);
+    if (m.roughness !== undefined) mtl.push(`Ns ${Math.round((1 - m.roughness) ** 2 * 900 + 10)}`);
+    mtl.push(`d ${material.transparent ? material.opacity.toFixed(3) : '1'}`, 'illum 2');
+    if (m.map?.image) {
+      let file = textures.get(m.map);
+      if (!file) {
+        file = `${OBJ_ZIP.textures}${name}.png`;
+        files[file] = await encode(m.map);
+        textures.set(m.map, file);
+      }
+      mtl.push(`map_Kd ${file}`);
+    }
+  }
+  files[OBJ_ZIP.mtl] = strToU8(`${mtl.join('\n')}\n`);
+  return zipSync(files, { level: 6 }) as Uint8Array<ArrayBuffer>;
+}
+
+/** PNG bytes of a texture's image, upright for OBJ (see TextureEncoder). Browser only. */
+export async function encodeTexturePng(texture: Texture): Promise<Uint8Array> {
+  const readable = (texture as { isCompressedTexture?: boolean }).isCompressedTexture
+    ? WebGLTextureUtils.decompress(texture)
+    : texture;
+  const image = readable.image as CanvasImageSource & { width: number; height: number };
+  const canvas = document.createElement('canvas');
+  canvas.width = image.width;
+  canvas.height = image.height;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('no 2D canvas to write the textures with');
+  if (!readable.flipY) {
+    // glTF's (0,0) is the image's top left, OBJ's its bottom left.
+    ctx.translate(0, canvas.height);
+    ctx.scale(1, -1);
+  }
+  ctx.drawImage(image, 0, 0);
+  const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
+  if (!blob) throw new Error('a texture could not be written as PNG');
+  return new Uint8Array(await blob.arrayBuffer());
+}
+
 /**
  * Binary STL of every mesh under `root`, in world space. `zUp` turns glTF's +Y up into +Z up
  * for slicers, (x, y, z) → (x, −z, y), in a wrapper around a copy: `root` is not touched.
@@ -122,9 +234,11 @@ export async function toUsdz(root: Object3D): Promise<Uint8Array<ArrayBuffer>> {
  */
 export function exportFileName(
   base: string,
-  ext: 'obj' | 'stl' | 'usdz' | 'glb' | 'png',
+  ext: 'obj' | 'zip' | 'stl' | 'usdz' | 'glb' | 'png',
   variant?: string,
 ): string {
+  // An OBJ goes out zipped with its materials and textures: `name-obj.zip`.
+  if (ext === 'obj') return exportFileName(base, 'zip', variant ?? 'obj');
   const slug = (text: string) =>
     text
       .normalize('NFKD')
@@ -143,7 +257,7 @@ export async function exportModel(format: ExportFormatId, scene: Object3D): Prom
   const root = exportClone(scene);
   switch (format) {
     case 'obj':
-      return new Blob([toObj(root)], { type });
+      return new Blob([await toObjZip(root)], { type });
     case 'stl':
     case 'stl-z-up':
       return new Blob([toStl(root, { zUp: format === 'stl-z-up' })], { type });
