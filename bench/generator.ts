@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { PHOTOS_DIR } from '../src/testing/fixtures.ts';
 import sharp from 'sharp';
 import { imageToGlb, promptToGlb, viewsToGlb } from '../src/generator/index.ts';
-import { syntheticViews } from '../src/generator/synthetic-views.ts';
+import { syntheticViews } from '../src/generator/views/synthetic-views.ts';
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.BENCH_RUNS ?? 3)) || 3);
 const BUDGET_MS = 3000;

@@ -29,7 +29,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
 import { imageToGlb, promptToGlb, viewsToGlb } from '../src/generator/index.ts';
-import { syntheticViews } from '../src/generator/synthetic-views.ts';
+import { syntheticViews } from '../src/generator/views/synthetic-views.ts';
 import { startTestServer } from '../src/testing/server.ts';
 import { buildWebIfStale } from './build-web.mjs';
 import { findChromium, NO_CHROMIUM_HELP } from './chromium.mjs';

@@ -12,7 +12,7 @@ import {
 import { hashKey } from './keys.ts';
 import { CREDITS_PER_TASK } from './pricing.ts';
 import { threadId } from 'node:worker_threads';
-import { createGeneratorPool } from '../generator/pool.ts';
+import { createGeneratorPool } from '../generator/runtime/pool.ts';
 import { pooledGenerator } from './create.ts';
 import {
   fakeGenerator,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { GeneratorInputError } from '../generator/index.ts';
-import { createGeneratorPool, type GeneratorPool } from '../generator/pool.ts';
+import { createGeneratorPool, type GeneratorPool } from '../generator/runtime/pool.ts';
 import { createMockApp, type MockApp } from './app.ts';
 import type { Generator } from './engine.ts';
 import type { ImageFetchPolicy } from './fetch-image.ts';

@@ -4,18 +4,10 @@
  *
  * Every solid is a closed triangle mesh whose triangles are counter-clockwise seen from
  * outside, with unit vertex normals and no degenerate triangles or unused vertices. Parts
- * are built in float64 (`Solid`) and only converted to float32 (`Mesh`) at the end.
- *
- * Self-contained on purpose: the generator's lint rule forbids imports from parent folders,
- * so `../shapes.ts` re-exports the lathe and box from here rather than the other way round.
+ * are built in float64 (`Solid`) and only converted to the generator's float32 `MeshData`
+ * (no uvs) at the end.
  */
-
-/** A float32 indexed mesh, structurally the same as the generator's `MeshData` (no uvs). */
-export interface Mesh {
-  positions: Float32Array;
-  normals: Float32Array;
-  indices: Uint32Array;
-}
+import { faceNormal, type MeshData } from '../core/mesh.ts';
 
 /** A mesh under construction: xyz positions, unit xyz normals, three indices a triangle. */
 export interface Solid {
@@ -32,17 +24,6 @@ export interface ProfilePoint {
   y: number;
   /** A sharp edge: the surface normal is not smoothed across this point. */
   crease?: boolean;
-}
-
-/** The (unnormalised) normal of the triangle whose vertices start at offsets a, b, c. */
-function faceNormal(p: ArrayLike<number>, a: number, b: number, c: number): Vec3 {
-  const ux = p[b]! - p[a]!;
-  const uy = p[b + 1]! - p[a + 1]!;
-  const uz = p[b + 2]! - p[a + 2]!;
-  const vx = p[c]! - p[a]!;
-  const vy = p[c + 1]! - p[a + 1]!;
-  const vz = p[c + 2]! - p[a + 2]!;
-  return [uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx];
 }
 
 /** Flips triangles whose winding disagrees with their vertices' normals (faces outward). */
@@ -568,7 +549,7 @@ export function bounds(solids: readonly Solid[]): { min: Vec3; max: Vec3 } {
 }
 
 /** The float32 mesh of a solid. */
-export function toMesh(s: Solid): Mesh {
+export function toMesh(s: Solid): MeshData {
   const normals = new Float32Array(s.normals.length);
   for (let v = 0; v < s.normals.length; v += 3) {
     const len = Math.hypot(s.normals[v]!, s.normals[v + 1]!, s.normals[v + 2]!) || 1;

@@ -2,12 +2,10 @@
 import { between, type Finish, type Random } from './finish.ts';
 import {
   arcTube,
-  latheSolid,
   polarSurface,
   rotateZ,
   scale,
   translate,
-  type ProfilePoint,
   type Solid,
   type Vec3,
 } from './geometry.ts';
@@ -101,24 +99,6 @@ export function offsetPolygon(
     const t = ((b.px - a.px) * b.dy - (b.py - a.py) * b.dx) / det;
     return [a.px + a.dx * t, a.py + a.dy * t];
   });
-}
-
-/** A vertical capsule (cylinder with round ends) of radius r from y0 to y1. */
-export function capsule(radius: number, y0: number, y1: number, segments = 24): Solid {
-  const steps = 8;
-  const profile: ProfilePoint[] = [];
-  for (let i = 0; i <= steps; i++) {
-    const a = -Math.PI / 2 + (Math.PI / 2) * (i / steps);
-    profile.push({ r: i === 0 ? 0 : radius * Math.cos(a), y: y0 + radius + radius * Math.sin(a) });
-  }
-  for (let i = 0; i <= steps; i++) {
-    const a = (Math.PI / 2) * (i / steps);
-    profile.push({
-      r: i === steps ? 0 : radius * Math.cos(a),
-      y: y1 - radius + radius * Math.sin(a),
-    });
-  }
-  return latheSolid(profile, segments);
 }
 
 /**

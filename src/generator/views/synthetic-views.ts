@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { Mask } from './mask.ts';
+import type { Mask } from '../photo/mask.ts';
 
 /**
  * Synthetic multi-view input for tests and benches: orthographic pictures of simple objects

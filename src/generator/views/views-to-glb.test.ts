@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { Document } from '@gltf-transform/core';
-import { viewsToGlb } from './index.ts';
-import type { Mask } from './mask.ts';
+import { viewsToGlb } from '../index.ts';
+import type { Mask } from '../photo/mask.ts';
 import {
   SYNTHETIC_VIEWS,
   syntheticBoxes,
@@ -21,7 +21,7 @@ import {
   renderSilhouette,
   signedVolume,
   type GlbSummary,
-} from './test-support.ts';
+} from '../../testing/generator.ts';
 
 const GRID = 128;
 

@@ -1,9 +1,9 @@
-import { writeGlb, type MaterialSpec } from './glb.ts';
-import type { GenerateHooks } from './hooks.ts';
+import { writeGlb, type MaterialSpec } from '../core/glb.ts';
+import type { GenerateHooks } from '../core/hooks.ts';
 import type { Mask } from './mask.ts';
-import { extractSubmesh } from './mesh.ts';
+import { extractSubmesh } from '../core/mesh.ts';
 import { buildRelief } from './relief.ts';
-import { simplifyIndices } from './simplify.ts';
+import { simplifyIndices } from '../core/simplify.ts';
 import { loadSubject, textureOf, SUBJECT_DEFAULTS, type Subject } from './subject.ts';
 
 /** Options of {@link imageToGlb}; every field has a default. */

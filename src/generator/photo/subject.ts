@@ -1,4 +1,4 @@
-import { GeneratorInputError } from './errors.ts';
+import { GeneratorInputError } from '../core/errors.ts';
 import {
   cleanMask,
   countMeshableCells,
@@ -18,7 +18,7 @@ import {
   sampleGrid,
   type EncodedTexture,
   type Raster,
-} from './raster.ts';
+} from '../core/raster.ts';
 
 /** Defaults of {@link loadSubject}. */
 export const SUBJECT_DEFAULTS = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { imageToGlb } from './index.ts';
+import { imageToGlb } from '../index.ts';
 import {
   edgeDefects,
   expectCleanModel,
@@ -13,7 +13,7 @@ import {
   renderSilhouette,
   signedVolume,
   type GlbSummary,
-} from './test-support.ts';
+} from '../../testing/generator.ts';
 
 /** What every image-derived GLB must satisfy. */
 function expectValidTexturedGlb(glb: GlbSummary): void {

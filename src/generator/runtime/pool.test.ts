@@ -1,8 +1,8 @@
 import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GeneratorInputError, imageToGlb } from './index.ts';
+import { GeneratorInputError, imageToGlb } from '../index.ts';
 import { createGeneratorPool } from './pool.ts';
-import { inspectGlb, photo } from './test-support.ts';
+import { inspectGlb, photo } from '../../testing/generator.ts';
 
 describe('createGeneratorPool', () => {
   const pool = createGeneratorPool({ threads: 2 });

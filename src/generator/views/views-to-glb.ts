@@ -1,12 +1,12 @@
-import type { GenerateHooks } from './hooks.ts';
+import type { GenerateHooks } from '../core/hooks.ts';
 import { MeshoptSimplifier } from 'meshoptimizer';
-import { GeneratorInputError } from './errors.ts';
-import { writeGlb, type MaterialSpec, type PrimitiveSpec } from './glb.ts';
-import { maskBounds } from './mask.ts';
-import { computeVertexNormals, extractSubmesh, faceNormal } from './mesh.ts';
-import type { EncodedTexture } from './raster.ts';
-import { loadSubject, textureOf, type Subject } from './subject.ts';
-import { surfaceNets, taubinSmooth } from './surface-nets.ts';
+import { GeneratorInputError } from '../core/errors.ts';
+import { writeGlb, type MaterialSpec, type PrimitiveSpec } from '../core/glb.ts';
+import { maskBounds } from '../photo/mask.ts';
+import { computeVertexNormals, extractSubmesh, faceNormal } from '../core/mesh.ts';
+import type { EncodedTexture } from '../core/raster.ts';
+import { loadSubject, textureOf, type Subject } from '../photo/subject.ts';
+import { surfaceNets, taubinSmooth } from '../core/surface-nets.ts';
 import {
   VIEW_DIRECTIONS,
   carveHull,

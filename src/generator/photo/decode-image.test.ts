@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { decodeImage, GeneratorInputError } from './index.ts';
-import { photo } from './test-support.ts';
+import { decodeImage, GeneratorInputError } from '../index.ts';
+import { photo } from '../../testing/generator.ts';
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
 

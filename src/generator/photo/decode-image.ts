@@ -1,5 +1,5 @@
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
-import { GeneratorInputError } from './errors.ts';
+import { GeneratorInputError } from '../core/errors.ts';
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp' | 'gif';
 

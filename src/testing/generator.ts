@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { NodeIO, type Document } from '@gltf-transform/core';
 import { validateBytes, type ValidationReport } from 'gltf-validator';
 import { expect } from 'vitest';
-import { photoPath } from '../testing/fixtures.ts';
-import { GeneratorInputError } from './errors.ts';
-import { maskBounds, type Mask } from './mask.ts';
+import { photoPath } from './fixtures.ts';
+import { GeneratorInputError } from '../generator/core/errors.ts';
+import { maskBounds, type Mask } from '../generator/photo/mask.ts';
 
 /** Bytes of a fixture photo (fixtures/photos). */
 export async function photo(name: string): Promise<Uint8Array> {

@@ -1,7 +1,7 @@
-import { GeneratorInputError } from './errors.ts';
-import type { GenerateHooks } from './hooks.ts';
-import { writeGlb, type MaterialSpec, type PrimitiveSpec } from './glb.ts';
-import { abstractForm, ABSTRACT_FAMILIES } from './prompt/abstract.ts';
+import { GeneratorInputError } from '../core/errors.ts';
+import type { GenerateHooks } from '../core/hooks.ts';
+import { writeGlb, type MaterialSpec, type PrimitiveSpec } from '../core/glb.ts';
+import { abstractForm, ABSTRACT_FAMILIES } from './abstract.ts';
 import {
   COLOUR_WORDS,
   fnv1a,
@@ -10,10 +10,10 @@ import {
   seededRandom,
   shade,
   type LinearFinish,
-} from './prompt/finish.ts';
-import { bounds, merge, toMesh, transform, type Solid } from './prompt/geometry.ts';
-import type { Part, RoleFinish, Template } from './prompt/template.ts';
-import { findNoun, singulars, TEMPLATES } from './prompt/templates.ts';
+} from './finish.ts';
+import { bounds, merge, toMesh, transform, type Solid } from './geometry.ts';
+import type { Part, RoleFinish, Template } from './template.ts';
+import { findNoun, singulars, TEMPLATES } from './templates.ts';
 
 /** Names of the object templates (see `src/generator/prompt/`). */
 export const TEMPLATE_NAMES: readonly string[] = TEMPLATES.map((t) => t.name);

@@ -1,4 +1,4 @@
-import type { Bounds, Mask } from './mask.ts';
+import type { Bounds, Mask } from '../photo/mask.ts';
 
 /**
  * Visual hull of 2–4 silhouettes on a voxel grid. Object frame: Y up, the object's front faces

@@ -1,4 +1,4 @@
-import type { Raster, SampleGrid } from './raster.ts';
+import type { Raster, SampleGrid } from '../core/raster.ts';
 
 /** A binary object mask over a sample grid: 1 = object, 0 = background. Row-major. */
 export interface Mask {
@@ -319,10 +319,6 @@ export function maskBounds(mask: Mask): Bounds | undefined {
     }
   }
   return x1 < 0 ? undefined : { x0, y0, x1, y1 };
-}
-
-export function fullMask(width: number, height: number): Mask {
-  return { width, height, inside: new Uint8Array(width * height).fill(1) };
 }
 
 /** Stands in for "infinitely far" in the distance transform (finite keeps the maths simple). */

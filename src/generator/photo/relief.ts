@@ -1,5 +1,5 @@
 import { distanceToBackground, type Mask } from './mask.ts';
-import { computeVertexNormals } from './mesh.ts';
+import { computeVertexNormals } from '../core/mesh.ts';
 
 /**
  * The "inflated billboard": a closed mesh whose outline follows an object mask. Its front

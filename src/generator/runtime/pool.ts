@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { GeneratorInputError } from './errors.ts';
+import { GeneratorInputError } from '../core/errors.ts';
 import type { GenerateHooks, GenerateJob, GenerateOutcome, WorkerTask } from './job.ts';
 
 export interface GeneratorPoolOptions {

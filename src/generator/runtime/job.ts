@@ -1,13 +1,13 @@
 import type { MessagePort } from 'node:worker_threads';
 import { threadId } from 'node:worker_threads';
-import { GeneratorInputError, type InputProblem } from './errors.ts';
-import { imageToGlb } from './image-to-glb.ts';
-import { promptToGlb } from './prompt-to-glb.ts';
-import { viewsToGlb } from './views-to-glb.ts';
+import { GeneratorInputError, type InputProblem } from '../core/errors.ts';
+import { imageToGlb } from '../photo/image-to-glb.ts';
+import { promptToGlb } from '../prompt/prompt-to-glb.ts';
+import { viewsToGlb } from '../views/views-to-glb.ts';
 
-import type { GenerateHooks } from './hooks.ts';
+import type { GenerateHooks } from '../core/hooks.ts';
 
-export type { GenerateHooks, GeneratorPhase } from './hooks.ts';
+export type { GenerateHooks, GeneratorPhase } from '../core/hooks.ts';
 
 /** One generation, as sent to a worker thread. */
 export type GenerateJob =

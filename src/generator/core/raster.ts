@@ -5,7 +5,7 @@ import {
   mapDecodeError,
   probeImage,
   type ImageInfo,
-} from './decode-image.ts';
+} from '../photo/decode-image.ts';
 
 /** 8-bit sRGB pixels, 4 channels (RGBA), rows top to bottom. */
 export interface Raster {

@@ -1,11 +1,11 @@
 import type { Document } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
-import { GeneratorInputError, promptToGlb } from './index.ts';
+import { GeneratorInputError, promptToGlb } from '../index.ts';
 import { buildPromptModel, planPrompt, TEMPLATE_NAMES } from './prompt-to-glb.ts';
-import { linearFinish, COLOUR_WORDS } from './prompt/finish.ts';
-import { signedVolume } from './prompt/geometry.ts';
-import { nounTable, TEMPLATES } from './prompt/templates.ts';
-import { inspectGlb, problems, windingAgreement } from './test-support.ts';
+import { linearFinish, COLOUR_WORDS } from './finish.ts';
+import { signedVolume } from './geometry.ts';
+import { nounTable, TEMPLATES } from './templates.ts';
+import { inspectGlb, problems, windingAgreement } from '../../testing/generator.ts';
 
 interface PrimitiveArrays {
   positions: ArrayLike<number>;
