@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, deflateSync, gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { findChromium, NO_CHROMIUM_HELP } from '../scripts/chromium.mjs';
-import { makeViewerFixtures } from '../scripts/make-viewer-fixtures.ts';
+import { makeViewerFixtures } from '../src/testing/viewer-fixtures.ts';
 import { PHOTOS_DIR } from '../src/testing/fixtures.ts';
 import { imageToGlb } from '../src/generator/index.ts';
 import { startTestServer } from '../src/testing/server.ts';

@@ -10,7 +10,7 @@ import {
   LARGE_MIN_TRIANGLES,
   makeViewerFixtures,
   type ViewerFixture,
-} from '../../../../../scripts/make-viewer-fixtures.ts';
+} from '../../../../testing/viewer-fixtures.ts';
 import { imageToGlb } from '../../../../generator/index.ts';
 import { PHOTOS_DIR, VIEWER_FIXTURES_DIR } from '../../../../testing/fixtures.ts';
 import {

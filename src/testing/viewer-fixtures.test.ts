@@ -10,7 +10,7 @@ import {
   LARGE_MIN_TRIANGLES,
   makeViewerFixtures,
   type ViewerFixture,
-} from './make-viewer-fixtures.ts';
+} from './viewer-fixtures.ts';
 
 // Generating takes a few seconds; validating the 260k-triangle torus a few more. Generous
 // for a slow 2-core machine.
