@@ -277,6 +277,8 @@ test.describe('viewer', () => {
 
     const glb = await save(viewer, 'Original GLB');
     expect(glb.download.suggestedFilename()).toBe('meshopt.glb');
+    // The menu closes once a choice is made.
+    await expect(viewer.locator('details.model-viewer__menu')).not.toHaveAttribute('open');
     expect(Buffer.compare(glb.bytes, original)).toBe(0);
 
     const obj = await save(viewer, 'OBJ');

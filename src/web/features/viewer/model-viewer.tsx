@@ -12,38 +12,29 @@ import {
   useReducer,
   useRef,
   useState,
-  type KeyboardEvent,
   type MouseEvent,
   type ReactNode,
 } from 'react';
-import { Canvas, type RootState } from '@react-three/fiber';
+import { Canvas } from '@react-three/fiber';
 import { useDropzone } from 'react-dropzone';
-import {
-  ACESFilmicToneMapping,
-  SRGBColorSpace,
-  WebGLRenderer,
-  type WebGLRendererParameters,
-} from 'three';
+import { WebGLRenderer, type WebGLRendererParameters } from 'three';
 import type { CameraLink } from './camera-link.ts';
 import { downloadBlob } from './download.ts';
-import { forget, isGlb } from './loaders.ts';
-import { LOOKS, LOOK_LABELS } from './looks.ts';
+import { isGlb } from './loaders.ts';
+import type { SaveWhat } from './save-menu.tsx';
 import {
-  BACKGROUND_LABELS,
-  BACKGROUNDS,
-  commandFor,
   DEFAULT_SETTINGS,
-  EXPOSURE,
-  keyLabel,
   settingsReducer,
-  SHORTCUTS,
-  type Background,
   type Command,
   type SettingsAction,
   type ViewerSettings,
 } from './settings.ts';
+import { useViewerLifecycle } from './use-viewer-lifecycle.ts';
+import { useViewerShortcuts } from './use-viewer-shortcuts.ts';
+import { ErrorOverlay, HelpDialog, StageOverlays } from './viewer-overlays.tsx';
+import { ViewerToolbar } from './viewer-toolbar.tsx';
 import { takeWarmCanvas } from './webgl-warmup.ts';
-import { Stage, VIEW_DIRECTION, type ModelInfo, type ViewHandle } from './scene.tsx';
+import { Stage, VIEW_DIRECTION, type ViewHandle } from './scene.tsx';
 import './viewer.css';
 
 const FactsPanel = lazy(() => import('./facts-panel.tsx'));
@@ -68,8 +59,6 @@ export interface LocalFile {
   url: string;
   size: number;
 }
-
-type ViewerState = 'empty' | 'loading' | 'ready' | 'error' | 'lost';
 
 /** Must match CONTEXT_ATTRIBUTES in webgl-warmup.ts (r3f adds powerPreference: high-performance). */
 const GL_OPTIONS = { preserveDrawingBuffer: false, antialias: true, alpha: true };
@@ -107,8 +96,6 @@ function createRenderer({
   return new WebGLRenderer({ ...defaults, ...GL_OPTIONS, canvas });
 }
 const CAMERA_OPTIONS = { position: VIEW_DIRECTION.clone().multiplyScalar(4), fov: 35 };
-/** How long a lost WebGL context may take to come back before the viewer offers a restart. */
-const RESTORE_WAIT_MS = 4000;
 
 interface BoundaryProps {
   children: ReactNode;
@@ -132,51 +119,10 @@ class ViewerErrorBoundary extends Component<BoundaryProps, { failed: boolean }> 
   }
 }
 
-/** A sentence from a loader error ("Could not load /x.glb: fetch for "…" responded with 404: Not Found"). */
-export function describe(error: Error): string {
-  const message = error.message.trim();
-  if (/webgl/i.test(message)) return 'this browser could not start 3D graphics (WebGL).';
-  const status = /responded with (\d{3})(?::\s*(.*))?$/s.exec(message);
-  if (status)
-    return `the server answered ${status[1]}${status[2] ? ` (${status[2].trim()})` : ''}.`;
-  const inner = /^Could not load .*?: (.+)$/s.exec(message)?.[1] ?? message;
-  return inner.endsWith('.') ? inner : `${inner}.`;
-}
-
-function configureRenderer({ gl }: RootState): void {
-  gl.toneMapping = ACESFilmicToneMapping;
-  gl.outputColorSpace = SRGBColorSpace;
-  gl.setClearColor(0x000000, 0);
-  // Test hook (e2e): what the renderer holds on the GPU, to check models are freed.
-  Object.assign(gl.domElement, { kilnMemory: () => ({ ...gl.info.memory }) });
-}
-
 /** The name of a file without its extension, for the names of what is exported from it. */
 function baseName(name: string): string {
   return name.replace(/\.[^.]+$/, '') || 'model';
 }
-
-/** The "Show" toggles of the toolbar, with their keys (see SHORTCUTS in settings.ts). */
-const SHOW_TOGGLES = [
-  { key: 'wireframe', label: 'Wireframe', shortcut: 'W' },
-  { key: 'grid', label: 'Grid', shortcut: 'G' },
-  { key: 'shadow', label: 'Shadow', shortcut: 'S' },
-  { key: 'autoRotate', label: 'Auto-rotate', shortcut: 'A' },
-] as const;
-
-/** The Save menu: screenshots need the view drawn, files only the loaded model. */
-const SAVE_ITEMS = [
-  { what: 'png', label: 'Screenshot (PNG)', needs: 'view' },
-  { what: 'png-transparent', label: 'Screenshot, transparent background', needs: 'view' },
-  { what: 'glb', label: 'Original GLB', needs: 'model' },
-  { what: 'obj', label: 'OBJ', needs: 'model' },
-  { what: 'stl', label: 'STL (binary)', needs: 'model' },
-  { what: 'stl-z-up', label: 'STL, Z up (for slicers)', needs: 'model' },
-  { what: 'usdz', label: 'USDZ (AR Quick Look)', needs: 'model' },
-] as const;
-type SaveWhat = (typeof SAVE_ITEMS)[number]['what'];
-
-type Outcome = { key: string; state: 'ready' } | { key: string; state: 'error'; message: string };
 
 export default function ModelViewer({
   url,
@@ -192,23 +138,23 @@ export default function ModelViewer({
   // A dropped file shown in place of `url` (when the page does not take it itself).
   const [local, setLocal] = useState<LocalFile | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  const [lost, setLost] = useState<'lost' | 'gone' | null>(null);
   const source = local?.url ?? url;
-  // Everything below is per load: a new URL, a retry or a restarted canvas starts from "loading".
-  const key = `${attempt}:${source}`;
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [progress, setProgress] = useState<{ key: string; percent: number } | null>(null);
-  const [info, setInfo] = useState<{ key: string; info: ModelInfo } | null>(null);
+  const {
+    state,
+    errorMessage,
+    lost,
+    attempt,
+    percent,
+    model,
+    retry,
+    onReady,
+    onError,
+    onProgress,
+    onLoaded,
+    onCreated,
+  } = useViewerLifecycle(source);
   const handle = useRef<ViewHandle | null>(null);
-  // Listeners on the current canvas (for WebGL context loss).
-  const listening = useRef<AbortController | null>(null);
-  const figure = useRef<HTMLElement>(null);
 
-  const current = outcome?.key === key ? outcome : null;
-  const state: ViewerState = !source ? 'empty' : lost ? 'lost' : (current?.state ?? 'loading');
-  const percent = progress?.key === key ? progress.percent : null;
-  const model = info?.key === key ? info.info : null;
   const clips = model?.clips ?? [];
   const name = local ? baseName(local.name) : (fileName ?? 'model');
 
@@ -217,58 +163,6 @@ export default function ModelViewer({
     if (!local) return;
     return () => URL.revokeObjectURL(local.url);
   }, [local]);
-
-  const onReady = useCallback(() => setOutcome({ key, state: 'ready' }), [key]);
-  const onError = useCallback(
-    (error: Error) => setOutcome({ key, state: 'error', message: describe(error) }),
-    [key],
-  );
-  const onProgress = useCallback(
-    (value: number) =>
-      setProgress((p) => (p?.key === key && p.percent === value ? p : { key, percent: value })),
-    [key],
-  );
-  const onLoaded = useCallback((loaded: ModelInfo) => setInfo({ key, info: loaded }), [key]);
-  const retry = useCallback(() => {
-    listening.current?.abort();
-    if (source) forget(source);
-    setLost(null);
-    setAttempt((n) => n + 1);
-  }, [source]);
-
-  // WebGL context loss (GPU reset, driver update, too many contexts): three stops drawing and
-  // waits; when the browser gives the context back, the canvas starts afresh. If it does not
-  // within a few seconds, the viewer offers to restart it.
-  useEffect(() => () => listening.current?.abort(), []);
-  const onCreated = useCallback((state: RootState) => {
-    configureRenderer(state);
-    // Only the current canvas is listened to: an old one, freed when the canvas restarts, fires
-    // "context lost" as it goes.
-    listening.current?.abort();
-    const controller = new AbortController();
-    listening.current = controller;
-    const { signal } = controller;
-    const canvas = state.gl.domElement;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    signal.addEventListener('abort', () => clearTimeout(timer));
-    canvas.addEventListener(
-      'webglcontextlost',
-      () => {
-        setLost('lost');
-        timer = setTimeout(() => setLost('gone'), RESTORE_WAIT_MS);
-      },
-      { signal },
-    );
-    canvas.addEventListener(
-      'webglcontextrestored',
-      () => {
-        controller.abort();
-        setLost(null);
-        setAttempt((n) => n + 1);
-      },
-      { signal },
-    );
-  }, []);
 
   // Local files: dropped on the viewer or opened with the button (or O).
   const openFile = useCallback(
@@ -361,33 +255,7 @@ export default function ModelViewer({
     [act, clips.length, open, settings.clip],
   );
 
-  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
-    const target = event.target as HTMLElement;
-    // Typing in a field (or choosing in a list) is not a shortcut.
-    if (/^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName) || event.ctrlKey || event.metaKey) return;
-    if (event.altKey) return;
-    if (event.key === 'Escape' && settings.help) {
-      event.preventDefault();
-      dispatch({ type: 'close-help' });
-      return;
-    }
-    // A focused button keeps Space and Enter for itself.
-    if (target.tagName === 'BUTTON' && (event.key === ' ' || event.key === 'Enter')) return;
-    const key = event.key.length === 1 && event.key !== 'E' ? event.key.toLowerCase() : event.key;
-    const command = commandFor(key, settings);
-    if (!command) return;
-    const needsModel = ![
-      'toggle',
-      'look',
-      'background',
-      'cycle-background',
-      'exposure',
-      'open-file',
-    ].includes(command.type);
-    if (needsModel && state !== 'ready') return;
-    event.preventDefault();
-    run(command);
-  };
+  const onKeyDown = useViewerShortcuts(settings, state, run, dispatch);
 
   const resetView = useCallback(() => handle.current?.reset(), []);
   const onDoubleClick = useCallback((event: MouseEvent<HTMLElement>) => {
@@ -395,14 +263,10 @@ export default function ModelViewer({
     if ((event.target as HTMLElement).closest('.model-viewer__stage canvas'))
       handle.current?.reset();
   }, []);
-  const toggle = (
-    key: 'wireframe' | 'grid' | 'shadow' | 'autoRotate' | 'playing' | 'facts' | 'help',
-  ) => dispatch({ type: 'toggle', key });
   const ready = state === 'ready';
 
   return (
     <figure
-      ref={figure}
       className={className ? `model-viewer ${className}` : 'model-viewer'}
       data-testid="model-viewer"
       data-state={state}
@@ -419,13 +283,8 @@ export default function ModelViewer({
         })}
       >
         <input {...getInputProps()} data-testid="viewer-file-input" aria-label="Open a .glb file" />
-        {state === 'error' && current?.state === 'error' ? (
-          <div className="model-viewer__overlay model-viewer__error" role="alert">
-            <p>The model could not be loaded: {current.message}</p>
-            <button type="button" className="small" onClick={retry}>
-              Try again
-            </button>
-          </div>
+        {state === 'error' && errorMessage !== null ? (
+          <ErrorOverlay message={errorMessage} onRetry={retry} />
         ) : source && lost !== 'gone' ? (
           <ViewerErrorBoundary key={attempt} onError={onError}>
             <Canvas
@@ -452,230 +311,29 @@ export default function ModelViewer({
             </Canvas>
           </ViewerErrorBoundary>
         ) : null}
-        {state === 'empty' && (
-          <div className="model-viewer__overlay model-viewer__empty">
-            <p>Drop a .glb file here to inspect it.</p>
-            <button type="button" className="primary small" onClick={open}>
-              Open a .glb file…
-            </button>
-          </div>
-        )}
-        {state === 'lost' && (
-          <div className="model-viewer__overlay model-viewer__lost" role="status">
-            {lost === 'gone' ? (
-              <>
-                <p>The 3D view stopped: the browser took back its graphics context.</p>
-                <button type="button" className="small" onClick={retry}>
-                  Restart the 3D view
-                </button>
-              </>
-            ) : (
-              <p>The graphics context was lost. Restoring the 3D view…</p>
-            )}
-          </div>
-        )}
-        {state === 'loading' && (
-          <div className="model-viewer__overlay model-viewer__loading">
-            {/* The live region says "Loading model…" once; the figure is for the eyes. */}
-            <p role="status">
-              Loading model…<span aria-hidden="true">{percent === null ? '' : ` ${percent}%`}</span>
-            </p>
-            <div
-              className="progress"
-              role="progressbar"
-              aria-label="Model download"
-              aria-valuemin={0}
-              aria-valuemax={100}
-              {...(percent === null ? {} : { 'aria-valuenow': percent })}
-            >
-              <span
-                className={percent === null ? 'indeterminate' : undefined}
-                style={{ width: `${percent ?? 30}%` }}
-              />
-            </div>
-          </div>
-        )}
-        {isDragActive && (
-          <div className="model-viewer__overlay model-viewer__dropping" aria-hidden="true">
-            <p>Drop the .glb to inspect it</p>
-          </div>
-        )}
+        <StageOverlays
+          state={state}
+          lost={lost}
+          percent={percent}
+          dragging={isDragActive}
+          onOpen={open}
+          onRetry={retry}
+        />
         {settings.help && (
-          <div
-            className="model-viewer__help"
-            role="dialog"
-            aria-labelledby={helpId}
-            data-testid="viewer-help"
-          >
-            <div className="model-viewer__help-head">
-              <h3 id={helpId}>Keyboard shortcuts</h3>
-              <button
-                type="button"
-                className="small"
-                onClick={() => dispatch({ type: 'close-help' })}
-              >
-                Close
-              </button>
-            </div>
-            <dl>
-              {SHORTCUTS.map((s) => (
-                <div key={s.label}>
-                  <dt>
-                    {s.keys.map((k) => (
-                      <kbd key={k}>{keyLabel(k)}</kbd>
-                    ))}
-                  </dt>
-                  <dd>{s.label}</dd>
-                </div>
-              ))}
-              <div>
-                <dt>
-                  <kbd>Esc</kbd>
-                </dt>
-                <dd>Close this help</dd>
-              </div>
-            </dl>
-            <p className="muted small">Shortcuts work while the viewer has focus (click it).</p>
-          </div>
+          <HelpDialog id={helpId} onClose={() => dispatch({ type: 'close-help' })} />
         )}
       </div>
 
-      <div className="model-viewer__bar" role="toolbar" aria-label="Viewer controls">
-        <div className="model-viewer__group" role="group" aria-label="Look">
-          {LOOKS.map((look, i) => (
-            <button
-              key={look}
-              type="button"
-              aria-pressed={settings.look === look}
-              title={`${LOOK_LABELS[look]} (${i + 1})`}
-              onClick={() => dispatch({ type: 'look', look })}
-            >
-              {LOOK_LABELS[look]}
-            </button>
-          ))}
-        </div>
-        <div className="model-viewer__group" role="group" aria-label="Show">
-          {SHOW_TOGGLES.map((t) => (
-            <ToggleButton
-              key={t.key}
-              on={settings[t.key]}
-              onClick={() => toggle(t.key)}
-              label={t.label}
-              shortcut={t.shortcut}
-            />
-          ))}
-        </div>
-        <div className="model-viewer__group">
-          <label className="model-viewer__field">
-            <span>Background</span>
-            <select
-              value={settings.background}
-              onChange={(e) =>
-                dispatch({ type: 'background', background: e.target.value as Background })
-              }
-            >
-              {BACKGROUNDS.map((b) => (
-                <option key={b} value={b}>
-                  {BACKGROUND_LABELS[b]}
-                </option>
-              ))}
-            </select>
-          </label>
-          {settings.background === 'custom' && (
-            <input
-              type="color"
-              aria-label="Background colour"
-              value={settings.customBackground}
-              onChange={(e) =>
-                dispatch({ type: 'background', background: 'custom', color: e.target.value })
-              }
-            />
-          )}
-          <label className="model-viewer__field">
-            <span>Exposure</span>
-            <input
-              type="range"
-              min={EXPOSURE.min}
-              max={EXPOSURE.max}
-              step={EXPOSURE.step}
-              value={settings.exposure}
-              onChange={(e) => dispatch({ type: 'exposure', value: Number(e.target.value) })}
-            />
-            <output>{settings.exposure.toFixed(2)}</output>
-          </label>
-        </div>
-        {clips.length > 0 && (
-          <div className="model-viewer__group" role="group" aria-label="Animation">
-            <button
-              type="button"
-              aria-pressed={settings.playing}
-              title="Play or pause (Space)"
-              onClick={() => toggle('playing')}
-            >
-              {settings.playing ? 'Pause' : 'Play'}
-            </button>
-            <label className="model-viewer__field">
-              <span className="visually-hidden">Animation</span>
-              <select
-                aria-label="Animation"
-                value={Math.min(settings.clip, clips.length - 1)}
-                onChange={(e) =>
-                  dispatch({ type: 'clip', clip: Number(e.target.value), count: clips.length })
-                }
-              >
-                {clips.map((clip, i) => (
-                  <option key={`${i}:${clip}`} value={i}>
-                    {clip}
-                  </option>
-                ))}
-              </select>
-            </label>
-          </div>
-        )}
-        <div className="model-viewer__group model-viewer__group--end">
-          <button
-            type="button"
-            title="Reset view (R, Home, double-click)"
-            disabled={!ready}
-            onClick={resetView}
-          >
-            Reset view
-          </button>
-          <ToggleButton
-            on={settings.facts}
-            onClick={() => toggle('facts')}
-            label="Facts"
-            shortcut="I"
-          />
-          <details className="model-viewer__menu">
-            <summary>Save</summary>
-            <div role="group" aria-label="Save">
-              {SAVE_ITEMS.map((item) => (
-                <button
-                  key={item.what}
-                  type="button"
-                  disabled={item.needs === 'view' ? !ready : !model}
-                  onClick={() => void act(item.what)}
-                >
-                  {item.label}
-                </button>
-              ))}
-            </div>
-          </details>
-          <button type="button" title="Open a .glb file (O)" onClick={open}>
-            Open…
-          </button>
-          <button
-            type="button"
-            aria-pressed={settings.help}
-            aria-label="Keyboard shortcuts"
-            title="Keyboard shortcuts (?)"
-            onClick={() => toggle('help')}
-          >
-            ?
-          </button>
-        </div>
-      </div>
+      <ViewerToolbar
+        settings={settings}
+        dispatch={dispatch}
+        clips={clips}
+        ready={ready}
+        hasModel={model !== null}
+        onResetView={resetView}
+        onOpen={open}
+        onSave={(what) => void act(what)}
+      />
 
       {notice && (
         <p className="model-viewer__notice" role="alert">
@@ -702,24 +360,6 @@ export default function ModelViewer({
         for the keyboard shortcuts.
       </figcaption>
     </figure>
-  );
-}
-
-function ToggleButton({
-  on,
-  onClick,
-  label,
-  shortcut,
-}: {
-  on: boolean;
-  onClick: () => void;
-  label: string;
-  shortcut: string;
-}) {
-  return (
-    <button type="button" aria-pressed={on} title={`${label} (${shortcut})`} onClick={onClick}>
-      {label}
-    </button>
   );
 }
 

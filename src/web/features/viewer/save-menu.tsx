@@ -1,0 +1,51 @@
+import { useRef } from 'react';
+
+/** The Save menu: screenshots need the view drawn, files only the loaded model. */
+export const SAVE_ITEMS = [
+  { what: 'png', label: 'Screenshot (PNG)', needs: 'view' },
+  { what: 'png-transparent', label: 'Screenshot, transparent background', needs: 'view' },
+  { what: 'glb', label: 'Original GLB', needs: 'model' },
+  { what: 'obj', label: 'OBJ', needs: 'model' },
+  { what: 'stl', label: 'STL (binary)', needs: 'model' },
+  { what: 'stl-z-up', label: 'STL, Z up (for slicers)', needs: 'model' },
+  { what: 'usdz', label: 'USDZ (AR Quick Look)', needs: 'model' },
+] as const;
+export type SaveWhat = (typeof SAVE_ITEMS)[number]['what'];
+
+/**
+ * The toolbar's Save menu. It closes once a choice is made (a download needs no open menu
+ * behind it).
+ */
+export function SaveMenu({
+  viewReady,
+  modelReady,
+  onSave,
+}: {
+  /** Screenshots need the view drawn. */
+  viewReady: boolean;
+  /** Files need the loaded model. */
+  modelReady: boolean;
+  onSave: (what: SaveWhat) => void;
+}) {
+  const menu = useRef<HTMLDetailsElement>(null);
+  return (
+    <details className="model-viewer__menu" ref={menu}>
+      <summary>Save</summary>
+      <div role="group" aria-label="Save">
+        {SAVE_ITEMS.map((item) => (
+          <button
+            key={item.what}
+            type="button"
+            disabled={item.needs === 'view' ? !viewReady : !modelReady}
+            onClick={() => {
+              if (menu.current) menu.current.open = false;
+              onSave(item.what);
+            }}
+          >
+            {item.label}
+          </button>
+        ))}
+      </div>
+    </details>
+  );
+}
