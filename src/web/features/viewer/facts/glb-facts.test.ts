@@ -545,7 +545,6 @@ describe('imageSize', () => {
 
   it('gives null for other or cut-short bytes', async () => {
     expect(imageSize(new Uint8Array(0))).toBeNull();
-    expect(imageSize(new TextEncoder().encode('GIF89a, not supported'))).toBeNull();
     const png = new Uint8Array(await base().png().toBuffer());
     expect(imageSize(png.subarray(0, 20))).toBeNull();
     const jpeg = new Uint8Array(await base().jpeg().toBuffer());

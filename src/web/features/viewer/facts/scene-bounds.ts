@@ -1,0 +1,128 @@
+// Scene walking: node matrices, mesh instances (GPU instancing too), triangles, and the
+// default scene's world bounds. Pure.
+import { Matrix4, Quaternion, Vector3, type Box3 } from 'three';
+import type { Reader } from './accessors.ts';
+import { type Json, isIndex, isObject, list, numbers, objectAt } from './glb-container.ts';
+import { type Vec3 } from './glb-facts.ts';
+
+function localMatrix(node: Json): Matrix4 {
+  const matrix = numbers(node.matrix, 16);
+  if (matrix) return new Matrix4().fromArray(matrix); // column-major, as three stores it
+  const t = numbers(node.translation, 3) ?? [0, 0, 0];
+  const r = numbers(node.rotation, 4) ?? [0, 0, 0, 1];
+  const s = numbers(node.scale, 3) ?? [1, 1, 1];
+  return new Matrix4().compose(
+    new Vector3(t[0], t[1], t[2]),
+    new Quaternion(r[0], r[1], r[2], r[3]).normalize(),
+    new Vector3(s[0], s[1], s[2]),
+  );
+}
+
+/** The root nodes of the default scene: `scene`, else scene 0, else every parentless node. */
+function sceneRoots(json: Json): unknown[] {
+  const scenes = list(json.scenes);
+  if (scenes.length > 0) {
+    const scene = objectAt(scenes, json.scene) ?? objectAt(scenes, 0);
+    return list(scene?.nodes);
+  }
+  const nodes = list(json.nodes);
+  const children = new Set<unknown>();
+  for (const node of nodes)
+    if (isObject(node)) for (const c of list(node.children)) children.add(c);
+  return nodes.map((_, i) => i).filter((i) => !children.has(i));
+}
+
+interface MeshInstance {
+  mesh: Json;
+  /** World matrix of each drawn copy. */
+  matrices: Matrix4[];
+  /** How many copies are drawn (EXT_mesh_gpu_instancing count, else 1). */
+  copies: number;
+}
+
+/**
+ * The EXT_mesh_gpu_instancing transforms of a node, relative to it; `copies` always, and
+ * `matrices` only when all its TRS accessors could be read (else the node's own is used).
+ */
+function gpuInstances(reader: Reader, node: Json): { copies: number; matrices: Matrix4[] | null } {
+  const extension = isObject(node.extensions) ? node.extensions.EXT_mesh_gpu_instancing : undefined;
+  if (!isObject(extension) || !isObject(extension.attributes)) return { copies: 1, matrices: null };
+  const attributes = extension.attributes;
+  const accessors = Object.values(attributes).filter((a) => reader.accessor(a) !== undefined);
+  if (accessors.length === 0) return { copies: 1, matrices: null };
+  const copies = reader.count(accessors[0]);
+  const read = (name: string, width: number): Float64Array | null | undefined => {
+    if (attributes[name] === undefined) return undefined;
+    const values = reader.values(attributes[name]);
+    return values && values.length >= copies * width ? values : null;
+  };
+  const t = read('TRANSLATION', 3);
+  const r = read('ROTATION', 4);
+  const s = read('SCALE', 3);
+  if (t === null || r === null || s === null) return { copies, matrices: null };
+  const matrices: Matrix4[] = [];
+  for (let i = 0; i < copies; i++) {
+    matrices.push(
+      new Matrix4().compose(
+        t ? new Vector3(t[3 * i], t[3 * i + 1], t[3 * i + 2]) : new Vector3(),
+        r
+          ? new Quaternion(r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]).normalize()
+          : new Quaternion(),
+        s ? new Vector3(s[3 * i], s[3 * i + 1], s[3 * i + 2]) : new Vector3(1, 1, 1),
+      ),
+    );
+  }
+  return { copies, matrices };
+}
+
+/** Every mesh the default scene draws, with its world transforms. Each node is visited once. */
+export function meshInstances(reader: Reader): MeshInstance[] {
+  const { json } = reader;
+  const nodes = list(json.nodes);
+  const visited = new Set<number>();
+  const out: MeshInstance[] = [];
+  const stack: { index: unknown; parent: Matrix4 }[] = sceneRoots(json)
+    .map((index) => ({ index, parent: new Matrix4() }))
+    .reverse();
+  while (stack.length > 0) {
+    const { index, parent } = stack.pop()!;
+    // A node belongs to one tree at most; revisits (cycles, shared children) are invalid.
+    if (!isIndex(index) || visited.has(index)) continue;
+    visited.add(index);
+    const node = objectAt(nodes, index);
+    if (!node) continue;
+    const world = parent.clone().multiply(localMatrix(node));
+    const mesh = objectAt(json.meshes, node.mesh);
+    if (mesh) {
+      const { copies, matrices } = gpuInstances(reader, node);
+      out.push({
+        mesh,
+        copies,
+        matrices: matrices ? matrices.map((m) => world.clone().multiply(m)) : [world],
+      });
+    }
+    const children = list(node.children);
+    for (let i = children.length - 1; i >= 0; i--)
+      stack.push({ index: children[i], parent: world });
+  }
+  return out;
+}
+
+export function trianglesOf(mode: number, count: number): number {
+  if (mode === 4) return Math.floor(count / 3);
+  if (mode === 5 || mode === 6) return Math.max(0, count - 2);
+  return 0; // points and lines
+}
+
+const CORNER = new Vector3();
+
+export function expandByBox(target: Box3, min: Vec3, max: Vec3, matrix: Matrix4): void {
+  for (let corner = 0; corner < 8; corner++) {
+    CORNER.set(
+      corner & 1 ? max[0] : min[0],
+      corner & 2 ? max[1] : min[1],
+      corner & 4 ? max[2] : min[2],
+    ).applyMatrix4(matrix);
+    target.expandByPoint(CORNER);
+  }
+}
