@@ -19,19 +19,6 @@ export function parseRoute(pathname: string): Route {
   return { page: 'not-found' };
 }
 
-export function hrefOf(route: Route): string {
-  switch (route.page) {
-    case 'studio':
-      return '/';
-    case 'task':
-      return `/tasks/${encodeURIComponent(route.id)}`;
-    case 'not-found':
-      return '/';
-    default:
-      return `/${route.page}`;
-  }
-}
-
 const listeners = new Set<() => void>();
 function subscribe(listener: () => void) {
   listeners.add(listener);

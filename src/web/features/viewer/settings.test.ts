@@ -1,6 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
-import { sameOriginPath } from './address.ts';
-import { CameraLink } from './camera-link.ts';
+import { describe, expect, it } from 'vitest';
 import {
   commandFor,
   DEFAULT_SETTINGS,
@@ -73,38 +71,5 @@ describe('shortcuts', () => {
     expect(commandFor('3', DEFAULT_SETTINGS)).toEqual({ type: 'look', look: 'normals' });
     expect(commandFor('?', DEFAULT_SETTINGS)).toEqual({ type: 'toggle', key: 'help' });
     expect(commandFor('x', DEFAULT_SETTINGS)).toBeNull();
-  });
-});
-
-describe('CameraLink', () => {
-  it('sends a pose to the other viewers only, and not when switched off', () => {
-    const link = new CameraLink();
-    const a = vi.fn();
-    const b = vi.fn();
-    const idA = Symbol('a');
-    const leaveB = link.join(Symbol('b'), b);
-    link.join(idA, a);
-    const pose = { position: [1, 2, 3], target: [0, 0, 0] } as const;
-    link.publish(idA, { position: [...pose.position], target: [...pose.target] });
-    expect(a).not.toHaveBeenCalled();
-    expect(b).toHaveBeenCalledWith({ position: [1, 2, 3], target: [0, 0, 0] });
-    link.setEnabled(false);
-    link.publish(idA, { position: [4, 5, 6], target: [0, 0, 0] });
-    expect(b).toHaveBeenCalledTimes(1);
-    expect(link.last?.position).toEqual([4, 5, 6]);
-    leaveB();
-    expect(link.size).toBe(1);
-  });
-});
-
-describe('sameOriginPath', () => {
-  it('opens paths on this site only', () => {
-    expect(sameOriginPath('/api/assets/abc.glb')).toBe('/api/assets/abc.glb');
-    expect(sameOriginPath('https://example.com/x.glb')).toBeNull();
-    expect(sameOriginPath('//example.com/x.glb')).toBeNull();
-    expect(sameOriginPath('/\\example.com/x.glb')).toBeNull();
-    expect(sameOriginPath('javascript:alert(1)')).toBeNull();
-    expect(sameOriginPath('')).toBeNull();
-    expect(sameOriginPath(null)).toBeNull();
   });
 });
