@@ -20,6 +20,7 @@ import type { KTX2Loader } from 'three/examples/jsm/loaders/KTX2Loader.js';
 import type { CompressedTexture } from 'three';
 import { ModelLoadError, take } from './model-bytes.ts';
 import { warmContext } from './webgl-warmup.ts';
+import { GLB_HEADER_BYTES, GLB_MAGIC } from '../../../formats/index.ts';
 
 const DECODERS = `${import.meta.env.BASE_URL}decoders/`;
 
@@ -181,7 +182,10 @@ export function releaseRenderer(gl: WebGLRenderer): void {
 
 /** True when the bytes start like a binary glTF file. */
 export function isGlb(bytes: Uint8Array): boolean {
-  return bytes.length >= 12 && new TextDecoder().decode(bytes.subarray(0, 4)) === 'glTF';
+  return (
+    bytes.length >= GLB_HEADER_BYTES &&
+    new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true) === GLB_MAGIC
+  );
 }
 
 async function load(url: string, progress: ProgressSink): Promise<LoadedModel> {

@@ -1,12 +1,12 @@
 // The GLB container: its 12-byte header, the JSON and BIN chunks, and the JSON helpers the
 // other readers share. Pure.
+import { GLB_MAGIC } from '../../../../formats/index.ts';
 
 /** The bytes are not a GLB this module can read. The message says what is wrong. */
 export class GlbFormatError extends Error {
   override name = 'GlbFormatError';
 }
 
-const GLB_MAGIC = 0x46546c67; // 'glTF'
 const CHUNK_JSON = 0x4e4f534a; // 'JSON'
 const CHUNK_BIN = 0x004e4942; // 'BIN\0'
 const HEADER_BYTES = 12;
