@@ -575,6 +575,12 @@ test('a generated model opens in the viewer and compares with another from the l
   await picker.selectOption({ index: 2 });
   await expectRenderedModel(b);
   await page.screenshot({ path: info.outputPath('compare-library.png') });
+  // The two stages line up, whatever the length of each slot's name.
+  const tops = await page
+    .locator('.model-viewer__stage')
+    .evaluateAll((stages) => stages.map((s) => Math.round(s.getBoundingClientRect().top)));
+  expect(tops).toHaveLength(2);
+  expect(Math.abs(tops[0]! - tops[1]!)).toBeLessThanOrEqual(1);
 
   // On a phone the viewer page fits: nothing runs off the edge.
   await page.setViewportSize({ width: 390, height: 844 });
