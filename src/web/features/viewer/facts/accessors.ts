@@ -131,7 +131,9 @@ export class Reader {
     const size = COMPONENT_BYTES[componentType];
     const components = TYPE_COMPONENTS[string(accessor.type) ?? ''];
     const count = isIndex(accessor.count) ? accessor.count : -1;
-    if (!size || !components || components > 4 || count < 0) return null;
+    // Matrices only as float MAT4 (no column padding then: inverse bind matrices, for skins).
+    const floatMat4 = accessor.type === 'MAT4' && componentType === 5126;
+    if (!size || !components || (components > 4 && !floatMat4) || count < 0) return null;
     const out = new Float64Array(count * components);
     if (accessor.bufferView === undefined) return out; // all zeros (glTF 2.0 §3.6.2.1)
     const view = this.bufferView(accessor.bufferView);

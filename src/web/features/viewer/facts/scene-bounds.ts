@@ -81,6 +81,9 @@ export function meshInstances(reader: Reader): MeshInstance[] {
   const nodes = list(json.nodes);
   const visited = new Set<number>();
   const out: MeshInstance[] = [];
+  // Every node's world matrix, for the joints of skins.
+  const worlds = new Map<number, Matrix4>();
+  const skinned: { mesh: Json; skin: Json; fallback: Matrix4 }[] = [];
   const stack: { index: unknown; parent: Matrix4 }[] = sceneRoots(json)
     .map((index) => ({ index, parent: new Matrix4() }))
     .reverse();
@@ -92,8 +95,11 @@ export function meshInstances(reader: Reader): MeshInstance[] {
     const node = objectAt(nodes, index);
     if (!node) continue;
     const world = parent.clone().multiply(localMatrix(node));
+    worlds.set(index, world);
     const mesh = objectAt(json.meshes, node.mesh);
-    if (mesh) {
+    const skin = objectAt(json.skins, node.skin);
+    if (mesh && skin) skinned.push({ mesh, skin, fallback: world });
+    else if (mesh) {
       const { copies, matrices } = gpuInstances(reader, node);
       out.push({
         mesh,
@@ -105,7 +111,34 @@ export function meshInstances(reader: Reader): MeshInstance[] {
     for (let i = children.length - 1; i >= 0; i--)
       stack.push({ index: children[i], parent: world });
   }
+  for (const { mesh, skin, fallback } of skinned)
+    out.push({ mesh, copies: 1, matrices: skinMatrices(reader, skin, worlds) ?? [fallback] });
   return out;
+}
+
+/**
+ * Where a skinned mesh's vertices go in its bind pose: glTF ignores the mesh node's own
+ * transform and moves each vertex by its joints' `world × inverseBind` (three's
+ * `SkinnedMesh.computeBoundingBox` does the same per vertex). The box is taken through every
+ * distinct joint matrix, which is exact when they agree (a rest pose) and safe when they do not.
+ * Null when the skin names no joint in the scene.
+ */
+function skinMatrices(reader: Reader, skin: Json, worlds: Map<number, Matrix4>): Matrix4[] | null {
+  const joints = list(skin.joints);
+  const ibm =
+    skin.inverseBindMatrices === undefined ? null : reader.values(skin.inverseBindMatrices);
+  const matrices: Matrix4[] = [];
+  joints.forEach((joint, i) => {
+    const world = isIndex(joint) ? worlds.get(joint) : undefined;
+    if (!world) return;
+    const inverse =
+      ibm && ibm.length >= (i + 1) * 16
+        ? new Matrix4().fromArray(Array.from(ibm.subarray(i * 16, i * 16 + 16)))
+        : new Matrix4();
+    const m = world.clone().multiply(inverse);
+    if (!matrices.some((other) => other.equals(m))) matrices.push(m);
+  });
+  return matrices.length > 0 ? matrices : null;
 }
 
 export function trianglesOf(mode: number, count: number): number {
