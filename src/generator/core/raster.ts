@@ -238,9 +238,12 @@ export interface EncodedTexture {
   mimeType: 'image/png' | 'image/jpeg';
 }
 
-/** The power of two nearest to `n` (in log terms), between 1 and `max`. */
-export function nearestPowerOfTwo(n: number, max = 2048): number {
-  return Math.min(max, 2 ** Math.max(0, Math.round(Math.log2(Math.max(1, n)))));
+/**
+ * The smallest power of two at least `n`, at most `max`: a texture is never scaled down to reach
+ * a power of two (724 px stays sharp at 1024 rather than losing detail at 512).
+ */
+export function powerOfTwoAtLeast(n: number, max = 2048): number {
+  return Math.min(max, 2 ** Math.max(0, Math.ceil(Math.log2(Math.max(1, n)) - 1e-9)));
 }
 
 /**
@@ -249,8 +252,8 @@ export function nearestPowerOfTwo(n: number, max = 2048): number {
  * PNG keeping the alpha channel, or JPEG without it.
  */
 export async function encodeTexture(raster: Raster, withAlpha: boolean): Promise<EncodedTexture> {
-  const width = nearestPowerOfTwo(raster.width);
-  const height = nearestPowerOfTwo(raster.height);
+  const width = powerOfTwoAtLeast(raster.width);
+  const height = powerOfTwoAtLeast(raster.height);
   let input = sharp(asBuffer(raster.data), {
     raw: { width: raster.width, height: raster.height, channels: 4 },
   });
