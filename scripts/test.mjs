@@ -20,6 +20,46 @@ let passed = 0;
 let failed = 0;
 const summary = [];
 
+// The names of failed tests, with the first line of each reason, so that the closing lines
+// alone (all a CI log's tail may show) say what broke.
+const firstLine = (text) =>
+  String(text ?? '')
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .find((l) => l.trim()) ?? '';
+function vitestFailures(report) {
+  const lines = [];
+  for (const file of report.testResults ?? []) {
+    const where = file.name.startsWith(root) ? file.name.slice(root.length) : file.name;
+    if (
+      file.status === 'failed' &&
+      !(file.assertionResults ?? []).some((a) => a.status === 'failed')
+    )
+      lines.push(`     ✗ ${where}: ${firstLine(file.message)}`);
+    for (const a of file.assertionResults ?? [])
+      if (a.status === 'failed')
+        lines.push(`     ✗ ${where} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+  }
+  return lines;
+}
+function playwrightFailures(report) {
+  const lines = [];
+  const walk = (suite, path) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? [])
+        if (t.status === 'unexpected') {
+          const err = t.results?.at(-1)?.error?.message;
+          lines.push(
+            `     ✗ ${spec.file}:${spec.line} › ${[...path, spec.title].join(' › ')}: ${firstLine(err)}`,
+          );
+        }
+    for (const child of suite.suites ?? [])
+      walk(child, suite.file === child.file ? [...path, child.title] : path);
+  };
+  for (const s of report.suites ?? []) walk(s, []);
+  return lines;
+}
+
 function run(name, args, env = {}) {
   console.log(`\n━━ ${name} ━━`);
   const r = spawnSync(process.execPath, args, {
@@ -60,6 +100,7 @@ if (!only || only === 'unit') {
   } else if (!ok) failed++;
   summary.push(
     `${ok ? 'ok  ' : 'FAIL'} unit: ${counts ? `${counts.numPassedTests} passed, ${counts.numFailedTests} failed` : 'no report'}`,
+    ...(counts ? vitestFailures(counts) : []),
   );
 }
 
@@ -74,8 +115,10 @@ if (!only || only === 'e2e') {
     rmSync(out, { force: true });
     const ok = run('e2e (playwright)', [bin('@playwright/test', 'cli.js'), 'test']);
     let counts = null;
+    let report = null;
     if (existsSync(out)) {
-      const s = JSON.parse(readFileSync(out, 'utf8')).stats;
+      report = JSON.parse(readFileSync(out, 'utf8'));
+      const s = report.stats;
       counts = { passed: s.expected + s.flaky, failed: s.unexpected };
     }
     if (counts) {
@@ -85,6 +128,7 @@ if (!only || only === 'e2e') {
     } else if (!ok) failed++;
     summary.push(
       `${ok ? 'ok  ' : 'FAIL'} e2e (${browser.kind} chromium): ${counts ? `${counts.passed} passed, ${counts.failed} failed` : 'no report'}`,
+      ...(report ? playwrightFailures(report) : []),
     );
   }
 }
@@ -117,6 +161,7 @@ if (!only || only === 'scale') {
     } else if (!ok) failed++;
     summary.push(
       `${ok ? 'ok  ' : 'FAIL'} scale: ${counts ? `${counts.numPassedTests} passed, ${counts.numFailedTests} failed` : 'no report'}`,
+      ...(counts ? vitestFailures(counts) : []),
     );
     const browser = await findChromium();
     if (browser) {
@@ -129,8 +174,10 @@ if (!only || only === 'scale') {
         'playwright.scale.config.ts',
       ]);
       let c = null;
+      let report = null;
       if (existsSync(e2eOut)) {
-        const st = JSON.parse(readFileSync(e2eOut, 'utf8')).stats;
+        report = JSON.parse(readFileSync(e2eOut, 'utf8'));
+        const st = report.stats;
         c = { passed: st.expected + st.flaky, failed: st.unexpected };
       }
       if (c) {
@@ -140,6 +187,7 @@ if (!only || only === 'scale') {
       } else if (!e2eOk) failed++;
       summary.push(
         `${e2eOk ? 'ok  ' : 'FAIL'} scale e2e: ${c ? `${c.passed} passed, ${c.failed} failed` : 'no report'}`,
+        ...(report ? playwrightFailures(report) : []),
       );
     }
   }
