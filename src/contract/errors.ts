@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   invalidApiKey: 'invalid_api_key',
   insufficientCredits: 'insufficient_credits',
   taskNotFound: 'task_not_found',
+  taskNotArchived: 'task_not_archived',
   routeNotFound: 'route_not_found',
   rateLimited: 'rate_limited',
   internal: 'internal_error',

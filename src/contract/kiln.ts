@@ -46,6 +46,11 @@ export const LibraryEntrySchema = z.object({
   /** The archived copy (`/api/assets/{sha}.glb`) when there is one, else the upstream's URL. */
   model_url: z.string().nullable(),
   archived: z.boolean(),
+  /**
+   * A picture of the model itself (`/api/assets/{sha}.webp`), drawn by the first browser that
+   * showed the archived model; null until then (the gallery shows the input instead).
+   */
+  thumbnail_url: z.string().nullable().optional(),
   /** Hidden from the gallery and the list (DELETE); still readable by its id. */
   hidden: z.boolean().optional(),
   /**

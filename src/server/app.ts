@@ -149,7 +149,7 @@ export function createServerApp(deps: ServerDeps): ServerApp {
     }),
   );
   app.route('/api/assets', assetRoutes(deps.blobs));
-  app.route('/api', libraryRoutes({ store: storage.library, library, ownerOf }));
+  app.route('/api', libraryRoutes({ store: storage.library, library, ownerOf, blobs: deps.blobs }));
 
   const mock = deps.mock;
   if (mock) app.all('/mock/v1/*', (c) => mock.fetch(c.req.raw));

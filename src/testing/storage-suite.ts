@@ -99,6 +99,18 @@ export function storageSuite(name: string, open: () => Promise<Storage>) {
         });
       }));
 
+    it("keeps the first picture of an owner's archived model, and only then", () =>
+      using(async ({ library }) => {
+        await library.insert(row('o1', 't'));
+        const [first, second] = ['1'.repeat(64), '2'.repeat(64)];
+        expect(await library.setThumbnail('o1', 't', first)).toBe(false); // not archived yet
+        await library.archived('t', 'f'.repeat(64));
+        expect(await library.setThumbnail('o2', 't', first)).toBe(false); // not o2's
+        expect(await library.setThumbnail('o1', 't', first)).toBe(true);
+        expect(await library.setThumbnail('o1', 't', second)).toBe(false); // the first stays
+        expect((await library.get('o1', 't'))?.thumbnailSha256).toBe(first);
+      }));
+
     it('keeps a balance history that a late poll of an old task does not rewrite', () =>
       using(async ({ library }) => {
         for (const t of ['b1', 'b2', 'b3']) await library.insert(row('o1', t));

@@ -4,19 +4,24 @@ import { ApiError } from '../middleware/api-error.ts';
 import { serveBlob } from '../serve-blob.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 
-/** `/api/assets/{sha256}.glb`: archived models, content-addressed, cached forever, ranged. */
+const SERVED = {
+  glb: { kind: 'assets', contentType: 'model/gltf-binary' },
+  webp: { kind: 'thumbnails', contentType: 'image/webp' },
+} as const;
+
+/**
+ * `/api/assets/{sha256}.glb`: archived models; `/api/assets/{sha256}.webp`: their pictures.
+ * Content-addressed, cached forever, ranged.
+ */
 export function assetRoutes(blobs: BlobStore) {
   const app = new Hono();
   app.get('/:name', async (c) => {
-    const sha = /^([a-f0-9]{64})\.glb$/.exec(c.req.param('name'))?.[1];
-    const served = sha
-      ? await serveBlob(c, blobs, {
-          kind: 'assets',
-          sha256: sha,
-          ext: 'glb',
-          contentType: 'model/gltf-binary',
-        })
-      : undefined;
+    const match = /^([a-f0-9]{64})\.(glb|webp)$/.exec(c.req.param('name'));
+    const ext = match?.[2] as keyof typeof SERVED | undefined;
+    const served =
+      match && ext
+        ? await serveBlob(c, blobs, { ...SERVED[ext], sha256: match[1]!, ext })
+        : undefined;
     if (!served)
       throw new ApiError(404, { code: ERROR_CODES.assetNotFound, message: 'No such model.' });
     return served;

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import {
   ERROR_CODES,
   LibraryPatchSchema,
@@ -8,13 +9,18 @@ import {
 import { ApiError } from '../middleware/api-error.ts';
 import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
 import type { OwnerOf } from '../owner.ts';
+import type { BlobStore } from '../storage/blobs.ts';
 import type { LibraryStore } from '../storage/library.ts';
+import { tooLarge } from '../uploads/normalise-image.ts';
 import type { LibraryService } from './service.ts';
+import { THUMBNAIL_MAX_BYTES, normaliseThumbnail } from './thumbnail.ts';
 
 export interface LibraryRouteDeps {
   store: LibraryStore;
   library: LibraryService;
   ownerOf: OwnerOf;
+  /** Where thumbnails are kept. */
+  blobs: BlobStore;
 }
 
 const notInLibrary = () =>
@@ -95,6 +101,38 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
     if (!row) throw notInLibrary();
     return c.json(deps.library.toEntry(row), 200, { 'cache-control': 'no-store' });
   });
+
+  // The picture of a model, drawn by the first browser that showed it (the body is the image:
+  // PNG, JPEG or WebP). The first one stays; later ones change nothing and get the entry as is.
+  app.put(
+    '/library/:id/thumbnail',
+    bodyLimit({
+      maxSize: THUMBNAIL_MAX_BYTES,
+      onError: () => {
+        throw tooLarge(undefined, THUMBNAIL_MAX_BYTES);
+      },
+    }),
+    async (c) => {
+      const owner = theOwner(c);
+      const id = c.req.param('id');
+      const row = await deps.store.get(owner, id);
+      if (!row) throw notInLibrary();
+      if (row.assetSha256 === null)
+        throw new ApiError(409, {
+          code: ERROR_CODES.taskNotArchived,
+          message: 'The model is not in your library yet, so it has no picture to keep.',
+          param: 'id',
+        });
+      if (row.thumbnailSha256 === null) {
+        const webp = await normaliseThumbnail(new Uint8Array(await c.req.arrayBuffer()));
+        const stored = await deps.blobs.put('thumbnails', webp, 'webp');
+        await deps.store.setThumbnail(owner, id, stored.sha256);
+      }
+      const after = await deps.store.get(owner, id);
+      if (!after) throw notInLibrary();
+      return c.json(deps.library.toEntry(after), 200, { 'cache-control': 'no-store' });
+    },
+  );
 
   app.delete('/library/:id', async (c) => {
     const hidden = await deps.store.hide(theOwner(c), c.req.param('id'));

@@ -31,6 +31,10 @@ export function assetUrl(sha256: string): string {
   return `/api/assets/${sha256}.glb`;
 }
 
+export function thumbnailUrl(sha256: string): string {
+  return `/api/assets/${sha256}.webp`;
+}
+
 /** The upload an image URL names, by its content hash, when it is one of Kiln's. */
 function uploadOf(url: string): { sha256: string; ext: string } | undefined {
   const upload = UPLOAD_PATH.exec(url.split('?')[0] ?? '');
@@ -175,6 +179,7 @@ export function createLibraryService(deps: LibraryDeps) {
         error: row.error,
         model_url: row.assetSha256 ? assetUrl(row.assetSha256) : row.upstreamModelUrl,
         archived: row.assetSha256 !== null,
+        thumbnail_url: row.thumbnailSha256 ? thumbnailUrl(row.thumbnailSha256) : null,
         archive: archiveOf(row),
       };
     },

@@ -4,8 +4,8 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 
-/** What a blob is: an uploaded input image or an archived GLB. */
-export type BlobKind = 'uploads' | 'assets';
+/** What a blob is: an uploaded input image, an archived GLB, or a picture of an archived model. */
+export type BlobKind = 'uploads' | 'assets' | 'thumbnails';
 
 export interface StoredBlob {
   sha256: string;

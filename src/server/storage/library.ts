@@ -27,6 +27,8 @@ export interface LibraryRow {
   /** When the archive is tried again; null when archived or given up. */
   archiveNextMs: number | null;
   hidden: boolean;
+  /** The picture of the archived model, when a browser has drawn one. */
+  thumbnailSha256: string | null;
   seq: number;
 }
 
@@ -48,7 +50,13 @@ export interface LibraryStore {
   insert(
     row: Omit<
       LibraryRow,
-      'seq' | 'archiveAttempts' | 'archiveError' | 'archiveNextMs' | 'hidden' | 'assetSha256'
+      | 'seq'
+      | 'archiveAttempts'
+      | 'archiveError'
+      | 'archiveNextMs'
+      | 'hidden'
+      | 'assetSha256'
+      | 'thumbnailSha256'
     >,
   ): Promise<void>;
   /** Applies what a response showed to every owner's row of this task. Returns the rows after. */
@@ -63,6 +71,11 @@ export interface LibraryStore {
   /** Shows a hidden task in the library again; false when the owner has no such task. */
   unhide(owner: string, taskId: string): Promise<boolean>;
   archived(taskId: string, sha256: string): Promise<void>;
+  /**
+   * Keeps a picture of the owner's archived model. The first one stays: false when the task is
+   * not the owner's, not archived yet, or already has its picture.
+   */
+  setThumbnail(owner: string, taskId: string, sha256: string): Promise<boolean>;
   /** Counts a failed attempt; `nextMs` is when to try again, or null to give up. */
   archiveFailed(taskId: string, error: string, nextMs: number | null): Promise<void>;
   /** Completed tasks whose archive is due (never tried, or a retry whose time has come). */
@@ -105,6 +118,7 @@ function toRow(r: Selectable<Tables['library']>): LibraryRow {
     archiveError: r.archive_error,
     archiveNextMs: r.archive_next_ms === null ? null : Number(r.archive_next_ms),
     hidden: Number(r.hidden) === 1,
+    thumbnailSha256: r.thumbnail_sha256 ?? null,
     seq: Number(r.seq),
   };
 }
@@ -221,6 +235,18 @@ export function libraryStore(db: Kysely<Tables>): LibraryStore {
         })
         .where('task_id', '=', taskId)
         .execute();
+    },
+
+    async setThumbnail(owner, taskId, sha256) {
+      const r = await db
+        .updateTable('library')
+        .set({ thumbnail_sha256: sha256 })
+        .where('owner', '=', owner)
+        .where('task_id', '=', taskId)
+        .where('asset_sha256', 'is not', null)
+        .where('thumbnail_sha256', 'is', null)
+        .executeTakeFirst();
+      return r.numUpdatedRows > 0n;
     },
 
     async archiveFailed(taskId, message, nextMs) {

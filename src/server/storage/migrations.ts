@@ -140,4 +140,11 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('uploads').addColumn('name', 'text').execute();
     },
   },
+  '004_thumbnails': {
+    // A picture of the model itself (WebP, content-addressed in the blob store), drawn by the
+    // browser that first shows the archived model and kept: the gallery shows it.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('library').addColumn('thumbnail_sha256', 'text').execute();
+    },
+  },
 };

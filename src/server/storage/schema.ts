@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * Kiln's tables, the same in SQLite (embedded) and PostgreSQL (scaled out). Times are epoch
@@ -31,6 +31,8 @@ export interface Tables {
     /** When the archive may be tried again; null when it need not be (archived, or given up). */
     archive_next_ms: number | null;
     hidden: Generated<number>;
+    /** A WebP picture of the archived model, once a browser has drawn one. */
+    thumbnail_sha256: ColumnType<string | null, string | null | undefined, string | null>;
   };
   balances: {
     seq: Generated<number>;
