@@ -56,7 +56,7 @@ test('single image: upload a photo, watch the stages, view and download the mode
   await expect(page.getByText('Ready')).toBeVisible();
   await shot(page, info, 'form');
   await expectAccessible(page);
-  const { detail } = await generate(page);
+  const { id, detail } = await generate(page);
   await expect(detail.getByRole('progressbar').first()).toBeVisible();
   // Focus moves to the new task.
   await expect(detail.getByRole('heading').first()).toBeFocused();
@@ -72,6 +72,34 @@ test('single image: upload a photo, watch the stages, view and download the mode
   ).toBe(true);
   await expectRenderedModel(detail.getByTestId('model-viewer'));
   await shot(page, info, 'result');
+  // Shown once, the model's picture is kept for the gallery: a 480 × 360 WebP of the model on a
+  // transparent background (some pixels opaque and varied, the corners clear).
+  let thumbnail = '';
+  await expect
+    .poll(async () => {
+      const res = await page.request.get(`/api/library/${id}`, {
+        headers: { authorization: `Bearer ${DEMO_KEY}` },
+      });
+      return (thumbnail = ((await res.json()) as { thumbnail_url?: string }).thumbnail_url ?? '');
+    })
+    .toMatch(/^\/api\/assets\/[a-f0-9]{64}\.webp$/);
+  const picture = Buffer.from(await (await page.request.get(thumbnail)).body());
+  writeFileSync(info.outputPath('model-thumbnail.webp'), picture);
+  const { data, info: size } = await sharp(picture)
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  expect([size.width, size.height]).toEqual([480, 360]);
+  let opaque = 0;
+  const greys = new Set<number>();
+  for (let i = 0; i < data.length; i += 4)
+    if (data[i + 3]! > 200) {
+      opaque++;
+      greys.add((data[i]! + data[i + 1]! + data[i + 2]!) >> 4);
+    }
+  expect(opaque / (480 * 360)).toBeGreaterThan(0.05);
+  expect(greys.size).toBeGreaterThan(8);
+  expect(data[3]).toBe(0); // the top-left corner: no background drawn
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: info.outputPath('readme.png') });
   await expectAccessible(page);
@@ -279,8 +307,16 @@ test('gallery and credits show what happened', async ({ page }, info) => {
   await expect(page.getByRole('heading', { name: 'Gallery' })).toBeVisible();
   await expect(page.getByText('Failed').first()).toBeVisible();
   await expect(page.getByText('Completed').first()).toBeVisible();
-  // The photo tasks show their input photo as the thumbnail.
-  const thumb = page.getByRole('img', { name: /Input photo for alpha task/ }).first();
+  // A model that was shown has its own picture, with the input photo beside it; a task without
+  // a model (the failed one) shows its input photo.
+  const model = page.getByRole('img', { name: /^3D model from the alpha task/ }).first();
+  await model.scrollIntoViewIfNeeded();
+  await expect
+    .poll(() => model.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBe(480);
+  const card = page.locator('.gallery-card', { has: model });
+  await expect(card.getByRole('img', { name: /^Input photo/ })).toBeVisible();
+  const thumb = page.getByRole('img', { name: /Input photo for \S+ task/ }).first();
   await thumb.scrollIntoViewIfNeeded();
   await expect
     .poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))

@@ -17,19 +17,26 @@ export async function kilnFetch<T>(
     auth?: boolean;
     /** A JSON body. */
     json?: unknown;
+    /** A binary body (an image), sent with its own type. */
+    blob?: Blob;
   },
 ): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const apiKey = options.auth === false ? null : currentApiKey();
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   if (options.json !== undefined) headers['content-type'] = 'application/json';
+  else if (options.blob) headers['content-type'] = options.blob.type || 'application/octet-stream';
   let res: Response;
   try {
     res = await fetch(path, {
       method: options.method ?? 'GET',
       headers,
       signal: options.signal ?? null,
-      ...(options.json !== undefined ? { body: JSON.stringify(options.json) } : {}),
+      ...(options.json !== undefined
+        ? { body: JSON.stringify(options.json) }
+        : options.blob
+          ? { body: options.blob }
+          : {}),
     });
   } catch (err) {
     if (options.signal?.aborted) throw err;

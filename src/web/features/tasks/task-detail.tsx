@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useCallback, useEffect, useRef } from 'react';
 import { NotFoundError } from '../../../client/index.ts';
 import { isTerminal, type LibraryEntry, type Task } from '../../../contract/index.ts';
 import { navigate } from '../../lib/router.ts';
@@ -14,6 +14,7 @@ import { useModels } from '../../api/models-query.ts';
 import { LazyModelViewer } from '../viewer/index.ts';
 import { StageStepper } from './stage-stepper.tsx';
 import { useTask } from '../../api/task-query.ts';
+import { useKeepThumbnail } from '../../api/thumbnail.ts';
 import './tasks.css';
 
 function subjectOf(entry: LibraryEntry | undefined, task: Task): string {
@@ -98,6 +99,10 @@ function FailurePanel({
 
 function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }) {
   const url = entry?.archived ? entry.model_url : null;
+  // The first time an archived model is shown, its picture becomes the gallery's thumbnail.
+  const { mutate: keepThumbnail } = useKeepThumbnail(task.id);
+  const needsPicture = Boolean(url && entry && !entry.thumbnail_url);
+  const onPicture = useCallback((picture: Blob) => keepThumbnail(picture), [keepThumbnail]);
   const name = glbFileName(
     entry ?? {
       id: task.id,
@@ -114,6 +119,7 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
             url={url}
             label={`3D model of ${subjectOf(entry, task)}`}
             fileName={name.replace(/\.glb$/, '')}
+            {...(needsPicture ? { onPicture } : {})}
           />
         </Suspense>
       ) : (

@@ -51,7 +51,15 @@ export interface ModelViewerProps {
   cameraLink?: CameraLink;
   /** Called when a local file is dropped or opened (else the viewer shows it in place). */
   onOpenFile?: (file: LocalFile) => void;
+  /**
+   * Asks for a picture of `url`'s model (480 × 360, transparent, WebP): given once per URL, the
+   * first time the model is shown settled in the default look (the gallery's thumbnail).
+   */
+  onPicture?: (picture: Blob) => void;
 }
+
+/** The size of the pictures `onPicture` receives (4:3, as the gallery's cards). */
+export const PICTURE_SIZE = { width: 480, height: 360 } as const;
 
 /** A .glb from the user's disk, shown through an object URL. */
 export interface LocalFile {
@@ -131,6 +139,7 @@ export default function ModelViewer({
   className,
   cameraLink,
   onOpenFile,
+  onPicture,
 }: ModelViewerProps) {
   const captionId = useId();
   const helpId = useId();
@@ -154,6 +163,22 @@ export default function ModelViewer({
     onCreated,
   } = useViewerLifecycle(source);
   const handle = useRef<ViewHandle | null>(null);
+
+  // The gallery's picture of `url`'s model: once per URL, when first settled in the default look
+  // (the exposure and the shadow as they start; the background and grid are left out anyway).
+  const pictured = useRef<string | null>(null);
+  const plain =
+    settings.look === 'lit' &&
+    !settings.wireframe &&
+    settings.exposure === DEFAULT_SETTINGS.exposure;
+  useEffect(() => {
+    if (state !== 'ready' || !onPicture || !url || local || !plain || pictured.current === url)
+      return;
+    const view = handle.current;
+    if (!view) return;
+    pictured.current = url;
+    view.picture(PICTURE_SIZE.width, PICTURE_SIZE.height).then(onPicture, () => {});
+  }, [state, onPicture, url, local, plain]);
 
   const clips = model?.clips ?? [];
   const name = local ? baseName(local.name) : (fileName ?? 'model');

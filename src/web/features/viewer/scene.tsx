@@ -22,6 +22,7 @@ import {
   PMREMGenerator,
   Vector3,
   type AnimationAction,
+  type Object3D,
   type WebGLRenderer,
 } from 'three';
 import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
@@ -45,11 +46,18 @@ export interface ViewHandle {
   zoom(factor: number): void;
   /** A PNG of the view as shown; with `transparent`, without the background colour. */
   capture(transparent: boolean): Promise<Blob>;
+  /**
+   * A picture of the model for the gallery: `width` × `height` from the middle of the view,
+   * without background or grid (the contact shadow stays), WebP where the browser writes it.
+   */
+  picture(width: number, height: number): Promise<Blob>;
 }
 
 /** The direction the camera looks from, before and after "Reset view": front, a little right and above. */
 export const VIEW_DIRECTION = new Vector3(0.45, 0.3, 1).normalize();
 const FIT_MARGIN = 1.2;
+/** The gallery picture's zoom against the view's fit. */
+const PICTURE_ZOOM = 0.85;
 /** Side of the contact-shadow square and of the grid, in model footprints. */
 const SHADOW_SCALE = 3;
 const GRID_SIZE = 4;
@@ -411,6 +419,52 @@ function ViewControls({ handleRef }: { handleRef: RefObject<ViewHandle | null> }
         );
         scene.background = background;
         invalidate();
+        if (!blob) throw new Error('the browser could not encode the picture.');
+        return blob;
+      },
+      async picture(width, height) {
+        const { gl, scene, camera, invalidate } = get();
+        const background = scene.background;
+        const hidden: Object3D[] = [];
+        scene.traverse((o) => {
+          if (o.type === 'GridHelper' && o.visible) hidden.push(o);
+        });
+        scene.background = null;
+        for (const o of hidden) o.visible = false;
+        // A little more room around the model than the view's tight fit (the card's corners
+        // carry the input and a badge).
+        const zoom = camera.zoom;
+        camera.zoom = zoom * PICTURE_ZOOM;
+        camera.updateProjectionMatrix();
+        // Drawn and copied in one task: the drawing buffer is not preserved past it.
+        gl.render(scene, camera);
+        camera.zoom = zoom;
+        camera.updateProjectionMatrix();
+        const source = gl.domElement;
+        const out = document.createElement('canvas');
+        out.width = width;
+        out.height = height;
+        const scale = Math.min(source.width / width, source.height / height);
+        const [w, h] = [width * scale, height * scale];
+        const context = out.getContext('2d');
+        context?.drawImage(
+          source,
+          (source.width - w) / 2,
+          (source.height - h) / 2,
+          w,
+          h,
+          0,
+          0,
+          width,
+          height,
+        );
+        scene.background = background;
+        for (const o of hidden) o.visible = true;
+        invalidate();
+        if (!context) throw new Error('the browser could not draw the picture.');
+        const blob = await new Promise<Blob | null>((resolve) =>
+          out.toBlob(resolve, 'image/webp', 0.85),
+        );
         if (!blob) throw new Error('the browser could not encode the picture.');
         return blob;
       },
