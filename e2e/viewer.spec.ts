@@ -215,6 +215,44 @@ test.describe('viewer', () => {
       .toBeLessThan(turned / 3);
   });
 
+  test('frames a rigged figure whole (an armature in centimetres), and again after Reset view', async ({
+    page,
+  }, info) => {
+    await page.goto('/viewer');
+    const viewer = viewerOf(page);
+    await open(page, 'rigged');
+    await settle(page);
+    // The red figure's rows in the canvas (160 × 120): all of it in view, with room above and
+    // below, and filling a good part of the height (the fit's margin is 1.2).
+    const figureRows = async () => {
+      const raw = await pixels(viewer);
+      const rows: number[] = [];
+      for (let y = 0; y < 120; y++)
+        for (let x = 0; x < 160; x++) {
+          const [r, g, b] = [
+            raw[(y * 160 + x) * 3]!,
+            raw[(y * 160 + x) * 3 + 1]!,
+            raw[(y * 160 + x) * 3 + 2]!,
+          ];
+          if (r > 60 && r > 2 * g && r > 2 * b) {
+            rows.push(y);
+            break;
+          }
+        }
+      return { top: Math.min(...rows), bottom: Math.max(...rows) };
+    };
+    await page.screenshot({ path: info.outputPath('rigged.png') });
+    const first = await figureRows();
+    expect(first.top, 'the head is in view').toBeGreaterThan(2);
+    expect(first.bottom, 'the feet are in view').toBeLessThan(117);
+    expect(first.bottom - first.top, 'the figure fills the view').toBeGreaterThan(60);
+    await press(viewer, 'r');
+    await page.waitForTimeout(800); // the reset animates
+    const reset = await figureRows();
+    expect(reset.top).toBeGreaterThan(2);
+    expect(reset.bottom).toBeLessThan(117);
+  });
+
   test('plays animations with a clip picker, and pauses', async ({ page }) => {
     await page.goto('/viewer');
     const viewer = viewerOf(page);

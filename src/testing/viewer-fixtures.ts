@@ -5,6 +5,8 @@
 //   meshopt.glb   the teapot photo's model, EXT_meshopt_compression
 //   animated.glb  a red cube with two clips: "spin" (rotation) and "bounce" (translation)
 //   large.glb     a finely tessellated torus, over 200,000 triangles, uint32 indices
+//   rigged.glb    a red 0.5 × 1.8 × 0.3 m box skinned to one joint under an armature scaled to
+//                 centimetres, as rigged characters are often exported
 //   ktx2.glb      the hamburger photo's model, its textures re-encoded as KTX2 (Basis Universal
 //                 ETC1S with BasisLZ supercompression, full mip chain; KHR_texture_basisu,
 //                 required), each resized to power-of-two sides first
@@ -248,6 +250,64 @@ async function animatedCube(io: NodeIO): Promise<Document> {
 }
 
 /**
+ * A rigged figure as Mixamo-style exports are: an armature node scaled 0.01, a joint 90 units
+ * (0.9 m) up inside it, the skinned mesh's vertices in metres, and an inverse bind matrix that
+ * undoes the armature. Its true size is 0.5 × 1.8 × 0.3 m, standing on y = 0.
+ */
+function riggedFigure(): Document {
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const [hx, h, hz] = [0.25, 1.8, 0.15];
+  // prettier-ignore
+  const positions = new Float32Array([
+    -hx, 0, -hz,  hx, 0, -hz,  hx, h, -hz,  -hx, h, -hz,
+    -hx, 0, hz,   hx, 0, hz,   hx, h, hz,   -hx, h, hz,
+  ]);
+  // prettier-ignore
+  const indices = new Uint16Array([
+    0, 2, 1, 0, 3, 2,  4, 5, 6, 4, 6, 7,  0, 1, 5, 0, 5, 4,
+    3, 7, 6, 3, 6, 2,  0, 4, 7, 0, 7, 3,  1, 2, 6, 1, 6, 5,
+  ]);
+  const accessor = (
+    type: 'SCALAR' | 'VEC4' | 'VEC3' | 'MAT4',
+    array: Float32Array | Uint8Array | Uint16Array,
+  ) => doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+  const material = doc
+    .createMaterial('red')
+    .setBaseColorFactor([0.8, 0.05, 0.05, 1])
+    .setRoughnessFactor(0.6);
+  const prim = doc
+    .createPrimitive()
+    .setAttribute('POSITION', accessor('VEC3', positions))
+    .setAttribute('JOINTS_0', accessor('VEC4', new Uint8Array(8 * 4)))
+    .setAttribute(
+      'WEIGHTS_0',
+      accessor(
+        'VEC4',
+        new Float32Array(8 * 4).map((_, i) => (i % 4 === 0 ? 1 : 0)),
+      ),
+    )
+    .setIndices(accessor('SCALAR', indices))
+    .setMaterial(material);
+  const joint = doc.createNode('hips').setTranslation([0, 90, 0]);
+  const armature = doc.createNode('armature').setScale([0.01, 0.01, 0.01]).addChild(joint);
+  // inverse(S(0.01) · T(0, 90, 0)) = T(0, -90, 0) · S(100), column-major.
+  const ibm = new Float32Array([100, 0, 0, 0, 0, 100, 0, 0, 0, 0, 100, 0, 0, -90, 0, 1]);
+  const skin = doc
+    .createSkin('rig')
+    .addJoint(joint)
+    .setSkeleton(joint)
+    .setInverseBindMatrices(accessor('MAT4', ibm));
+  const body = doc
+    .createNode('body')
+    .setMesh(doc.createMesh('body').addPrimitive(prim))
+    .setSkin(skin);
+  armature.addChild(body);
+  doc.getRoot().setDefaultScene(doc.createScene('scene').addChild(armature));
+  return doc;
+}
+
+/**
  * A torus (major radius 0.35, minor 0.15) of `radial × tubular` quads, two triangles each,
  * with positions, normals and uint32 indices.
  */
@@ -325,6 +385,7 @@ const FIXTURES: { name: string; build: (io: NodeIO) => Promise<Document> }[] = [
   { name: 'animated.glb', build: animatedCube },
   { name: 'large.glb', build: () => Promise.resolve(largeTorus()) },
   { name: 'ktx2.glb', build: ktx2Hamburger },
+  { name: 'rigged.glb', build: () => Promise.resolve(riggedFigure()) },
 ];
 
 async function mtimeMs(path: string): Promise<number | undefined> {

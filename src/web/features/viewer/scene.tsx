@@ -23,6 +23,7 @@ import {
   Vector3,
   type AnimationAction,
   type Object3D,
+  type SkinnedMesh,
   type WebGLRenderer,
 } from 'three';
 import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
@@ -278,6 +279,14 @@ function LoadedModelView({
   const object = useMemo(() => cloneObject(model.gltf.scene), [model]);
   const { unit, size } = useMemo(() => {
     object.updateMatrixWorld(true);
+    // A skinned mesh keeps the box it first computes (Bounds' fit and "Reset view" read it): make
+    // it now, with every joint in place, rather than whenever it is first asked for.
+    object.traverse((o) => {
+      if ((o as SkinnedMesh).isSkinnedMesh) {
+        (o as SkinnedMesh).computeBoundingBox();
+        (o as SkinnedMesh).computeBoundingSphere();
+      }
+    });
     const raw = new Box3().setFromObject(object, true).getSize(new Vector3());
     const footprint = Math.max(raw.x, raw.z, raw.y / 2);
     const unit = Number.isFinite(footprint) && footprint > 0 ? 1 / footprint : 1;
