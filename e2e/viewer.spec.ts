@@ -215,7 +215,7 @@ test.describe('viewer', () => {
       .toBeLessThan(turned / 3);
   });
 
-  test('frames a rigged figure whole (an armature in centimetres), and again after Reset view', async ({
+  test('frames a rigged figure whole (an armature in centimetres), after Reset view, and over its clip', async ({
     page,
   }, info) => {
     await page.goto('/viewer');
@@ -251,6 +251,23 @@ test.describe('viewer', () => {
     const reset = await figureRows();
     expect(reset.top).toBeGreaterThan(2);
     expect(reset.bottom).toBeLessThan(117);
+
+    // A clip that lifts the figure 1.5 m out of its rest box: framed over the whole clip, it
+    // never leaves the view (pictures over its 2 s, the top of the jump included).
+    await open(page, 'jumping');
+    const seen: { top: number; bottom: number }[] = [];
+    for (let i = 0; i < 8; i++) {
+      seen.push(await figureRows());
+      await page.waitForTimeout(250);
+    }
+    await page.screenshot({ path: info.outputPath('jumping.png') });
+    for (const rows of seen) {
+      expect(rows.top, JSON.stringify(seen)).toBeGreaterThan(1);
+      expect(rows.bottom, JSON.stringify(seen)).toBeLessThan(118);
+    }
+    // It did jump: the figure's top moved.
+    const tops = seen.map((r) => r.top);
+    expect(Math.max(...tops) - Math.min(...tops)).toBeGreaterThan(10);
   });
 
   test('plays animations with a clip picker, and pauses', async ({ page }) => {

@@ -7,6 +7,7 @@
 //   large.glb     a finely tessellated torus, over 200,000 triangles, uint32 indices
 //   rigged.glb    a red 0.5 × 1.8 × 0.3 m box skinned to one joint under an armature scaled to
 //                 centimetres, as rigged characters are often exported
+//   jumping.glb   the same figure with a clip, "jump", that lifts it 1.5 m out of its rest box
 //   ktx2.glb      the hamburger photo's model, its textures re-encoded as KTX2 (Basis Universal
 //                 ETC1S with BasisLZ supercompression, full mip chain; KHR_texture_basisu,
 //                 required), each resized to power-of-two sides first
@@ -254,7 +255,7 @@ async function animatedCube(io: NodeIO): Promise<Document> {
  * (0.9 m) up inside it, the skinned mesh's vertices in metres, and an inverse bind matrix that
  * undoes the armature. Its true size is 0.5 × 1.8 × 0.3 m, standing on y = 0.
  */
-function riggedFigure(): Document {
+export function riggedFigure(jump = false): Document {
   const doc = new Document();
   const buffer = doc.createBuffer();
   const [hx, h, hz] = [0.25, 1.8, 0.15];
@@ -304,6 +305,22 @@ function riggedFigure(): Document {
     .setSkin(skin);
   armature.addChild(body);
   doc.getRoot().setDefaultScene(doc.createScene('scene').addChild(armature));
+  if (jump) {
+    // Up 150 units (1.5 m) and down again in 2 s, through the joint.
+    const times = [0, 0.5, 1, 1.5, 2];
+    const heights = [0, 110, 150, 110, 0].flatMap((dy) => [0, 90 + dy, 0]);
+    const sampler = doc
+      .createAnimationSampler()
+      .setInput(accessor('SCALAR', new Float32Array(times)))
+      .setOutput(accessor('VEC3', new Float32Array(heights)))
+      .setInterpolation('LINEAR');
+    const channel = doc
+      .createAnimationChannel()
+      .setTargetNode(joint)
+      .setTargetPath('translation')
+      .setSampler(sampler);
+    doc.createAnimation('jump').addSampler(sampler).addChannel(channel);
+  }
   return doc;
 }
 
@@ -386,6 +403,7 @@ const FIXTURES: { name: string; build: (io: NodeIO) => Promise<Document> }[] = [
   { name: 'large.glb', build: () => Promise.resolve(largeTorus()) },
   { name: 'ktx2.glb', build: ktx2Hamburger },
   { name: 'rigged.glb', build: () => Promise.resolve(riggedFigure()) },
+  { name: 'jumping.glb', build: () => Promise.resolve(riggedFigure(true)) },
 ];
 
 async function mtimeMs(path: string): Promise<number | undefined> {

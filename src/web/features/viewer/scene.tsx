@@ -23,7 +23,6 @@ import {
   Vector3,
   type AnimationAction,
   type Object3D,
-  type SkinnedMesh,
   type WebGLRenderer,
 } from 'three';
 import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
@@ -37,6 +36,7 @@ import {
   releaseRenderer,
   type LoadedModel,
 } from './loaders.ts';
+import { fitSkinnedBounds } from './clip-bounds.ts';
 import { addWireframe, applyLook } from './looks.ts';
 import { backgroundColor, type ViewerSettings } from './settings.ts';
 
@@ -278,20 +278,16 @@ function LoadedModelView({
   // the looks swap materials on this copy's meshes only.
   const object = useMemo(() => cloneObject(model.gltf.scene), [model]);
   const { unit, size } = useMemo(() => {
-    object.updateMatrixWorld(true);
     // A skinned mesh keeps the box it first computes (Bounds' fit and "Reset view" read it): make
-    // it now, with every joint in place, rather than whenever it is first asked for.
-    object.traverse((o) => {
-      if ((o as SkinnedMesh).isSkinnedMesh) {
-        (o as SkinnedMesh).computeBoundingBox();
-        (o as SkinnedMesh).computeBoundingSphere();
-      }
-    });
+    // it now, with every joint in place (not whenever it is first asked for, with the joints
+    // moved by the centring), and wide enough for every pose its clips take it to.
+    fitSkinnedBounds(object, model.gltf.animations);
+    object.updateMatrixWorld(true);
     const raw = new Box3().setFromObject(object, true).getSize(new Vector3());
     const footprint = Math.max(raw.x, raw.z, raw.y / 2);
     const unit = Number.isFinite(footprint) && footprint > 0 ? 1 / footprint : 1;
     return { unit, size: raw.multiplyScalar(unit) };
-  }, [object]);
+  }, [object, model]);
   useEffect(() => {
     acquire(model);
     return () => release(model);

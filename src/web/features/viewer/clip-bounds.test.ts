@@ -1,0 +1,53 @@
+import { Box3, type Group, type SkinnedMesh, type AnimationClip } from 'three';
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { describe, expect, it } from 'vitest';
+import { fixtureIO, riggedFigure } from '../../../testing/viewer-fixtures.ts';
+import { fitSkinnedBounds } from './clip-bounds.ts';
+
+async function load(jump: boolean): Promise<{ scene: Group; animations: AnimationClip[] }> {
+  const glb = await (await fixtureIO()).writeBinary(riggedFigure(jump));
+  const buffer = glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength) as ArrayBuffer;
+  return new Promise((resolve, reject) => new GLTFLoader().parse(buffer, '', resolve, reject));
+}
+
+function meshOf(scene: Group): SkinnedMesh {
+  let found: SkinnedMesh | undefined;
+  scene.traverse((o) => {
+    if ((o as SkinnedMesh).isSkinnedMesh) found = o as SkinnedMesh;
+  });
+  if (!found) throw new Error('no skinned mesh');
+  return found;
+}
+
+/** What Bounds' fit sees: the mesh's kept box, in world space. */
+const fitBox = (scene: Group) => new Box3().setFromObject(scene);
+
+describe('fitSkinnedBounds', () => {
+  it('measures a rigged figure in its rest pose, whatever has moved it since loading', async () => {
+    const { scene, animations } = await load(false);
+    // What the viewer does next: centre and scale the model, which moves the joints.
+    scene.position.set(0, -0.9, 0);
+    scene.scale.setScalar(0.5);
+    scene.updateMatrixWorld(true);
+    fitSkinnedBounds(scene, animations);
+    const box = fitBox(scene);
+    expect(box.min.y).toBeCloseTo(-0.9, 3);
+    expect(box.max.y).toBeCloseTo(-0.9 + 0.9, 3);
+    expect(box.max.x - box.min.x).toBeCloseTo(0.25, 3);
+  });
+
+  it('holds every pose of its clips, and leaves the figure in its rest pose', async () => {
+    const { scene, animations } = await load(true);
+    const joint = scene.getObjectByName('hips')!;
+    const rest = joint.position.clone();
+    fitSkinnedBounds(scene, animations);
+    const box = fitBox(scene);
+    expect(box.min.y).toBeCloseTo(0, 3);
+    expect(box.max.y).toBeCloseTo(1.8 + 1.5, 2); // the jump's top
+    expect(joint.position.toArray()).toEqual(rest.toArray());
+    const mesh = meshOf(scene);
+    expect(mesh.boundingSphere!.radius).toBeGreaterThan(1.6); // never culled mid-jump
+    // The exact rest box is still what a precise measure finds.
+    expect(new Box3().setFromObject(scene, true).max.y).toBeCloseTo(1.8, 3);
+  });
+});
