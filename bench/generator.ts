@@ -16,6 +16,7 @@ import { MeshoptDecoder } from 'meshoptimizer';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { BACKDROPS, composite } from '../src/testing/backdrops.ts';
 import { PHOTOS_DIR } from '../src/testing/fixtures.ts';
 import sharp from 'sharp';
 import { imageToGlb, promptToGlb, viewsToGlb } from '../src/generator/index.ts';
@@ -135,6 +136,18 @@ async function makeCases(): Promise<Case[]> {
     await addPhotos(group, size);
     await addViews(group, size);
   }
+  // Each alpha photo on the backdrops artists shoot on (src/testing/backdrops.ts): the
+  // segmentation's cost where it works hardest.
+  for (const p of photos.filter((x) => x.name !== 'teapot'))
+    for (const backdrop of BACKDROPS) {
+      const bytes = await composite(p.bytes, backdrop);
+      cases.push({
+        group: 'on backdrops',
+        name: `${p.name} on ${backdrop}`,
+        input: `${await dimensions(bytes)} ${backdrop === 'jpeg-70' ? 'JPEG' : 'PNG'}, ${(bytes.byteLength / 1024).toFixed(0)} KB`,
+        run: () => imageToGlb(bytes),
+      });
+    }
   for (const prompt of PROMPTS)
     cases.push({
       group: 'prompts',

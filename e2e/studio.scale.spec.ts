@@ -40,15 +40,28 @@ test('the whole studio flow works with every request alternating replicas', asyn
   await expect(detail.getByTestId('credits-remaining')).not.toHaveText('—');
   await shot(page, info, 'scale-result');
 
-  // The gallery lists it, with its input photo (served by whichever replica nginx picks).
+  // The gallery lists it with the model's picture the result's viewer drew (kept in S3) and its
+  // input photo beside it, each served by whichever replica nginx picks.
+  await expect
+    .poll(async () => {
+      const res = await page.request.get(`/api/library/${id}`, {
+        headers: { authorization: `Bearer ${DEMO_KEY}` },
+      });
+      return ((await res.json()) as { thumbnail_url?: string | null }).thumbnail_url ?? '';
+    })
+    .toMatch(/\.webp$/);
   await page.goto('/gallery');
   await expect(page.getByRole('heading', { name: 'Gallery' })).toBeVisible();
   const card = page.locator(`[data-task-id="${id}"]`).first();
   await expect(card).toBeVisible();
-  const thumb = page.getByRole('img', { name: /Input photo for alpha task/ }).first();
-  await expect
-    .poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
-    .toBeGreaterThan(0);
+  for (const name of [/^3D model from the alpha task/, /^Input photo/]) {
+    const image = card.getByRole('img', { name }).first();
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), {
+        timeout: 30_000,
+      })
+      .toBeGreaterThan(0);
+  }
   await shot(page, info, 'scale-gallery');
 
   // Credits: the balance the task reported, the same from either replica.

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { NO_CHROMIUM_HELP, findChromium } from './chromium.mjs';
 import { scaleMissing } from './scale-services.mjs';
@@ -23,8 +24,7 @@ const summary = [];
 // The names of failed tests, with the first line of each reason, so that the closing lines
 // alone (all a CI log's tail may show) say what broke.
 const firstLine = (text) =>
-  String(text ?? '')
-    .replace(/\x1b\[[0-9;]*m/g, '')
+  stripVTControlCharacters(String(text ?? ''))
     .split('\n')
     .find((l) => l.trim()) ?? '';
 function vitestFailures(report) {

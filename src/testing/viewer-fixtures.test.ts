@@ -65,13 +65,15 @@ describe('makeViewerFixtures', { timeout: TIMEOUT }, () => {
       .listExtensionsUsed()
       .map((e) => e.extensionName);
 
-  it('writes the five fixtures into the given directory', () => {
+  it('writes the seven fixtures into the given directory', () => {
     expect(fixtures.map((f) => f.name)).toEqual([
       'draco.glb',
       'meshopt.glb',
       'animated.glb',
       'large.glb',
       'ktx2.glb',
+      'rigged.glb',
+      'jumping.glb',
     ]);
     for (const f of fixtures) {
       expect(f.path.startsWith(outDir)).toBe(true);

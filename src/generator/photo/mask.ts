@@ -1,4 +1,5 @@
 import type { Raster, SampleGrid } from '../core/raster.ts';
+import { fitBackdrop } from './backdrop.ts';
 
 /** A binary object mask over a sample grid: 1 = object, 0 = background. Row-major. */
 export interface Mask {
@@ -73,36 +74,74 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-/** A plain backdrop: its colour and how far (RGB distance) a pixel may be from it. */
+/**
+ * The backdrop an opaque photo's object stands on: its colour at each grid sample (a smooth
+ * field, see backdrop.ts), its median colour, and how far (RGB distance) a pixel may be from it.
+ */
 export interface Background {
   colour: [number, number, number];
   threshold: number;
+  /** RGB per grid sample, row-major. */
+  field: Float32Array;
+  /** How far border samples typically are from the field (its fit's 80th percentile). */
+  noise: number;
+  /** The row where a wall meets a table (the field steps there), when there is one. */
+  horizon: number | null;
+  /** The grid the field is over. */
+  width: number;
+  height: number;
 }
 
 /**
- * For opaque images: estimates the background colour from the border samples. Returns
- * undefined when the border is not a plain backdrop (a busy photo), as no mask can then be
- * guessed this way.
+ * For opaque images: fits the backdrop to the border (a gradient, a vignette, a wall and a table
+ * meeting at a horizon, light texture). Returns undefined when the border is no backdrop (a busy
+ * photo), as no mask can then be guessed this way.
  */
 export function estimateBackground(grid: SampleGrid): Background | undefined {
-  const { width, height, rgb } = grid;
-  const border: number[] = [];
-  for (let i = 0; i < width; i++) border.push(i, (height - 1) * width + i);
-  for (let j = 1; j < height - 1; j++) border.push(j * width, j * width + width - 1);
+  const backdrop = fitBackdrop(grid);
+  if (!backdrop) return undefined;
+  const { field } = backdrop;
+  const n = grid.width * grid.height;
+  const colour = [0, 1, 2].map((k) =>
+    median(Array.from({ length: n }, (_, s) => field[s * 3 + k]!)),
+  ) as [number, number, number];
+  return {
+    colour,
+    threshold: Math.min(70, Math.max(24, 3 * backdrop.noise + 12)),
+    field,
+    noise: backdrop.noise,
+    horizon: backdrop.horizon,
+    width: grid.width,
+    height: grid.height,
+  };
+}
 
-  const colour = [0, 1, 2].map((k) => median(border.map((s) => rgb[s * 3 + k]!))) as [
-    number,
-    number,
-    number,
-  ];
-  // Spread of the border around its median colour: a studio backdrop (with some vignetting
-  // or noise) stays low; a scene does not.
-  const spreads = border
-    .map((s) => colourDistance(rgb[s * 3]!, rgb[s * 3 + 1]!, rgb[s * 3 + 2]!, colour))
-    .sort((a, b) => a - b);
-  const p80 = spreads[Math.floor(spreads.length * 0.8)] ?? 0;
-  if (p80 > 40) return undefined;
-  return { colour, threshold: Math.min(70, Math.max(24, 3 * p80 + 12)) };
+/**
+ * How far sample `s` is from the backdrop. Samples on the horizon straddle the wall and the table
+ * (their colour is a mix): they are measured against the row above it, the row below, and the mix.
+ */
+function backdropDistance(grid: SampleGrid, background: Background, s: number): number {
+  const [r, g, b] = [grid.rgb[s * 3]!, grid.rgb[s * 3 + 1]!, grid.rgb[s * 3 + 2]!];
+  const here = colourDistance(r, g, b, backdropAt(background, s));
+  const { horizon, width, height } = background;
+  const y = Math.floor(s / width);
+  if (horizon === null || Math.abs(y - horizon) > 1) return here;
+  const x = s - y * width;
+  const above = backdropAt(background, Math.max(0, horizon - 2) * width + x);
+  const below = backdropAt(background, Math.min(height - 1, horizon + 1) * width + x);
+  const mixed = above.map((v, k) => (v + below[k]!) / 2);
+  return Math.min(
+    here,
+    colourDistance(r, g, b, above),
+    colourDistance(r, g, b, below),
+    colourDistance(r, g, b, mixed),
+  );
+}
+
+/** The backdrop's colour at sample `s`. */
+function backdropAt(background: Background, s: number): [number, number, number] {
+  const f = background.field;
+  return [f[s * 3]!, f[s * 3 + 1]!, f[s * 3 + 2]!];
 }
 
 function colourDistance(r: number, g: number, b: number, colour: readonly number[]): number {
@@ -118,11 +157,11 @@ function colourDistance2(r: number, g: number, b: number, colour: readonly numbe
 
 /** Object = samples whose colour is far enough from the background's. */
 export function maskFromBackground(grid: SampleGrid, background: Background): Mask {
-  const { width, height, rgb } = grid;
+  const { width, height } = grid;
   const inside = new Uint8Array(width * height);
   const coverage = new Float32Array(width * height);
   for (let s = 0; s < inside.length; s++) {
-    const d = colourDistance(rgb[s * 3]!, rgb[s * 3 + 1]!, rgb[s * 3 + 2]!, background.colour);
+    const d = backdropDistance(grid, background, s);
     inside[s] = d > background.threshold ? 1 : 0;
     // Half covered at the threshold, fully from twice it.
     coverage[s] = Math.min(1, Math.max(0, d / background.threshold - 0.5));
@@ -131,24 +170,28 @@ export function maskFromBackground(grid: SampleGrid, background: Background): Ma
 }
 
 /**
- * Soft shadows on a plain backdrop are the backdrop's own colour, darker: same chromaticity,
- * lower brightness. Object samples like that in the lower part of the object's extent (where
- * a shadow falls under a photographed object) are turned back into background. Very dark
- * samples (below 35 % of the backdrop's brightness) are kept: those are more likely a dark
- * part of the object than a soft shadow.
+ * Soft shadows: the backdrop's own colour, darker (same chromaticity, lower brightness), lying on
+ * the ground under the object. Told apart from object parts of the same colours (a white seat's
+ * shaded front on a grey sweep, a skate's grey sole) by where they are and their shape, not by
+ * colour alone: a shadow is a patch of those colours in the band at the object's base (from a
+ * tenth of its height above the lowest sample that is certainly object, down) that spreads wider
+ * than the object just above it.
+ * Very dark samples (below 35 % of the backdrop's brightness) are kept: more likely a dark part of
+ * the object than a soft shadow.
  */
 export function removeSoftShadows(mask: Mask, grid: SampleGrid, background: Background): Mask {
   const bounds = maskBounds(mask);
-  const [br, bg, bb] = background.colour;
-  const bSum = br + bg + bb;
-  if (!bounds || bSum < 60) return mask;
+  if (!bounds) return mask;
   const { width, inside } = mask;
-  const out = new Uint8Array(inside);
+  const shadowLike = new Uint8Array(inside.length);
   const fromRow = bounds.y0 + Math.floor(0.6 * (bounds.y1 - bounds.y0));
   for (let y = fromRow; y <= bounds.y1; y++) {
     for (let x = bounds.x0; x <= bounds.x1; x++) {
       const s = y * width + x;
       if (!inside[s]) continue;
+      const [br, bg, bb] = backdropAt(background, s);
+      const bSum = br + bg + bb;
+      if (bSum < 60) continue;
       const r = grid.rgb[s * 3]!;
       const g = grid.rgb[s * 3 + 1]!;
       const b = grid.rgb[s * 3 + 2]!;
@@ -156,8 +199,132 @@ export function removeSoftShadows(mask: Mask, grid: SampleGrid, background: Back
       const ratio = sum / bSum;
       if (ratio < 0.35 || ratio > 1 || sum <= 0) continue;
       const chroma = Math.hypot(r / sum - br / bSum, g / sum - bg / bSum, b / sum - bb / bSum);
-      if (chroma < 0.02) out[s] = 0;
+      if (chroma < 0.02) shadowLike[s] = 1;
     }
+  }
+  // The lowest row with a sample that is certainly object (not shadow-like).
+  let base = bounds.y0;
+  for (let y = bounds.y1; y >= bounds.y0 && base === bounds.y0; y--)
+    for (let x = bounds.x0; x <= bounds.x1; x++) {
+      const s = y * width + x;
+      if (inside[s] && !shadowLike[s]) {
+        base = y;
+        break;
+      }
+    }
+  const groundFrom = base - Math.ceil(0.1 * (bounds.y1 - bounds.y0));
+  for (let s = 0; s < shadowLike.length; s++)
+    if (shadowLike[s] && Math.floor(s / width) < groundFrom) shadowLike[s] = 0;
+  // Each patch of shadow colours at the base: a shadow spreads wider than what casts it (past
+  // the object's own columns just above); a patch within them (a skate's grey sole, a white
+  // plinth) is part of the object.
+  const patches = components({ ...mask, inside: shadowLike }, 1);
+  const spans = patches.sizes.map(() => ({ x0: Infinity, x1: -Infinity, y0: Infinity }));
+  for (let s = 0; s < shadowLike.length; s++) {
+    const l = patches.labels[s]!;
+    if (l < 0) continue;
+    const x = s % width;
+    const span = spans[l]!;
+    span.x0 = Math.min(span.x0, x);
+    span.x1 = Math.max(span.x1, x);
+    span.y0 = Math.min(span.y0, Math.floor(s / width));
+  }
+  const isShadow = spans.map((span) => {
+    // The object's columns in the rows just above the patch (or at its top).
+    let ox0 = Infinity;
+    let ox1 = -Infinity;
+    for (let y = Math.max(bounds.y0, span.y0 - 3); y <= Math.min(bounds.y1, span.y0 + 1); y++)
+      for (let x = bounds.x0; x <= bounds.x1; x++) {
+        const s = y * width + x;
+        if (inside[s] && !shadowLike[s]) {
+          ox0 = Math.min(ox0, x);
+          ox1 = Math.max(ox1, x);
+        }
+      }
+    if (ox0 > ox1) return true; // nothing above it: a shadow by itself
+    return span.x0 < ox0 - 2 || span.x1 > ox1 + 2;
+  });
+  const out = new Uint8Array(inside);
+  for (let s = 0; s < out.length; s++) {
+    const l = patches.labels[s]!;
+    if (l >= 0 && isShadow[l]) out[s] = 0;
+  }
+  return { ...mask, inside: out };
+}
+
+/** `inside` grown (`grow`) or shrunk by one sample in all eight directions; the frame is outside. */
+function step8(inside: Uint8Array, width: number, height: number, grow: boolean): Uint8Array {
+  const out = new Uint8Array(inside.length);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      let any = false;
+      let all = true;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          const v =
+            nx >= 0 && ny >= 0 && nx < width && ny < height && inside[ny * width + nx] === 1;
+          any ||= v;
+          all &&= v;
+        }
+      out[y * width + x] = (grow ? any : all) ? 1 : 0;
+    }
+  return out;
+}
+
+/**
+ * Parts of the object that look like the backdrop (a white seat's shaded front on a grey sweep,
+ * a robot's pale face): the colour test leaves them out, often as a hole that reaches the outline
+ * through a gap a sample or two wide. The mask is closed (grown, then shrunk, by `radius`), and
+ * each region the closing encloses is judged: a real hole (a mug's handle) shows the backdrop
+ * itself, within its noise; a region that differs from the backdrop by more than that, even
+ * below the threshold, is object.
+ */
+export function fillBackdropLookalikes(
+  mask: Mask,
+  grid: SampleGrid,
+  background: Background,
+  radius = 5,
+): Mask {
+  const { width, height } = mask;
+  let closed = mask.inside;
+  for (let i = 0; i < radius; i++) closed = step8(closed, width, height, true);
+  for (let i = 0; i < radius; i++) closed = step8(closed, width, height, false);
+  const closedMask: Mask = { ...mask, inside: closed };
+  const bg = components(closedMask, 0);
+  const touches = new Uint8Array(bg.sizes.length);
+  for (let x = 0; x < width; x++)
+    for (const y of [0, height - 1]) {
+      const l = bg.labels[y * width + x]!;
+      if (l >= 0) touches[l] = 1;
+    }
+  for (let y = 0; y < height; y++)
+    for (const x of [0, width - 1]) {
+      const l = bg.labels[y * width + x]!;
+      if (l >= 0) touches[l] = 1;
+    }
+  // Mean distance to the backdrop of each enclosed region.
+  const sums = new Float64Array(bg.sizes.length);
+  for (let s = 0; s < closed.length; s++) {
+    const l = bg.labels[s]!;
+    if (l < 0 || touches[l]) continue;
+    sums[l]! += backdropDistance(grid, background, s);
+  }
+  const seeThrough = Math.max(6, 1.5 * background.noise + 4);
+  const out = new Uint8Array(mask.inside);
+  for (let s = 0; s < closed.length; s++) {
+    const l = bg.labels[s]!;
+    if (mask.inside[s]) continue;
+    const d = backdropDistance(grid, background, s);
+    if (closed[s] === 1) {
+      // What the closing bridged: object where it is not the backdrop itself.
+      out[s] = d > seeThrough ? 1 : 0;
+      continue;
+    }
+    if (l < 0 || touches[l]) continue;
+    // An enclosed region: a hole when it is the backdrop, else object.
+    out[s] = sums[l]! / bg.sizes[l]! <= seeThrough ? 0 : 1;
   }
   return { ...mask, inside: out };
 }
@@ -195,7 +362,12 @@ export function matteFromBackground(raster: Raster, mask: Mask, background: Back
       const sx = Math.min(mask.width - 1, Math.floor((x * mask.width) / width));
       const p = (y * width + x) * 4;
       const isBackdrop =
-        colourDistance2(data[p]!, data[p + 1]!, data[p + 2]!, background.colour) <= limit2;
+        colourDistance2(
+          data[p]!,
+          data[p + 1]!,
+          data[p + 2]!,
+          backdropAt(background, sy * mask.width + sx),
+        ) <= limit2;
       data[p + 3] =
         !mask.inside[sy * mask.width + sx] || (isBackdrop && nearOutside[sy * mask.width + sx])
           ? 0

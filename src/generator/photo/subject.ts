@@ -3,6 +3,7 @@ import {
   cleanMask,
   countMeshableCells,
   estimateBackground,
+  fillBackdropLookalikes,
   maskFromAlpha,
   maskFromBackground,
   matteFromBackground,
@@ -117,7 +118,13 @@ export async function loadSubject(
         imageIndex,
       );
     }
-    mask = cleanMask(removeSoftShadows(maskFromBackground(grid, background), grid, background));
+    mask = cleanMask(
+      fillBackdropLookalikes(
+        removeSoftShadows(maskFromBackground(grid, background), grid, background),
+        grid,
+        background,
+      ),
+    );
   }
   let covered = 0;
   for (const v of mask.inside) covered += v;
