@@ -19,7 +19,16 @@ import { join } from 'node:path';
 import { BACKDROPS, composite } from '../src/testing/backdrops.ts';
 import { PHOTOS_DIR } from '../src/testing/fixtures.ts';
 import sharp from 'sharp';
-import { imageToGlb, promptToGlb, viewsToGlb } from '../src/generator/index.ts';
+import {
+  IMAGE_QUALITY,
+  QUALITIES,
+  VIEWS_QUALITY,
+  imageToGlb,
+  promptToGlb,
+  viewsToGlb,
+} from '../src/generator/index.ts';
+import type { Mask } from '../src/generator/photo/mask.ts';
+import { inspectGlb, iou, normaliseMask, renderSilhouette } from '../src/testing/generator.ts';
 import { syntheticViews } from '../src/generator/views/synthetic-views.ts';
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.BENCH_RUNS ?? 3)) || 3);
@@ -92,6 +101,22 @@ async function dimensions(png: Uint8Array): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // The cases.
 
+/** The photo's alpha as a normalised front mask, or undefined for an opaque photo. */
+async function alphaTruth(bytes: Uint8Array): Promise<Mask | undefined> {
+  const { data, info } = await sharp(bytes)
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const inside = new Uint8Array(info.width * info.height);
+  let transparent = 0;
+  for (let i = 0; i < inside.length; i++) {
+    inside[i] = data[i * 4 + 3]! >= 128 ? 1 : 0;
+    if (!inside[i]) transparent++;
+  }
+  if (transparent === 0) return undefined;
+  return normaliseMask({ width: info.width, height: info.height, inside }, 256, 256);
+}
+
 async function makeCases(): Promise<Case[]> {
   if (!existsSync(PHOTOS_DIR)) {
     console.error(`No fixture photos at ${PHOTOS_DIR}.`);
@@ -135,6 +160,32 @@ async function makeCases(): Promise<Case[]> {
     const group = `${size} × ${size}`;
     await addPhotos(group, size);
     await addViews(group, size);
+  }
+  // The tiers (alpha/beta/gamma buy draft/standard/high; the multiview pair draft/high), with
+  // the front silhouette's IoU against the photo's alpha for the alpha photos.
+  for (const p of photos)
+    for (const quality of QUALITIES) {
+      const glb = await inspectGlb(await imageToGlb(p.bytes, IMAGE_QUALITY[quality]));
+      const truth = await alphaTruth(p.bytes);
+      const score = truth
+        ? iou(renderSilhouette(glb.doc, 'front', 256, 256), truth).toFixed(3)
+        : '—';
+      cases.push({
+        group: 'tiers',
+        name: `${p.name}, ${quality} (IoU ${score})`,
+        input: `${await dimensions(p.bytes)} PNG`,
+        run: () => imageToGlb(p.bytes, IMAGE_QUALITY[quality]),
+      });
+    }
+  {
+    const views = await syntheticViews(VIEWS_SHAPE);
+    for (const quality of QUALITIES)
+      cases.push({
+        group: 'tiers',
+        name: `${VIEWS_SHAPE}, 4 views, ${quality}`,
+        input: `4 × ${await dimensions(views[0]!)} PNG`,
+        run: () => viewsToGlb(views, VIEWS_QUALITY[quality]),
+      });
   }
   // Each alpha photo on the backdrops artists shoot on (src/testing/backdrops.ts): the
   // segmentation's cost where it works hardest.

@@ -13,3 +13,4 @@ export {
 export { imageToGlb } from './photo/image-to-glb.ts';
 export { viewsToGlb } from './views/views-to-glb.ts';
 export { promptToGlb } from './prompt/prompt-to-glb.ts';
+export { QUALITIES, IMAGE_QUALITY, VIEWS_QUALITY, type Quality } from './runtime/quality.ts';

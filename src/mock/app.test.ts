@@ -22,14 +22,25 @@ import {
   type TestMock,
 } from '../testing/mock.ts';
 import { solid } from '../testing/images.ts';
-import { GeneratorInputError, imageToGlb, promptToGlb, viewsToGlb } from '../generator/index.ts';
+import {
+  GeneratorInputError,
+  IMAGE_QUALITY,
+  VIEWS_QUALITY,
+  imageToGlb,
+  promptToGlb,
+  viewsToGlb,
+} from '../generator/index.ts';
+import { createHash } from 'node:crypto';
+import { inspectGlb } from '../testing/generator.ts';
 import type { Generator } from './engine.ts';
 
 let mock: TestMock | undefined;
 /** The real generator, in this thread. */
 const inProcessGenerator: Generator = {
-  imageToGlb: (image, hooks) => imageToGlb(image, hooks),
-  viewsToGlb: (images, hooks) => viewsToGlb(images, hooks),
+  imageToGlb: (image, hooks, quality = 'standard') =>
+    imageToGlb(image, { ...IMAGE_QUALITY[quality], ...hooks }),
+  viewsToGlb: (images, hooks, quality = 'standard') =>
+    viewsToGlb(images, { ...VIEWS_QUALITY[quality], ...hooks }),
   promptToGlb: (prompt, hooks) => promptToGlb(prompt, hooks),
   isInputError: (err) => err instanceof GeneratorInputError,
 };
@@ -325,6 +336,35 @@ describe('credits', () => {
     if (code === 'image_download_failed') expect(failed.progress_stage).toBe('Downloading images');
     const ledger = await ledgerOf(mock.store, hashKey('tr_test_key'));
     expect(ledger).toMatchObject({ balance: 100, expected: 100, failed: 1 });
+  });
+});
+
+describe('tiers', () => {
+  it('alpha, beta and gamma make different models of one photo: more triangles, more time', async () => {
+    mock = await startTestMock({
+      keys: [{ key: 'tr_test_key', balance: 1000 }],
+      generator: inProcessGenerator,
+    });
+    const image = photoDataUri('chair.png');
+    const triangles: Record<string, number> = {};
+    const hashes = new Set<string>();
+    for (const model of ['alpha', 'beta', 'gamma']) {
+      const res = await mock.request('/3d/generations', json({ model, image_url: image }));
+      const { id } = PendingTaskSchema.parse(await res.json());
+      const done = CompletedTaskSchema.parse(await until(mock, id, terminal, []));
+      const glb = new Uint8Array(
+        await (
+          await mock.request(new URL(done.data.model_url).pathname.replace(/^\/v1/, ''), {
+            key: null,
+          })
+        ).arrayBuffer(),
+      );
+      hashes.add(createHash('sha256').update(glb).digest('hex'));
+      triangles[model] = (await inspectGlb(glb)).triangles;
+    }
+    expect(hashes.size).toBe(3);
+    expect(triangles.alpha).toBeLessThan(triangles.beta!);
+    expect(triangles.beta).toBeLessThan(triangles.gamma!);
   });
 });
 

@@ -13,8 +13,8 @@ import { openMockStore } from './store.ts';
 /** The real generator on worker threads (off the request path), as the engine needs it. */
 export function pooledGenerator(pool: GeneratorPool): Generator {
   return {
-    imageToGlb: (image, hooks) => pool.imageToGlb(image, hooks),
-    viewsToGlb: (images, hooks) => pool.viewsToGlb(images, hooks),
+    imageToGlb: (image, hooks, quality) => pool.imageToGlb(image, hooks, quality),
+    viewsToGlb: (images, hooks, quality) => pool.viewsToGlb(images, hooks, quality),
     promptToGlb: (prompt, hooks) => pool.promptToGlb(prompt, hooks),
     isInputError: (err) => err instanceof GeneratorInputError,
   };

@@ -12,6 +12,8 @@ import type { ModelFiles } from './model-files.ts';
 import type { SpeedProfile } from './speed.ts';
 import type { MockStore, TaskRow } from './store.ts';
 import { ImageFetchError } from './fetch-image.ts';
+import type { Quality } from '../generator/index.ts';
+import { MODEL_QUALITY } from './pricing.ts';
 
 /** Callbacks a generator may call while it works. */
 export interface GeneratorHooks {
@@ -21,8 +23,12 @@ export interface GeneratorHooks {
 
 /** The generator as the engine sees it (src/generator's worker pool by default). */
 export interface Generator {
-  imageToGlb(image: Uint8Array, hooks?: GeneratorHooks): Promise<Uint8Array>;
-  viewsToGlb(images: readonly Uint8Array[], hooks?: GeneratorHooks): Promise<Uint8Array>;
+  imageToGlb(image: Uint8Array, hooks?: GeneratorHooks, quality?: Quality): Promise<Uint8Array>;
+  viewsToGlb(
+    images: readonly Uint8Array[],
+    hooks?: GeneratorHooks,
+    quality?: Quality,
+  ): Promise<Uint8Array>;
   promptToGlb(prompt: string, hooks?: GeneratorHooks): Promise<Uint8Array>;
   /** True when an error means "the input is not a usable image". */
   isInputError(err: unknown): boolean;
@@ -169,8 +175,9 @@ export function createTaskEngine(deps: EngineDeps): TaskEngine {
         try {
           const kind = MODEL_INPUT[task.model];
           if (kind === 'text') return await deps.generator.promptToGlb(req.prompt ?? '', hooks);
-          if (kind === 'multiview') return await deps.generator.viewsToGlb(images, hooks);
-          return await deps.generator.imageToGlb(images[0] ?? new Uint8Array(), hooks);
+          const quality = MODEL_QUALITY[task.model];
+          if (kind === 'multiview') return await deps.generator.viewsToGlb(images, hooks, quality);
+          return await deps.generator.imageToGlb(images[0] ?? new Uint8Array(), hooks, quality);
         } catch (err) {
           if (deps.generator.isInputError(err)) {
             const index = (err as { imageIndex?: unknown }).imageIndex;

@@ -1,4 +1,5 @@
 import type { ModelAlias } from '../contract/index.ts';
+import type { Quality } from '../generator/index.ts';
 
 /** Credits per task of each alias (the spec leaves prices open; these are the mock's). */
 export const CREDITS_PER_TASK: Readonly<Record<ModelAlias, number>> = {
@@ -17,4 +18,17 @@ export const MODEL_DESCRIPTIONS: Readonly<Record<ModelAlias, string>> = {
   'beta-multiview': 'Higher-fidelity multi-view reconstruction.',
   gamma: 'Highest-quality single-image model, slower and pricier.',
   'beta-text': 'Text-to-3D: describe an object in words.',
+};
+
+/**
+ * What each tier buys from the demo generator: the price is a real trade of time for detail, as
+ * the descriptions promise (alpha the fastest, gamma the finest; the multiview pair likewise).
+ */
+export const MODEL_QUALITY: Readonly<Record<ModelAlias, Quality>> = {
+  alpha: 'draft',
+  'alpha-multiview': 'draft',
+  beta: 'standard',
+  'beta-multiview': 'high',
+  gamma: 'high',
+  'beta-text': 'standard',
 };

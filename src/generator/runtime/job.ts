@@ -4,6 +4,7 @@ import { GeneratorInputError, type InputProblem } from '../core/errors.ts';
 import { imageToGlb } from '../photo/image-to-glb.ts';
 import { promptToGlb } from '../prompt/prompt-to-glb.ts';
 import { viewsToGlb } from '../views/views-to-glb.ts';
+import { IMAGE_QUALITY, VIEWS_QUALITY, type Quality } from './quality.ts';
 
 import type { GenerateHooks } from '../core/hooks.ts';
 
@@ -11,8 +12,8 @@ export type { GenerateHooks, GeneratorPhase } from '../core/hooks.ts';
 
 /** One generation, as sent to a worker thread. */
 export type GenerateJob =
-  | { kind: 'image'; image: Uint8Array }
-  | { kind: 'views'; images: Uint8Array[] }
+  | { kind: 'image'; image: Uint8Array; quality?: Quality }
+  | { kind: 'views'; images: Uint8Array[]; quality?: Quality }
   | { kind: 'prompt'; prompt: string };
 
 /** A job's outcome, as a worker thread sends it back (errors do not keep their class). */
@@ -28,9 +29,9 @@ export async function runJob(
   try {
     const glb =
       job.kind === 'image'
-        ? await imageToGlb(job.image, hooks)
+        ? await imageToGlb(job.image, { ...IMAGE_QUALITY[job.quality ?? 'standard'], ...hooks })
         : job.kind === 'views'
-          ? await viewsToGlb(job.images, hooks)
+          ? await viewsToGlb(job.images, { ...VIEWS_QUALITY[job.quality ?? 'standard'], ...hooks })
           : await promptToGlb(job.prompt, hooks);
     return { ok: true, glb, threadId };
   } catch (error) {

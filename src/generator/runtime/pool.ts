@@ -3,6 +3,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { GeneratorInputError } from '../core/errors.ts';
 import type { GenerateHooks, GenerateJob, GenerateOutcome, WorkerTask } from './job.ts';
+import type { Quality } from './quality.ts';
 
 export interface GeneratorPoolOptions {
   /** Worker threads. Default: the number of CPUs, at most 2. */
@@ -11,8 +12,12 @@ export interface GeneratorPoolOptions {
 
 /** The generator's three entry points, run on worker threads. */
 export interface GeneratorPool {
-  imageToGlb(image: Uint8Array, hooks?: GenerateHooks): Promise<Uint8Array>;
-  viewsToGlb(images: readonly Uint8Array[], hooks?: GenerateHooks): Promise<Uint8Array>;
+  imageToGlb(image: Uint8Array, hooks?: GenerateHooks, quality?: Quality): Promise<Uint8Array>;
+  viewsToGlb(
+    images: readonly Uint8Array[],
+    hooks?: GenerateHooks,
+    quality?: Quality,
+  ): Promise<Uint8Array>;
   promptToGlb(prompt: string, hooks?: GenerateHooks): Promise<Uint8Array>;
   /** Thread id of the last finished job's worker (diagnostics: proves work left the main thread). */
   readonly lastThreadId: number | undefined;
@@ -61,8 +66,10 @@ export function createGeneratorPool(options: GeneratorPoolOptions = {}): Generat
   }
 
   return {
-    imageToGlb: (image, hooks) => run({ kind: 'image', image }, hooks),
-    viewsToGlb: (images, hooks) => run({ kind: 'views', images: [...images] }, hooks),
+    imageToGlb: (image, hooks, quality) =>
+      run({ kind: 'image', image, ...(quality ? { quality } : {}) }, hooks),
+    viewsToGlb: (images, hooks, quality) =>
+      run({ kind: 'views', images: [...images], ...(quality ? { quality } : {}) }, hooks),
     promptToGlb: (prompt, hooks) => run({ kind: 'prompt', prompt }, hooks),
     get lastThreadId() {
       return lastThreadId;
