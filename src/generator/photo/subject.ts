@@ -1,4 +1,5 @@
 import { GeneratorInputError } from '../core/errors.ts';
+import { framedObject } from './framed-object.ts';
 import {
   cleanMask,
   countMeshableCells,
@@ -126,6 +127,13 @@ export async function loadSubject(
       ),
     );
   }
+  const framed = framedObject(mask);
+  if (framed.kind === 'several')
+    fail(
+      `shows ${framed.count} separate objects of about the same size; crop it to the one to model (or photograph one object at a time).`,
+      imageIndex,
+    );
+  mask = framed.mask;
   let covered = 0;
   for (const v of mask.inside) covered += v;
   if (countMeshableCells(mask) < MIN_OBJECT_CELLS) {
