@@ -29,6 +29,20 @@ test('first run: the key screen explains, checks the prefix, and offers the demo
   await expect(page.getByText('API keys', { exact: false }).first()).toBeVisible();
   await page.getByRole('textbox', { name: 'API key' }).fill('sk_live_123');
   await expect(page.getByText('API keys start with tr_')).toBeVisible();
+  // A well-formed key the API does not know is refused here, at the field, before any Generate.
+  await page.getByRole('textbox', { name: 'API key' }).fill('tr_not_a_real_key_42');
+  await page.getByRole('button', { name: 'Use this key' }).click();
+  await expect(
+    page.getByText(/This key was refused: .+ Check that you copied all of it/),
+  ).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'API key' })).toBeFocused();
+  await expect(page.getByRole('textbox', { name: 'API key' })).toHaveAttribute(
+    'aria-invalid',
+    'true',
+  );
+  expect(await page.evaluate(() => localStorage.getItem('kiln.apiKey'))).toBeNull();
+  await shot(page, info, 'key-screen-refused');
+  await page.getByRole('textbox', { name: 'API key' }).fill('sk_live_123');
   await shot(page, info, 'key-screen');
   await expectAccessible(page);
   await page.getByRole('button', { name: 'Use the demo key' }).click();

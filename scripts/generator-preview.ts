@@ -3,7 +3,10 @@
 //   docs/generator-preview.png   each fixture photo (fixtures/photos/*.png) through
 //                                imageToGlb, and the synthetic 4-view chair through viewsToGlb:
 //                                one row per model, the input then four angles;
-//   docs/generator-prompts.png   twelve prompts through promptToGlb, two angles each.
+//   docs/generator-prompts.png   twelve prompts through promptToGlb, two angles each;
+//   docs/generator-backdrops.png the alpha photos composited over the backdrops artists shoot on
+//                                (src/testing/backdrops.ts): input, the mask the generator found
+//                                (the object cut out over dark grey), the model from two angles.
 // The models are shown by the app's own viewer: the built SPA (dist/, rebuilt with `npm run build`
 // when missing or older than its sources, as `npm start` does) served by Kiln's real server app
 // (startTestServer, as bench/viewer does) with the GLBs on /preview/<name>.glb, opened at
@@ -31,6 +34,8 @@ import sharp, { type OverlayOptions } from 'sharp';
 import { imageToGlb, promptToGlb, viewsToGlb } from '../src/generator/index.ts';
 import { syntheticViews } from '../src/generator/views/synthetic-views.ts';
 import { startTestServer } from '../src/testing/server.ts';
+import { composite, type BackdropName } from '../src/testing/backdrops.ts';
+import { loadSubject } from '../src/generator/photo/subject.ts';
 import { buildWebIfStale } from './build-web.mjs';
 import { findChromium, NO_CHROMIUM_HELP } from './chromium.mjs';
 
@@ -39,6 +44,18 @@ const DIST = join(ROOT, 'dist');
 const DOCS = join(ROOT, 'docs');
 const PREVIEW_PNG = join(DOCS, 'generator-preview.png');
 const PROMPTS_PNG = join(DOCS, 'generator-prompts.png');
+const BACKDROPS_PNG = join(DOCS, 'generator-backdrops.png');
+/** One composite per backdrop, the photos in turn. */
+const COMPOSITES: [string, BackdropName][] = [
+  ['chair', 'vertical-gradient'],
+  ['robot', 'radial-vignette'],
+  ['horse', 'two-tone-horizon'],
+  ['hamburger', 'wall-with-shadow'],
+  ['chair', 'wood-grain'],
+  ['flamingo', 'jpeg-70'],
+  ['robot', 'darker-than-object'],
+  ['hamburger', 'close-hue'],
+];
 const PROMPTS = [
   'a mug',
   'a chair',
@@ -86,6 +103,8 @@ interface Model {
   detail: string;
   /** The input pictures, for the sheet's first column (none for prompts). */
   inputs: Uint8Array[];
+  /** The object as the generator cut it out (composites only). */
+  cutOut?: Buffer;
   glb: Uint8Array;
 }
 
@@ -120,6 +139,42 @@ async function make(
   const detail = `${what} · ${(await triangles(glb)).toLocaleString('en-US')} triangles · ${(glb.byteLength / 1024).toFixed(0)} KB · made in ${took}`;
   console.log(`  ${title.padEnd(22)} ${detail}`);
   return { id, title, detail, inputs, glb };
+}
+
+/** The input with everything outside the generator's mask replaced by dark grey. */
+async function cutOutCell(input: Uint8Array): Promise<Buffer> {
+  const { mask } = await loadSubject(input);
+  const alpha = Buffer.from(mask.inside.map((v) => (v ? 255 : 0)));
+  const matte = await sharp(alpha, { raw: { width: mask.width, height: mask.height, channels: 1 } })
+    .resize(CELL, CELL, { fit: 'fill', kernel: 'nearest' })
+    .raw()
+    .toBuffer();
+  return sharp(input)
+    .resize(CELL, CELL, { fit: 'fill' })
+    .removeAlpha()
+    .joinChannel(matte, { raw: { width: CELL, height: CELL, channels: 1 } })
+    .flatten({ background: '#3f3f46' })
+    .png()
+    .toBuffer();
+}
+
+async function makeComposites(): Promise<Model[]> {
+  const models: Model[] = [];
+  for (const [name, backdrop] of COMPOSITES) {
+    const bytes = await composite(
+      new Uint8Array(readFileSync(join(PHOTOS_DIR, `${name}.png`))),
+      backdrop,
+    );
+    const model = await make(
+      `backdrop-${name}-${backdrop}`,
+      `${name} on ${backdrop}`,
+      'imageToGlb',
+      [bytes],
+      () => imageToGlb(bytes),
+    );
+    models.push({ ...model, cutOut: await cutOutCell(bytes) });
+  }
+  return models;
 }
 
 async function makeModels(): Promise<{ photos: Model[]; prompts: Model[] }> {
@@ -448,7 +503,8 @@ if (!found) {
 ensureBuilt();
 console.log('generating…');
 const { photos, prompts } = await makeModels();
-const files = new Map([...photos, ...prompts].map((m) => [m.id, m.glb]));
+const composites = await makeComposites();
+const files = new Map([...photos, ...prompts, ...composites].map((m) => [m.id, m.glb]));
 const server = await startServer(files);
 let browser: Browser | undefined;
 let failures = 0;
@@ -484,6 +540,7 @@ try {
       if (shots.failure) failures++;
       const cells = [...shots.images];
       while (cells.length < angles) cells.push(await failedCell(shots.failure ?? 'failed'));
+      if (model.cutOut) cells.unshift(model.cutOut);
       if (withInput) cells.unshift(await inputCell(model.inputs));
       groups.push({ title: model.title, detail: model.detail, cells });
       console.log(
@@ -516,11 +573,22 @@ try {
     await render(prompts, 2, false),
     3,
   );
+  await writeSheet(
+    BACKDROPS_PNG,
+    [
+      "Kiln's local generator: objects on real backdrops (the alpha photos composited; decision 0049)",
+      `${how}.`,
+      'Columns: the input, the object as the generator found it (cut out over dark grey), the first view and +90°.',
+    ],
+    ['input', 'found object', 'first view (front ¾)', '+90° (right)'],
+    await render(composites, 2, true),
+    2,
+  );
 } finally {
   await browser?.close();
   await server.close();
 }
-for (const path of [PREVIEW_PNG, PROMPTS_PNG]) {
+for (const path of [PREVIEW_PNG, PROMPTS_PNG, BACKDROPS_PNG]) {
   const { width, height } = await sharp(path).metadata();
   console.log(
     `wrote ${relative(process.cwd(), path) || path} (${width}×${height}, ${(statSync(path).size / 1024).toFixed(0)} KB)`,

@@ -1,9 +1,13 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { keyProblem, saveKey, type KeyPersistence } from '../../lib/key-store.ts';
 import { useInfo } from '../../api/info-query.ts';
+import { checkKey } from '../../api/check-key.ts';
 
-/** First run: what the key is, where to get one, and where it is kept. */
-export function KeyScreen({ refused }: { refused?: string | undefined }) {
+/**
+ * First run: what the key is, where to get one, and where it is kept. A key is checked with the
+ * API before it is kept: a refused one is said here, at the field.
+ */
+export function KeyScreen() {
   const info = useInfo();
   const [key, setKey] = useState('');
   const [touched, setTouched] = useState(false);
@@ -12,15 +16,32 @@ export function KeyScreen({ refused }: { refused?: string | undefined }) {
   const inputRef = useRef<HTMLInputElement>(null);
   const [persistence, setPersistence] = useState<KeyPersistence>('device');
   const inputId = useId();
-  const problem = keyProblem(key);
+  const [checking, setChecking] = useState(false);
+  // The API's refusal of the key last tried, until the field changes.
+  const [refused, setRefused] = useState<string | null>(null);
+  const problem = keyProblem(key) ?? refused;
   const showProblem = touched && (key.length > 0 || tried) ? problem : null;
 
-  const submit = (e: FormEvent) => {
+  const submit = async (e: FormEvent) => {
     e.preventDefault();
     setTouched(true);
     setTried(true);
-    if (problem) inputRef.current?.focus();
-    else saveKey(key.trim(), persistence);
+    if (problem || checking) {
+      inputRef.current?.focus();
+      return;
+    }
+    const candidate = key.trim();
+    setChecking(true);
+    const check = await checkKey(candidate);
+    setChecking(false);
+    if (!check.ok) {
+      setRefused(
+        `This key was refused: ${check.refused} Check that you copied all of it, or create a new key.`,
+      );
+      inputRef.current?.focus();
+      return;
+    }
+    saveKey(candidate, persistence);
   };
   const demoKey = info.data?.mode === 'mock' ? info.data.demoKey : undefined;
 
@@ -32,12 +53,7 @@ export function KeyScreen({ refused }: { refused?: string | undefined }) {
           Kiln turns photos and prompts into 3D models through the image-to-3D API. Each generation
           is billed in credits to the account the key belongs to.
         </p>
-        {refused && (
-          <p className="error" role="alert">
-            {refused}
-          </p>
-        )}
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={(e) => void submit(e)} noValidate>
           <label htmlFor={inputId}>API key</label>
           <input
             id={inputId}
@@ -51,6 +67,7 @@ export function KeyScreen({ refused }: { refused?: string | undefined }) {
             onChange={(e) => {
               setKey(e.target.value);
               setTouched(true);
+              setRefused(null);
             }}
             aria-invalid={showProblem ? true : undefined}
             aria-describedby={`${inputId}-hint`}
@@ -83,8 +100,13 @@ export function KeyScreen({ refused }: { refused?: string | undefined }) {
               This session only
             </label>
           </fieldset>
-          <button type="submit" className="primary" disabled={key.length > 0 && problem !== null}>
-            Use this key
+          <button
+            type="submit"
+            className="primary"
+            disabled={checking || (key.length > 0 && keyProblem(key) !== null)}
+            aria-busy={checking || undefined}
+          >
+            {checking ? 'Checking the key…' : 'Use this key'}
           </button>
         </form>
         <details className="where">
