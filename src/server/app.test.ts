@@ -110,6 +110,18 @@ describe('proxy', () => {
     expect(await res.json()).toMatchObject({ error: { code: 'upstream_timeout' } });
   });
 
+  it('answers 504 in time even when the upstream fetch never honours the abort', async () => {
+    // A Request's signal follows the proxy's through a weak reference in undici: after a garbage
+    // collection the abort may never reach the fetch. The reply must not wait on it.
+    server = await startTestServer({
+      timeouts: { syncMs: 200, defaultMs: 50 },
+      upstream: { baseUrl: 'https://upstream.test/v1', fetch: () => new Promise(() => {}) },
+    });
+    const res = await server.request('/api/v1/tasks/abc');
+    expect(res.status).toBe(504);
+    expect(await res.json()).toMatchObject({ error: { code: 'upstream_timeout' } });
+  });
+
   it('gives sync creates the long timeout', async () => {
     server = await startTestServer({
       timeouts: { syncMs: 400, defaultMs: 50 },

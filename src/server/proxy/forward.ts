@@ -69,11 +69,20 @@ export async function forwardRaw(target: ProxyTarget, req: ForwardRequest): Prom
   }, req.timeoutMs);
   const onClientGone = () => controller.abort(new Error('client went away'));
   req.incoming.signal.addEventListener('abort', onClientGone, { once: true });
+  // The abort ends the wait even when the fetch does not honour it: a Request's signal follows
+  // the controller's through a weak reference (undici), which a garbage collection can drop.
+  const aborted = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), {
+      once: true,
+    });
+  });
+  aborted.catch(() => {});
   let upstream: Response;
   try {
-    upstream = await target.fetch(
-      new Request(url, { method, headers, ...body, signal: controller.signal }),
-    );
+    upstream = await Promise.race([
+      target.fetch(new Request(url, { method, headers, ...body, signal: controller.signal })),
+      aborted,
+    ]);
   } catch {
     if (timedOut)
       throw new ApiError(504, {
