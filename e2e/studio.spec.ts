@@ -120,6 +120,13 @@ test('single image: upload a photo, watch the stages, view and download the mode
   const { name } = await downloadGlb(page);
   expect(name).toMatch(/^kiln-alpha-chair-\d{4}-\d{2}-\d{2}-[a-z0-9]{6}\.glb$/);
   await expect(page.getByTestId('credits-remaining')).not.toHaveText('—');
+
+  // The next step: the same photo through another model, the form filled in, nothing sent yet.
+  await detail.getByRole('button', { name: 'Same input, another model' }).click();
+  await expect(page.locator('input[name="model"][value="beta"]')).toBeChecked();
+  await expect(page.getByText('chair.png').first()).toBeVisible();
+  await expect(page.getByText('Ready')).toBeVisible();
+  await shot(page, info, 'same-input-another-model');
 });
 
 test('multi-view: the 2–4 rule is shown and enforced, then two views generate', async ({

@@ -4,12 +4,13 @@ import type { ShownError } from './describe-error.ts';
 /**
  * A request handed back to the studio's form: "Try again" on a task whose input was at fault
  * opens the form with that input loaded and the field that was wrong marked, instead of
- * sending the same input again. Kept in sessionStorage for the hop between pages; read once.
+ * sending the same input again; "Same input, another model" opens it with a result's input and
+ * the next model for it. Kept in sessionStorage for the hop between pages; read once.
  */
 export interface Draft {
   body: CreateGenerationInput;
-  /** What was wrong, at the field it names. */
-  error: ShownError;
+  /** What was wrong, at the field it names (none when nothing was). */
+  error?: ShownError;
   /** The input photos' names, by URL, for the form's previews. */
   names?: Record<string, string>;
 }
@@ -58,4 +59,18 @@ export function isInputFailure(
 ): boolean {
   if (!error) return false;
   return Boolean(error.param) || error.type === 'invalid_request_error';
+}
+
+/**
+ * The model to suggest for the same input: the next one in the listing (which runs from the
+ * cheapest) that takes the same kind of input, wrapping round, or the same one when it is alone.
+ */
+export function anotherModel<M extends { id: string; input: string }>(
+  current: string,
+  models: readonly M[],
+): string {
+  const kind = models.find((m) => m.id === current)?.input;
+  const same = models.filter((m) => m.input === kind);
+  const at = same.findIndex((m) => m.id === current);
+  return same.length > 1 ? same[(at + 1) % same.length]!.id : current;
 }

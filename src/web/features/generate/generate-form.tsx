@@ -48,7 +48,7 @@ export function GenerateForm({
   // inputs as loaded.
   const inputs = `${modelId}|${[...single.items, ...views.items].map((i) => `${i.id}:${i.status}`).join(',')}|${prompt}`;
   const [submitted, setSubmitted] = useState<(ShownError & { inputs: string }) | null>(() =>
-    draft ? { ...draft.error, inputs } : null,
+    draft?.error ? { ...draft.error, inputs } : null,
   );
   const create = useCreateTask();
   // A ref, not state: a second click in the same frame must see the first.

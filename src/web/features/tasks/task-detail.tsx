@@ -4,7 +4,7 @@ import { isTerminal, type LibraryEntry, type Task } from '../../../contract/inde
 import { navigate } from '../../lib/router.ts';
 import { Link } from '../../ui/link.tsx';
 import { describeError, fieldMessage } from '../../lib/describe-error.ts';
-import { isInputFailure, saveDraft } from '../../lib/draft.ts';
+import { anotherModel, isInputFailure, saveDraft } from '../../lib/draft.ts';
 import { requestFor } from '../../lib/request-memory.ts';
 import { newIdempotencyKey, useCreateTask } from '../../api/create-task.ts';
 import { useLibraryEntry } from '../../api/entry-query.ts';
@@ -103,6 +103,27 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
   const { mutate: keepThumbnail } = useKeepThumbnail(task.id);
   const needsPicture = Boolean(url && entry && !entry.thumbnail_url);
   const onPicture = useCallback((picture: Blob) => keepThumbnail(picture), [keepThumbnail]);
+  // "Same input, another model": the studio's form with this input and the next model for it.
+  const models = useModels();
+  const body = requestFor(task.id, entry);
+  const sameInput = () => {
+    if (!body) return;
+    const names = Object.fromEntries(
+      (entry?.images ?? []).flatMap((image) =>
+        image.upload && image.name
+          ? [[new URL(image.upload, location.origin).href, image.name]]
+          : [],
+      ),
+    );
+    saveDraft({
+      body: {
+        ...body,
+        model: anotherModel(body.model, models.data?.models ?? []) as typeof body.model,
+      },
+      names,
+    });
+    navigate('/');
+  };
   const name = glbFileName(
     entry ?? {
       id: task.id,
@@ -135,6 +156,11 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
           <Link className="button" href={`/viewer?src=${encodeURIComponent(url)}`}>
             Open in viewer
           </Link>
+        )}
+        {body && (
+          <button type="button" onClick={sameInput}>
+            Same input, another model
+          </button>
         )}
         <dl className="usage">
           <div>
