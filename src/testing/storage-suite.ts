@@ -72,6 +72,33 @@ export function storageSuite(name: string, open: () => Promise<Storage>) {
           hidden: false,
         });
         expect(typeof t1.seq).toBe('number');
+
+        // Forward only: a late, older answer (another replica's poll) changes nothing.
+        const stale = {
+          ...completed,
+          status: 'pending',
+          progress: 40,
+          progressStage: 'Generating',
+          completedAt: null,
+        };
+        expect((await library.update('t1', stale, 1_800_000_030_000))[0]).toMatchObject({
+          status: 'completed',
+          progress: 100,
+          updatedMs: 1_800_000_020_000,
+        });
+        await library.update('t2', { ...stale, progress: 60 }, 1_800_000_030_000);
+        expect((await library.update('t2', stale, 1_800_000_031_000))[0]).toMatchObject({
+          progress: 60,
+        });
+        expect((await library.update('t2', completed, 1_800_000_032_000))[0]?.status).toBe(
+          'completed',
+        );
+        // A task's end is kept: reading it again later does not move it to now.
+        const failed = { ...stale, status: 'failed', progress: 40, error: { message: 'no' } };
+        await library.update('t3', failed, 1_800_000_040_000);
+        expect((await library.update('t3', failed, 1_800_000_900_000))[0]?.updatedMs).toBe(
+          1_800_000_040_000,
+        );
         expect(await library.hide('o1', 't1')).toBe(true);
         expect(await library.hide('o2', 't1')).toBe(false);
         expect((await library.list('o1', { limit: 10 })).map((r) => r.taskId)).not.toContain('t1');

@@ -50,7 +50,7 @@ export async function openSqliteStorage(file: string): Promise<Storage> {
 
 /**
  * The shared store of a scaled-out Kiln (DATABASE_URL): PostgreSQL through a pool. Migrations run
- * at start under Kysely's migration lock (a transaction-scoped advisory lock), so replicas
+ * at start under Kysely's migration lock (a session-level PostgreSQL advisory lock), so replicas
  * starting at once do not race; bigints come back as numbers (times in ms fit); a connection
  * the server drops is replaced on the next query.
  */

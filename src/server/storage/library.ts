@@ -129,6 +129,9 @@ const DUE_WHEN_COMPLETED = (status: string) =>
     number | null
   >`case when ${status} = 'completed' and asset_sha256 is null and archive_attempts = 0 and archive_next_ms is null then 0 else archive_next_ms end`;
 
+/** Statuses a task never leaves. */
+const TERMINAL = ['completed', 'failed'];
+
 export function libraryStore(db: Kysely<Tables>): LibraryStore {
   return {
     async insert(row) {
@@ -166,7 +169,9 @@ export function libraryStore(db: Kysely<Tables>): LibraryStore {
           progress: u.progress,
           progress_stage: u.progressStage,
           completed_at: u.completedAt,
-          updated_ms: nowMs,
+          // Once a task has ended, this is when: a later read of it (after a restart, on another
+          // replica) does not move its end to now.
+          updated_ms: sql`case when status in ('completed', 'failed') then updated_ms else ${nowMs} end`,
           credits_consumed: sql`coalesce(${u.creditsConsumed}, credits_consumed)`,
           credits_remaining: sql`coalesce(${u.creditsRemaining}, credits_remaining)`,
           error_json: u.error ? JSON.stringify(u.error) : null,
@@ -174,6 +179,13 @@ export function libraryStore(db: Kysely<Tables>): LibraryStore {
           archive_next_ms: DUE_WHEN_COMPLETED(u.status),
         })
         .where('task_id', '=', taskId)
+        // Forward only: two replicas polling one task at once may answer out of order, and a
+        // late "pending 40" must not undo a "completed" (nor a lower percentage a higher one).
+        .where((eb) =>
+          TERMINAL.includes(u.status)
+            ? eb.or([eb('status', 'not in', TERMINAL), eb('status', '=', u.status)])
+            : eb.and([eb('status', 'not in', TERMINAL), eb('progress', '<=', u.progress)]),
+        )
         .execute();
       const rows = await db
         .selectFrom('library')
