@@ -19,8 +19,12 @@ import {
   type Task,
 } from '../contract/index.ts';
 import { createTaskEngine, type Generator, type TaskEngine } from './engine.ts';
-import { fetchImage as defaultFetchImage, type ImageFetchPolicy } from './fetch-image.ts';
-import { memoryInputs, type InputFiles } from './inputs.ts';
+import {
+  decodeDataUri,
+  fetchImage as defaultFetchImage,
+  type ImageFetchPolicy,
+} from './fetch-image.ts';
+import { memoryInputs, refOf, type InputFiles } from './inputs.ts';
 import { hashKey, type KeyGrant } from './keys.ts';
 import type { ModelFiles } from './model-files.ts';
 import { CREDITS_PER_TASK, MODEL_DESCRIPTIONS } from './pricing.ts';
@@ -216,13 +220,15 @@ export function createMockApp(deps: MockAppDeps): MockApp {
       const parsed = parseCreateRequest(body);
       if (!parsed.ok) return fail(c, 400, parsed.error);
       const req = parsed.value;
+      const inline = inlineImages(req);
+      if (!inline.ok) return fail(c, 400, inline.error);
       const keyHash = c.get('keyHash');
       const nowMs = now();
       const created = await deps.store.createTask({
         id: `task_${randomBytes(12).toString('hex')}`,
         keyHash,
         model: req.model,
-        request: await storedRequest(req),
+        request: inline.request,
         mode: req.mode ?? 'async',
         price: CREDITS_PER_TASK[req.model],
         created: Math.floor(nowMs / 1000),
@@ -259,6 +265,8 @@ export function createMockApp(deps: MockAppDeps): MockApp {
           });
         return answer(c, created.task, req.mode === 'sync');
       }
+      // Kept only once the task exists: a refused create (402, 409, a replay) leaves nothing.
+      for (const bytes of inline.blobs) await inputs.put(bytes);
       engine.start(created.task);
       const res = await answer(c, created.task, req.mode === 'sync');
       if (idem !== undefined)
@@ -289,29 +297,44 @@ export function createMockApp(deps: MockAppDeps): MockApp {
     return c.json(pending, 202);
   }
 
-  /** The request as the engine needs it, with inline images kept as blobs. */
-  async function storedRequest(req: {
+  /**
+   * The request as the engine needs it: each inline image (data: URI) decoded once and referred to
+   * by its content (`input:sha256`), so the task row stays small and a poll costs the same
+   * whatever was sent. One that cannot be decoded (malformed, over the size limit) is a 400 that
+   * names the field, before anything is charged.
+   */
+  function inlineImages(req: {
     image_url?: string | undefined;
     image_urls?: string[] | undefined;
     prompt?: string | undefined;
-  }): Promise<StoredRequest> {
-    const keep = (url: string) => (url.startsWith('data:') ? inlineImage(url) : url);
-    return {
-      ...(req.image_url !== undefined && { image_url: await keep(req.image_url) }),
+  }):
+    { ok: true; request: StoredRequest; blobs: Uint8Array[] } | { ok: false; error: ErrorObject } {
+    const blobs: Uint8Array[] = [];
+    let problem: ErrorObject | undefined;
+    const keep = (url: string, param: string) => {
+      if (!url.startsWith('data:') || problem) return url;
+      try {
+        const bytes = decodeDataUri(url, param);
+        blobs.push(bytes);
+        return refOf(bytes);
+      } catch (err) {
+        problem = {
+          message: err instanceof Error ? err.message : `${param} could not be decoded.`,
+          type: ERROR_TYPES.invalidRequest,
+          code: ERROR_CODES.invalidValue,
+          param,
+        };
+        return url;
+      }
+    };
+    const request: StoredRequest = {
+      ...(req.image_url !== undefined && { image_url: keep(req.image_url, 'image_url') }),
       ...(req.image_urls !== undefined && {
-        image_urls: await Promise.all(req.image_urls.map(keep)),
+        image_urls: req.image_urls.map((u, i) => keep(u, `image_urls[${i}]`)),
       }),
       ...(req.prompt !== undefined && { prompt: req.prompt }),
     };
-  }
-
-  /** A data: URI's bytes as an input blob; one that cannot be decoded stays as it is (the task will say why). */
-  async function inlineImage(url: string): Promise<string> {
-    try {
-      return await inputs.put(await defaultFetchImage(url));
-    } catch {
-      return url;
-    }
+    return problem ? { ok: false, error: problem } : { ok: true, request, blobs };
   }
 
   app.get('/tasks/:id', async (c) => {

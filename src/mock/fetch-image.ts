@@ -88,7 +88,8 @@ function sentenceFor(
 const refused = (label: string) =>
   `${label} could not be fetched: the mock fetches images only from public http(s) addresses, data: URIs and Kiln's own uploads.`;
 
-function decodeDataUri(url: string, label: string, maxBytes: number): Uint8Array {
+/** A data: URI's bytes; `label` names it in the error ("image_url", "The data: image"). */
+export function decodeDataUri(url: string, label: string, maxBytes = IMAGE_MAX_BYTES): Uint8Array {
   const comma = url.indexOf(',');
   if (comma < 0) throw new ImageFetchError(`${label} is a malformed data: URI.`);
   const meta = url.slice(5, comma);

@@ -8,6 +8,7 @@ import {
   TaskSchema,
 } from '../contract/index.ts';
 import { readPhoto } from '../testing/fixtures.ts';
+import { memoryInputs } from './inputs.ts';
 import { hashKey } from './keys.ts';
 import { photoDataUri, startTestMock, type TestMock } from '../testing/mock.ts';
 
@@ -94,6 +95,56 @@ describe('inline images', () => {
     ]);
     expect(bigPoll.length).toBe(smallPoll.length - smallId.length + id.length);
     await finished(mock, id);
+  });
+
+  it('refuses an inline image over the size limit (the issue’s 30 MB) with 400 naming the field, charging and keeping nothing', async () => {
+    const inputs = memoryInputs();
+    const puts = vi.spyOn(inputs, 'put');
+    mock = await startTestMock({ inputs });
+    const uri = `data:image/png;base64,${'A'.repeat(30 * 1024 * 1024)}`;
+    const res = await mock.request('/3d/generations', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'alpha', image_url: uri }),
+    });
+    expect(res.status).toBe(400);
+    const error = ErrorBodySchema.parse(await res.json()).error;
+    expect(error).toMatchObject({ code: 'invalid_value', param: 'image_url' });
+    expect(error.message).toMatch(/image_url is larger than 20 MB/);
+    expect(await mock.store.tasksOf(hashKey('tr_test_key'))).toHaveLength(0);
+    expect(puts).not.toHaveBeenCalled();
+  });
+
+  it('names the view whose inline image is malformed', async () => {
+    mock = await startTestMock();
+    const res = await mock.request('/3d/generations', {
+      method: 'POST',
+      body: JSON.stringify({
+        model: 'alpha-multiview',
+        image_urls: [photoDataUri('chair.png'), 'data:image/png;base64'],
+      }),
+    });
+    expect(res.status).toBe(400);
+    expect(ErrorBodySchema.parse(await res.json()).error).toMatchObject({
+      param: 'image_urls[1]',
+    });
+  });
+
+  it('keeps no blob for a create it refuses (402, a reused key) or replays', async () => {
+    const inputs = memoryInputs();
+    const puts = vi.spyOn(inputs, 'put');
+    mock = await startTestMock({ inputs, keys: [{ key: 'tr_test_key', balance: 10 }] });
+    const create = (image: string, key: string) =>
+      mock!.request('/3d/generations', {
+        method: 'POST',
+        body: JSON.stringify({ model: 'alpha', image_url: photoDataUri(image) }),
+        headers: { 'idempotency-key': key },
+      });
+    expect((await create('chair.png', 'k1')).status).toBe(202);
+    expect(puts).toHaveBeenCalledTimes(1);
+    expect((await create('chair.png', 'k1')).status).toBe(202); // replay
+    expect((await create('horse.png', 'k1')).status).toBe(409); // reused key
+    expect((await create('horse.png', 'k2')).status).toBe(402); // balance spent
+    expect(puts).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -16,7 +16,9 @@ export interface InputFiles {
 
 export const INPUT_REF = /^input:([a-f0-9]{64})$/;
 
-const refOf = (bytes: Uint8Array) => `input:${createHash('sha256').update(bytes).digest('hex')}`;
+/** The reference a blob of these bytes has (content-addressed). */
+export const refOf = (bytes: Uint8Array) =>
+  `input:${createHash('sha256').update(bytes).digest('hex')}`;
 
 export function diskInputs(dir: string): InputFiles {
   const path = (ref: string) => {

@@ -606,6 +606,10 @@ describe('library, archive and credits', () => {
     expect(entry.images).toEqual([
       { url: up.url, upload: `/api/uploads/${up.sha256}.png`, name: 'Grandma’s chair.png' },
     ]);
+    // A task names it now: the retention sweep leaves it however old it gets.
+    expect(await server.storage.uploads.unreferenced(Date.now() + 365 * 86_400_000, 10)).toEqual(
+      [],
+    );
   });
 
   it('learns the balance from a refusal for want of credits, before any task', async () => {

@@ -18,11 +18,13 @@
 // Not checked: elements rendered by an app component in a file that does not import
 // @react-three/*, or under names built at run time.
 
+// r3f's `new THREE.Clock()`, without three's deprecation warning (see frame-clock.ts).
+export { FrameClock as Clock } from './frame-clock.ts';
+
 // 1. r3f internals.
 export {
   ACESFilmicToneMapping,
   BasicShadowMap,
-  Clock,
   Color,
   ColorManagement,
   Layers,
