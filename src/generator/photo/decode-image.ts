@@ -1,4 +1,5 @@
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
+import { imageKind, unusableImageSentence } from '../../formats/index.ts';
 import { GeneratorInputError } from '../core/errors.ts';
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp' | 'gif';
@@ -21,8 +22,6 @@ const FORMAT_NAMES: Record<ImageFormat, string> = {
   gif: 'GIF',
 };
 
-const SUPPORTED = 'only PNG, JPEG, WebP and GIF images are supported';
-
 /**
  * Options for every sharp pipeline that reads untrusted input. `failOn: 'error'` rejects
  * truncated and corrupt data but tolerates the harmless warnings many camera JPEGs produce.
@@ -34,60 +33,24 @@ export const SHARP_INPUT_OPTIONS: SharpOptions = {
 
 /** Identifies a supported image format from its leading bytes, without decoding anything. */
 export function sniffImageFormat(bytes: Uint8Array): ImageFormat | undefined {
-  const at = (offset: number, ascii: string): boolean =>
-    bytes.length >= offset + ascii.length &&
-    [...ascii].every((ch, i) => bytes[offset + i] === ch.charCodeAt(0));
-
-  if (at(0, '\x89PNG\r\n\x1a\n')) return 'png';
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
-  if (at(0, 'RIFF') && at(8, 'WEBP')) return 'webp';
-  if (at(0, 'GIF87a') || at(0, 'GIF89a')) return 'gif';
-  return undefined;
+  const kind = imageKind(bytes);
+  return (GENERATOR_FORMATS as readonly string[]).includes(kind)
+    ? (kind as ImageFormat)
+    : undefined;
 }
 
-/** A short clause saying what unsupported bytes look like, for the error message. */
-function describeUnsupported(bytes: Uint8Array): string {
-  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 1024));
-  const text = head
-    .replace(/^\uFEFF/, '')
-    .trimStart()
-    .toLowerCase();
-  const ascii = (offset: number, length: number): string =>
-    new TextDecoder('latin1').decode(bytes.subarray(offset, offset + length));
+const GENERATOR_FORMATS: readonly ImageFormat[] = ['png', 'jpeg', 'webp', 'gif'];
 
-  if (text.startsWith('<svg') || (text.startsWith('<?xml') && text.includes('<svg'))) {
-    return `it is an SVG drawing, and ${SUPPORTED}`;
-  }
-  if (text.startsWith('<!doctype html') || text.startsWith('<html')) {
-    return `it is an HTML page, not an image`;
-  }
-  if (text.startsWith('%pdf')) return `it is a PDF document, and ${SUPPORTED}`;
-  if (ascii(4, 4) === 'ftyp') {
-    const brand = ascii(8, 4);
-    if (/^(avif|avis)$/.test(brand)) return `it is an AVIF image, and ${SUPPORTED}`;
-    if (/^(heic|heix|hevc|hevx|heim|heis|hevm|hevs|mif1|msf1)$/.test(brand)) {
-      return `it is a HEIC/HEIF image, and ${SUPPORTED}`;
-    }
-    return 'it is a video or other ISO media file, not an image';
-  }
-  if (ascii(0, 4) === 'II*\0' || ascii(0, 4) === 'MM\0*') {
-    return `it is a TIFF image, and ${SUPPORTED}`;
-  }
-  if (ascii(0, 2) === 'BM' && bytes.length >= 26) return `it is a BMP image, and ${SUPPORTED}`;
-  if (bytes.length >= 4 && bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 1 && bytes[3] === 0) {
-    return `it is an ICO icon, and ${SUPPORTED}`;
-  }
-  if (looksLikeText(bytes)) return 'it is text, not an image';
-  return `its content is not a PNG, JPEG, WebP or GIF image`;
-}
-
-function looksLikeText(bytes: Uint8Array): boolean {
-  const sample = bytes.subarray(0, 512);
-  let printable = 0;
-  for (const b of sample) {
-    if (b === 9 || b === 10 || b === 13 || (b >= 32 && b !== 127)) printable++;
-  }
-  return printable / sample.length > 0.95 && !sample.includes(0);
+/**
+ * Bytes of a kind the generator cannot read, said in the sentence the studio and the upload
+ * endpoint use for the same file (src/formats): "Image 2 is an SVG drawing; use a PNG, JPEG or
+ * WebP image. Export the drawing as a PNG."
+ */
+function unusable(bytes: Uint8Array, imageIndex?: number) {
+  const subject = imageIndex === undefined ? 'The image' : `Image ${imageIndex + 1}`;
+  return new GeneratorInputError(unusableImageSentence(imageKind(bytes), { subject }), {
+    ...(imageIndex === undefined ? {} : { imageIndex }),
+  });
 }
 
 function decodeFailure(reason: string, imageIndex?: number, cause?: unknown) {
@@ -147,7 +110,7 @@ export async function probeImage(bytes: Uint8Array, imageIndex?: number): Promis
   }
   if (bytes.length === 0) throw decodeFailure('the file is empty', imageIndex);
   const format = sniffImageFormat(bytes);
-  if (format === undefined) throw decodeFailure(describeUnsupported(bytes), imageIndex);
+  if (format === undefined) throw unusable(bytes, imageIndex);
 
   let meta: Metadata;
   try {
@@ -174,7 +137,7 @@ export async function probeImage(bytes: Uint8Array, imageIndex?: number): Promis
  * (into a tiny thumbnail, so memory stays small) to catch truncated or corrupt data.
  *
  * @throws GeneratorInputError with a sentence such as
- *   "The image could not be decoded: it is an SVG drawing, and only PNG, JPEG, WebP and GIF images are supported."
+ *   "The image is an SVG drawing; use a PNG, JPEG or WebP image. Export the drawing as a PNG."
  */
 export async function decodeImage(bytes: Uint8Array): Promise<ImageInfo> {
   const info = await probeImage(bytes);

@@ -38,7 +38,7 @@ describe('createGeneratorPool', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GeneratorInputError);
     expect((error as GeneratorInputError).imageIndex).toBe(1);
-    expect((error as Error).message).toMatch(/^Image 2 could not be decoded/);
+    expect((error as Error).message).toMatch(/^Image 2 is plain text; use a PNG/);
     expect((error as GeneratorInputError).reason).toBe('not_an_image');
     await expect(pool.promptToGlb('   ')).rejects.toMatchObject({ reason: 'empty_prompt' });
   });

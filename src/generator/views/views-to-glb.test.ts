@@ -215,7 +215,7 @@ describe('viewsToGlb (visual hull)', () => {
     const text = new TextEncoder().encode('nope');
     const error = await expectInputError(
       viewsToGlb([front!, text, back!, text]),
-      /^Image 2 could not be decoded: it is text/,
+      /^Image 2 is plain text; use a PNG, JPEG or WebP image\.$/,
     );
     expect(error.imageIndex).toBe(1);
 

@@ -1,3 +1,4 @@
+import { raceSignal } from '../../async/index.ts';
 import { ERROR_CODES } from '../../contract/index.ts';
 import { ApiError } from '../middleware/api-error.ts';
 
@@ -71,18 +72,12 @@ export async function forwardRaw(target: ProxyTarget, req: ForwardRequest): Prom
   req.incoming.signal.addEventListener('abort', onClientGone, { once: true });
   // The abort ends the wait even when the fetch does not honour it: a Request's signal follows
   // the controller's through a weak reference (undici), which a garbage collection can drop.
-  const aborted = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), {
-      once: true,
-    });
-  });
-  aborted.catch(() => {});
   let upstream: Response;
   try {
-    upstream = await Promise.race([
+    upstream = await raceSignal(
       target.fetch(new Request(url, { method, headers, ...body, signal: controller.signal })),
-      aborted,
-    ]);
+      controller.signal,
+    );
   } catch {
     if (timedOut)
       throw new ApiError(504, {
