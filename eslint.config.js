@@ -123,6 +123,20 @@ export default tseslint.config(
       ],
     },
   },
+  // Only src/web/api talks HTTP.
+  {
+    files: ['src/web/**/*.{ts,tsx}'],
+    ignores: ['src/web/api/**', '**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['fetch', 'XMLHttpRequest', 'EventSource', 'WebSocket'].map((name) => ({
+          name,
+          message: 'Only src/web/api talks HTTP: add or use a function there.',
+        })),
+      ],
+    },
+  },
   // A feature imports no other feature: what several need lives in src/web/{api,lib,ui}, and
   // pages that compose features in src/web/app/pages. The viewer's index.ts is its public entry.
   ...WEB_FEATURES.map((feature) => ({
@@ -149,7 +163,23 @@ export default tseslint.config(
               ],
               message: `A feature imports no other feature: move what both need to src/web/{api,lib,ui}, or compose them in src/web/app/pages.${other === 'viewer' ? ' The viewer is reached through its index.ts.' : ''}`,
             })),
+            {
+              group: ['../../app/**', '../../../app/**', '**/web/app/**'],
+              message: 'The app composes the features; a feature does not import the app.',
+            },
           ],
+        },
+      ],
+      // The same two rules for import() (no-restricted-imports reads static imports only).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `ImportExpression[source.value=/^(\\.\\.\\/)+(features\\/)?(${WEB_FEATURES.filter((o) => o !== feature).join('|')})\\/(?!index\\.ts$)/]`,
+          message: 'A feature imports no other feature, lazily or not.',
+        },
+        {
+          selector: 'ImportExpression[source.value=/^(\\.\\.\\/)+app\\//]',
+          message: 'The app composes the features; a feature does not import the app.',
         },
       ],
     },

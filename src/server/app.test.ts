@@ -638,7 +638,7 @@ describe('library, archive and credits', () => {
     const { openSqliteStorage } = await import('./storage/database.ts');
     const reopened = await openSqliteStorage(join(dataDir, 'kiln.sqlite'));
     const rows = await reopened.library.list(
-      (await import('./owner.ts')).ownerHasher(Buffer.alloc(32, 7))(KEY),
+      (await import('./owner-id.ts')).ownerHasher(Buffer.alloc(32, 7))(KEY),
       { limit: 10 },
     );
     expect(rows[0]?.prompt).toBe('keep me');

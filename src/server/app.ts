@@ -9,7 +9,7 @@ import { assetRoutes } from './library/assets.ts';
 import { libraryRoutes } from './library/routes.ts';
 import { createLibraryService } from './library/service.ts';
 import { ApiError, onApiError } from './middleware/api-error.ts';
-import { ownerHasher } from './owner.ts';
+import { ownerHasher } from './owner-id.ts';
 import type { ProxyTarget } from './proxy/forward.ts';
 import { proxyRoutes } from './proxy/routes.ts';
 import { securityHeaders } from './security.ts';
@@ -28,7 +28,7 @@ export interface ServerDeps {
   /** The database: library, credits, idempotency records, counters, leases, the upload index. */
   storage: Storage;
   blobs: BlobStore;
-  /** The secret the library hashes keys with (see owner.ts). */
+  /** The secret the library hashes keys with (see owner-id.ts). */
   secret: Buffer;
   /** Fetches a completed task's GLB for the archive (SSRF-guarded in production). */
   fetchGlb: (url: string) => Promise<Uint8Array>;

@@ -10,7 +10,7 @@ import { DEMO_KEY } from '../mock/keys.ts';
 import { SafeFetchError, fetchGlbSafely } from '../net/index.ts';
 import { createServerApp, type ServerApp } from './app.ts';
 import { ServerEnvSchema, crossChecks, withoutEmpty } from './config.ts';
-import { loadServerSecret } from './owner.ts';
+import { loadServerSecret } from './owner-id.ts';
 import { diskBlobStore, type BlobStore } from './storage/blobs.ts';
 import { openPostgresStorage, openSqliteStorage, type Storage } from './storage/database.ts';
 import { s3BlobStore } from './storage/s3-blobs.ts';

@@ -1,8 +1,7 @@
-/** A triangle mesh: xyz per vertex, three vertex indices per triangle. */
-export interface TriangleMesh {
-  positions: Float32Array;
-  indices: Uint32Array;
-}
+import type { MeshData } from './mesh.ts';
+
+/** A mesh before normals and texture coordinates: MeshData's positions and indices. */
+export type TriangleMesh = Pick<MeshData, 'positions' | 'indices'>;
 
 /** Corner c of a cell is offset by (c & 1, c >> 1 & 1, c >> 2 & 1). */
 const cornerOffset = (c: number, axis: number): number => (c >> axis) & 1;

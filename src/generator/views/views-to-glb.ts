@@ -6,7 +6,7 @@ import { maskBounds } from '../photo/mask.ts';
 import { computeVertexNormals, extractSubmesh, faceNormal } from '../core/mesh.ts';
 import type { EncodedTexture } from '../core/raster.ts';
 import { loadSubject, textureOf, type Subject } from '../photo/subject.ts';
-import { surfaceNets, taubinSmooth } from '../core/surface-nets.ts';
+import { surfaceNets, taubinSmooth, type TriangleMesh } from '../core/surface-nets.ts';
 import {
   VIEW_DIRECTIONS,
   carveHull,
@@ -102,7 +102,7 @@ async function hullMesh(
   hull: Hull,
   smoothing: number,
   maxTriangles: number,
-): Promise<{ positions: Float32Array; indices: Uint32Array }> {
+): Promise<TriangleMesh> {
   const { grid } = hull;
   const nets = surfaceNets(grid.field, grid.nx, grid.ny, grid.nz);
   if (nets.indices.length / 3 < MIN_TRIANGLES)

@@ -8,7 +8,7 @@ import {
 } from '../../contract/index.ts';
 import { ApiError } from '../middleware/api-error.ts';
 import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
-import type { OwnerOf } from '../owner.ts';
+import type { OwnerOf } from '../owner-id.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import type { LibraryStore } from '../storage/library.ts';
 import { tooLarge } from '../uploads/normalise-image.ts';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { ownerHasher } from '../owner.ts';
+import { ownerHasher } from '../owner-id.ts';
 import { onApiError } from './api-error.ts';
 import { owner, type OwnerEnv } from './owner.ts';
 

@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import { ERROR_CODES } from '../../contract/index.ts';
-import { bearerKey, type OwnerOf } from '../owner.ts';
+import { bearerKey, type OwnerOf } from '../owner-id.ts';
 import { ApiError } from './api-error.ts';
 
 export type OwnerEnv = { Variables: { owner: string | undefined } };

@@ -40,8 +40,10 @@ export function rateLimit<E extends Env>(options: RateLimitOptions<E>) {
       resetKey: () => {},
       localKeys: false,
     },
-    handler: (c) => {
-      const wait = c.res.headers.get('retry-after') ?? '60';
+    handler: () => {
+      // The wait to the window's end by Kiln's clock (the library's own figure reads Date.now).
+      const resetMs = (Math.floor(options.now() / windowMs) + 1) * windowMs;
+      const wait = String(Math.max(1, Math.ceil((resetMs - options.now()) / 1000)));
       throw new ApiError(
         429,
         { code: ERROR_CODES.rateLimited, message: options.message(wait) },

@@ -12,7 +12,7 @@ import { ApiError } from '../middleware/api-error.ts';
 import { idempotency } from '../middleware/idempotency.ts';
 import { owner, type OwnerEnv } from '../middleware/owner.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
-import { fingerprintOf, type OwnerOf } from '../owner.ts';
+import { fingerprintOf, type OwnerOf } from '../owner-id.ts';
 import type { Storage } from '../storage/database.ts';
 import {
   DEFAULT_TIMEOUT_MS,

@@ -20,6 +20,8 @@ export function QueryState({
   failed,
   className,
   empty,
+  title,
+  describe,
   children,
 }: {
   query: QueryLike;
@@ -31,6 +33,10 @@ export function QueryState({
   className?: string;
   /** Shown instead of the children when set (the caller knows what empty means). */
   empty?: ReactNode;
+  /** A heading for the error card (what could not be loaded). */
+  title?: ReactNode;
+  /** The whole sentence for an error, instead of "`failed`: its message". */
+  describe?: (error: Error | null) => string;
   children: () => ReactNode;
 }) {
   if (query.isPending)
@@ -41,9 +47,12 @@ export function QueryState({
     );
   if (query.isError && query.data === undefined)
     return (
-      <div className={`card ${className ?? ''}`} role="alert">
-        <p className="error">
-          {failed}: {query.error?.message ?? 'unknown error'}
+      <div className={`card ${className ?? ''}`}>
+        {title}
+        <p className="error" role="alert">
+          {describe
+            ? describe(query.error)
+            : `${failed}: ${query.error?.message ?? 'unknown error'}`}
         </p>
         <button type="button" onClick={() => void query.refetch()}>
           Try again

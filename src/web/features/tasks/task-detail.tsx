@@ -1,8 +1,9 @@
-import { Suspense, useCallback, useEffect, useRef } from 'react';
+import { Suspense, useCallback, useEffect, useRef, type RefObject } from 'react';
 import { NotFoundError } from '../../../client/index.ts';
 import { isTerminal, type LibraryEntry, type Task } from '../../../contract/index.ts';
 import { navigate } from '../../lib/router.ts';
 import { Link } from '../../ui/link.tsx';
+import { QueryState } from '../../ui/query-state.tsx';
 import { describeError, fieldMessage } from '../../lib/describe-error.ts';
 import { anotherModel, isInputFailure, saveDraft } from '../../lib/draft.ts';
 import { requestFor } from '../../lib/request-memory.ts';
@@ -198,23 +199,46 @@ export function TaskDetail({
   useEffect(() => {
     if (focusOnShow && shown) headingRef.current?.focus();
   }, [focusOnShow, shown]);
-  if (task.isPending) return <p className="muted">Loading the task…</p>;
-  if (task.isError)
-    return (
-      <div className="card">
-        <H>Task {id}</H>
-        <p className="error" role="alert">
-          {task.error instanceof NotFoundError
-            ? 'This task is not known for your API key. It may belong to another key.'
-            : describeError(task.error).message}
-        </p>
-        <button type="button" onClick={() => void task.refetch()}>
-          Try again
-        </button>
-      </div>
-    );
-  const t = task.data;
-  const e = entry.data;
+  return (
+    <QueryState
+      query={task}
+      loading="Loading the task…"
+      failed="The task could not be loaded"
+      title={<H>Task {id}</H>}
+      describe={(error) =>
+        error instanceof NotFoundError
+          ? 'This task is not known for your API key. It may belong to another key.'
+          : describeError(error).message
+      }
+    >
+      {() => (
+        <TaskShown
+          id={id}
+          task={task.data!}
+          entry={entry.data}
+          heading={heading}
+          headingRef={headingRef}
+        />
+      )}
+    </QueryState>
+  );
+}
+
+/** A task that has loaded: its head, input, progress, then the model or the failure. */
+function TaskShown({
+  id,
+  task: t,
+  entry: e,
+  heading,
+  headingRef,
+}: {
+  id: string;
+  task: Task;
+  entry: LibraryEntry | undefined;
+  heading: 'h1' | 'h2';
+  headingRef: RefObject<HTMLHeadingElement | null>;
+}) {
+  const H = heading;
   return (
     <section
       className="task-detail card"

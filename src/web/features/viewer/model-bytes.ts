@@ -2,6 +2,8 @@
 // models from the entry script (see preload.ts) while the viewer's code is still on its way, and
 // the loader (loaders.ts) picks the download up where it is.
 
+import { DownloadError, downloadBytes } from '../../api/download-bytes.ts';
+
 /** An HTTP answer other than 2xx, or bytes that are not a GLB. */
 export class ModelLoadError extends Error {
   override name = 'ModelLoadError';
@@ -15,30 +17,11 @@ export interface Download {
 }
 
 async function fetchBytes(url: string, report: (percent: number) => void): Promise<Uint8Array> {
-  const res = await fetch(url);
-  if (!res.ok)
-    throw new ModelLoadError(
-      `the server answered ${res.status}${res.statusText ? ` (${res.statusText})` : ''}.`,
-    );
-  const total = Number(res.headers.get('content-length') ?? 0);
-  if (!res.body || !(total > 0)) return new Uint8Array(await res.arrayBuffer());
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let loaded = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    loaded += value.byteLength;
-    report(Math.min(100, Math.floor((100 * loaded) / total)));
+  try {
+    return await downloadBytes(url, report);
+  } catch (err) {
+    throw err instanceof DownloadError ? new ModelLoadError(err.message) : err;
   }
-  const bytes = new Uint8Array(loaded);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
 }
 
 /** Starts fetching `url`'s bytes. */
