@@ -21,10 +21,16 @@ export async function shot(page: Page, info: TestInfo, name: string) {
   await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
 }
 
-/** No serious or critical axe violation on the current screen. */
-export async function expectAccessible(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+/**
+ * No serious or critical axe violation on the current screen; with `rules`, no violation at all
+ * of those rules whatever their impact (axe calls `heading-order` moderate).
+ */
+export async function expectAccessible(page: Page, rules?: string[]) {
+  const builder = new AxeBuilder({ page });
+  const results = await (rules ? builder.withRules(rules) : builder).analyze();
+  const bad = results.violations.filter(
+    (v) => rules !== undefined || v.impact === 'serious' || v.impact === 'critical',
+  );
   expect(
     bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
   ).toEqual([]);
@@ -90,4 +96,20 @@ export async function generate(
   const detail = page.locator(`[data-testid="task-detail"][data-task-id="${id}"]`);
   await expect(detail).toBeVisible();
   return { id, detail };
+}
+
+/** Elements that run past the window's right edge (the first six), for "nothing sticks out". */
+export async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      .filter((el) => {
+        const box = el.getBoundingClientRect();
+        return box.width > 0 && box.right > window.innerWidth + 0.5;
+      })
+      .slice(0, 6)
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}.${String(el.className)} (${Math.round(el.getBoundingClientRect().right)} px)`,
+      ),
+  );
 }

@@ -9,6 +9,7 @@ import {
   expectRenderedModel,
   generate,
   libraryCount,
+  overflowing,
   photo,
   pickModel,
   shot,
@@ -237,13 +238,34 @@ test('a failed task shows the refund, and the balance returns to where it was', 
   const said = await head.textContent();
   await page.waitForTimeout(2200);
   expect(await head.textContent()).toBe(said);
-  // Its own page reads well to a screen reader (headings in order, axe clean).
+  // Its own page reads well to a screen reader (headings in order, axe clean), is styled, shows
+  // the photo it was given, and at 1440 px every stage's name fits its column.
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`/tasks/${id}`);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(
     page.getByRole('heading', { level: 2, name: 'The generation failed' }),
   ).toBeVisible();
   await expectAccessible(page);
+  await expectAccessible(page, ['heading-order']);
+  await expect(page.getByRole('img', { name: 'Input photo 1: blank.png' })).toBeVisible();
+  const steps = page.locator('.steps');
+  await expect(steps).toHaveCSS('display', 'grid');
+  await expect(page.locator('.stepper-head strong')).toHaveText(
+    /^Failed while (initializing|downloading images|generating 3D mesh|processing mesh)$/,
+  );
+  const clipped = await page.locator('.step').evaluateAll((els) =>
+    els
+      .filter((el) => {
+        const label = el.querySelector('.step-label')!.getBoundingClientRect();
+        const box = el.getBoundingClientRect();
+        return label.left < box.left - 0.5 || label.right > box.right + 0.5;
+      })
+      .map((el) => el.textContent),
+  );
+  expect(clipped, 'stage names inside their columns').toEqual([]);
+  await shot(page, info, 'failed-task-page');
+  await page.setViewportSize({ width: 1280, height: 720 });
   // The photo was at fault: trying again opens the form with it loaded and the photo marked,
   // instead of sending the same photo to fail the same way.
   await page.getByRole('button', { name: 'Edit and try again' }).click();
@@ -422,18 +444,7 @@ test('usable at 390 px and in the dark theme', async ({ page }, info) => {
   await expect(
     page.getByTestId('task-detail').or(page.getByText('Your model appears here')).first(),
   ).toBeVisible();
-  const overflowing = await page.evaluate(() =>
-    document.documentElement.scrollWidth > window.innerWidth
-      ? [...document.querySelectorAll('body *')]
-          .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 0.5)
-          .slice(0, 6)
-          .map(
-            (el) =>
-              `${el.tagName.toLowerCase()}.${String(el.className)} (${Math.round(el.getBoundingClientRect().right)} px)`,
-          )
-      : [],
-  );
-  expect(overflowing, 'nothing sticks out at 390 px').toEqual([]);
+  expect(await overflowing(page), 'nothing sticks out at 390 px').toEqual([]);
   await shot(page, info, 'mobile-dark');
   await expectAccessible(page);
   expect(DEMO_KEY).toBe('tr_demo_kiln');

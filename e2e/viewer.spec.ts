@@ -11,7 +11,14 @@ import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { VIEWER_FIXTURES_DIR } from '../src/testing/fixtures.ts';
 import { glbFacts } from '../src/web/features/viewer/facts/glb-facts.ts';
-import { DEMO_KEY, expectAccessible, expectRenderedModel, photo, useKey } from './helpers.ts';
+import {
+  DEMO_KEY,
+  expectAccessible,
+  expectRenderedModel,
+  overflowing,
+  photo,
+  useKey,
+} from './helpers.ts';
 
 const fixture = (name: string) => join(VIEWER_FIXTURES_DIR, `${name}.glb`);
 const ALL = ['draco', 'meshopt', 'ktx2', 'animated', 'large'] as const;
@@ -643,6 +650,13 @@ test('a generated model opens in the viewer and compares with another from the l
     .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth))
     .toBeLessThanOrEqual(0);
   await page.screenshot({ path: info.outputPath('viewer-phone.png'), fullPage: true });
+  // One model on a phone, as an artist opens it from a link: the toolbar, the library picker and
+  // the canvas all inside the window, and nothing for axe to object to.
+  await page.goto(`/viewer?src=${encodeURIComponent(first!.model_url!)}`);
+  await expectRenderedModel(page.getByTestId('model-viewer').first());
+  expect(await overflowing(page), 'nothing sticks out of /viewer at 390 px').toEqual([]);
+  await page.screenshot({ path: info.outputPath('viewer-phone-one.png'), fullPage: true });
+  await expectAccessible(page);
   await page.setViewportSize({ width: 1280, height: 720 });
 
   // Addresses on other sites are not opened.

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { LibraryEntry } from '../../contract/index.ts';
 import {
   archiveNote,
+  describeEntry,
   formatNumber,
   isoDateTime,
   promptExcerpt,
@@ -127,5 +129,57 @@ describe('archiveNote', () => {
     ).toBe(
       "Kiln could not keep a copy of this model after 5 tries (the file is not a GLB). Download it soon: the provider's link expires.",
     );
+  });
+});
+
+describe('describeEntry', () => {
+  const entry = (over: Partial<LibraryEntry>): LibraryEntry => ({
+    id: 'task_abc',
+    model: 'beta',
+    mode: 'async',
+    status: 'completed',
+    progress: 100,
+    progress_stage: null,
+    images: [],
+    prompt: null,
+    created: Date.UTC(2026, 10, 24, 15, 32) / 1000,
+    completed_at: null,
+    updated_ms: 0,
+    credits_consumed: 15,
+    credits_remaining: 985,
+    error: null,
+    model_url: null,
+    archived: true,
+    ...over,
+  });
+
+  it('names a photo entry by its file name, several views by the first and a count, with the minute', () => {
+    const one = describeEntry(
+      entry({ images: [{ url: 'u', upload: '/api/uploads/a.png', name: 'chair.png' }] }),
+    );
+    expect(one).toMatch(/^beta · chair\.png · .*\d{1,2}:\d{2}/);
+    const views = describeEntry(
+      entry({
+        model: 'beta-multiview',
+        images: [
+          { url: 'u1', upload: '/api/uploads/a.png', name: 'front.png' },
+          { url: 'u2', upload: '/api/uploads/b.png', name: 'side.png' },
+        ],
+      }),
+    );
+    expect(views).toMatch(/^beta-multiview · front\.png \+ 1 · /);
+    expect(describeEntry(entry({ images: [{ url: 'u', upload: null }] }))).toMatch(
+      / · one photo · /,
+    );
+  });
+
+  it('quotes a prompt, cut at 40 characters, and tells two entries a minute apart', () => {
+    const long = describeEntry(entry({ model: 'beta-text', prompt: 'a'.repeat(60) }));
+    expect(long).toContain(`“${'a'.repeat(37)}…”`);
+    const a = describeEntry(entry({ prompt: 'a cube' }));
+    const b = describeEntry(
+      entry({ prompt: 'a cube', created: Date.UTC(2026, 10, 24, 15, 33) / 1000 }),
+    );
+    expect(a).not.toBe(b);
   });
 });

@@ -107,3 +107,20 @@ export function archiveNote(
     return `Kiln could not keep a copy of this model after ${archive.attempts} tries${archive.error ? ` (${archive.error})` : ''}. Download it soon: the provider's link expires.`;
   return null;
 }
+
+/**
+ * How an entry reads in the picker: model, what it was made from (the prompt, or the photo's
+ * own name), and when, to the minute: "beta · chair.png · 24 Nov 2026, 15:32". Entries of one
+ * day no longer read alike.
+ */
+export function describeEntry(entry: LibraryEntry): string {
+  const names = entry.images.map((i) => i.name).filter((n): n is string => Boolean(n));
+  const subject = entry.prompt
+    ? `“${entry.prompt.length > 40 ? `${entry.prompt.slice(0, 37)}…` : entry.prompt}”`
+    : names[0]
+      ? `${names[0]}${entry.images.length > 1 ? ` + ${entry.images.length - 1}` : ''}`
+      : entry.images.length === 1
+        ? 'one photo'
+        : `${entry.images.length} photos`;
+  return `${entry.model} · ${subject} · ${formatDateTime(entry.created * 1000)}`;
+}

@@ -4,40 +4,27 @@
 // opened without a key, or a file from this device, is shown without them).
 import { useEffect } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
-import { formatDateTime } from '../../lib/entry-format.ts';
+import { describeEntry } from '../../lib/entry-format.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { useLibrary } from '../../api/library-query.ts';
 import type { Slot, UrlSlot } from './slot.ts';
 
 /**
- * How an entry reads in the picker: model, what it was made from (the prompt, or the photo's
- * own name), and when, to the minute: "beta · chair.png · 24 Nov 2026, 15:32". Entries of one
- * day no longer read alike.
+ * The picked entry's picture beside the picker (a select cannot show images): the model's own
+ * when a browser has drawn it, else its input photo, else a mark for a prompt.
  */
-export function describeEntry(entry: LibraryEntry): string {
-  const names = entry.images.map((i) => i.name).filter((n): n is string => Boolean(n));
-  const subject = entry.prompt
-    ? `“${entry.prompt.length > 40 ? `${entry.prompt.slice(0, 37)}…` : entry.prompt}”`
-    : names[0]
-      ? `${names[0]}${entry.images.length > 1 ? ` + ${entry.images.length - 1}` : ''}`
-      : entry.images.length === 1
-        ? 'one photo'
-        : `${entry.images.length} photos`;
-  return `${entry.model} · ${subject} · ${formatDateTime(entry.created * 1000)}`;
-}
-
-/** The input photo of the picked entry, beside the picker (a select cannot show images). */
 function PickedThumb({ entry }: { entry: LibraryEntry | undefined }) {
-  const upload = entry?.images.find((i) => i.upload)?.upload;
   if (!entry) return null;
-  return upload ? (
+  const src = entry.thumbnail_url ?? entry.images.find((i) => i.upload)?.upload;
+  return src ? (
     <img
       className="viewer-slot__thumb"
-      src={upload}
+      src={src}
       // Decorative: the select beside it names the entry.
       alt=""
       width={40}
       height={40}
+      data-testid="picked-thumb"
     />
   ) : (
     <span className="viewer-slot__thumb viewer-slot__thumb--text" aria-hidden="true">
