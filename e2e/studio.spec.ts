@@ -249,6 +249,7 @@ test('a failed task shows the refund, and the balance returns to where it was', 
   await expectAccessible(page);
   await expectAccessible(page, ['heading-order']);
   await expect(page.getByRole('img', { name: 'Input photo 1: blank.png' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('gamma · blank.png');
   const steps = page.locator('.steps');
   await expect(steps).toHaveCSS('display', 'grid');
   await expect(page.locator('.stepper-head strong')).toHaveText(

@@ -21,9 +21,11 @@ import './tasks.css';
 function subjectOf(entry: LibraryEntry | undefined, task: Task): string {
   if (entry?.prompt)
     return `“${entry.prompt.length > 60 ? `${entry.prompt.slice(0, 57)}…` : entry.prompt}”`;
-  return entry
-    ? `${entry.images.length === 1 ? 'one photo' : `${entry.images.length} photos`}`
-    : task.id;
+  if (!entry) return task.id;
+  // The photo's own name when it came with one ("chair.png", "front.png + 1").
+  const name = entry.images.find((i) => i.name)?.name;
+  if (name) return entry.images.length > 1 ? `${name} + ${entry.images.length - 1}` : name;
+  return entry.images.length === 1 ? 'one photo' : `${entry.images.length} photos`;
 }
 
 function FailurePanel({
