@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import {
   DEMO_KEY,
@@ -198,6 +198,45 @@ test('text: a live counter, a 2001-character prompt refused, then a prompt gener
   await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
   await expectRenderedModel(detail.getByTestId('model-viewer'));
   await downloadGlb(page);
+});
+
+test('a pasted image address is fetched once by Kiln, previewed from Kiln, and shown in Recent tasks', async ({
+  page,
+}, info) => {
+  await useKey(page);
+  // An image address on Kiln's own site (as an artist copies one from the gallery).
+  const up = await page.request.post('/api/uploads', {
+    multipart: {
+      file: { name: 'horse.png', mimeType: 'image/png', buffer: readFileSync(photo('horse.png')) },
+    },
+  });
+  expect(up.ok()).toBe(true);
+  const { url } = (await up.json()) as { url: string };
+  const asked: string[] = [];
+  page.on('request', (r) => asked.push(r.url()));
+  await page.goto('/');
+  await pickModel(page, 'alpha');
+  await page.getByLabel('…or paste an image URL').fill(url);
+  await page.getByRole('button', { name: 'Use URL' }).click();
+  await expect(page.getByText('Ready')).toBeVisible();
+  const preview = page.getByRole('img', { name: /^Preview of / });
+  await expect(preview).toBeVisible();
+  // The preview comes from Kiln's uploads (the page's CSP allows nothing else), and it loaded.
+  expect(await preview.getAttribute('src')).toMatch(/^\/api\/uploads\/[a-f0-9]{64}\.png$/);
+  expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  expect(asked.filter((u) => u.endsWith('/api/uploads/from-url'))).toHaveLength(1);
+  const { id, detail } = await generate(page);
+  await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+  // In Recent tasks the task shows a picture, not the prompt mark.
+  const card = page.locator('.task-card').filter({ has: page.locator(`[aria-pressed="true"]`) });
+  const thumb = card.locator('img.task-thumb');
+  await expect(thumb).toBeVisible();
+  expect(await thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await expect(card.locator('.text-thumb')).toHaveCount(0);
+  // Named by the name it was first uploaded with, not by the hash in its address.
+  await expect(detail.getByRole('heading').first()).toHaveText('alpha · horse.png');
+  await shot(page, info, 'pasted-address');
+  expect(id).toMatch(/^task_/);
 });
 
 test('a failed task shows the refund, and the balance returns to where it was', async ({

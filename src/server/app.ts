@@ -139,6 +139,10 @@ export function createServerApp(deps: ServerDeps): ServerApp {
               maxBytes,
               timeoutMs: 15_000,
               accept: 'image/png,image/jpeg,image/webp,image/*;q=0.8',
+              // Public addresses, and Kiln's own (an image address copied from Kiln itself).
+              allowedHosts: [deps.ownOrigin?.(), deps.publicUrl]
+                .filter((u): u is string => Boolean(u))
+                .map((u) => new URL(u).host),
             })
           ).bytes),
       urlFor: uploadUrlStrategy({

@@ -142,7 +142,10 @@ export function uploadRoutes(deps: UploadRoutesDeps): Hono {
         param: 'url',
       });
     }
-    return store(c, bytes, safeFileName(lastSegment(url)));
+    // A content-addressed name (an address copied from Kiln itself) names nothing: the name the
+    // image was first uploaded with stays.
+    const name = safeFileName(lastSegment(url));
+    return store(c, bytes, name && !/^[a-f0-9]{64}\.[a-z0-9]+$/i.test(name) ? name : null);
   });
 
   app.get('/:name', async (c) => {
