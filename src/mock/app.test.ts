@@ -337,6 +337,28 @@ describe('credits', () => {
     const ledger = await ledgerOf(mock.store, hashKey('tr_test_key'));
     expect(ledger).toMatchObject({ balance: 100, expected: 100, failed: 1 });
   });
+  it('says views_do_not_match, naming the views, when the views describe no one object', async () => {
+    mock = await startTestMock({
+      keys: [{ key: 'tr_test_key', balance: 100 }],
+      generator: {
+        ...fakeGenerator,
+        viewsToGlb: () =>
+          Promise.reject(
+            new GeneratorInputError('The views do not show one object.', {
+              reason: 'views_disagree',
+            }),
+          ),
+        isInputError: (err) => err instanceof GeneratorInputError,
+      },
+    });
+    const body = { model: 'alpha-multiview', image_urls: [CHAIR, CHAIR] };
+    const { id } = PendingTaskSchema.parse(
+      await (await mock.request('/3d/generations', json(body))).json(),
+    );
+    const failed = FailedTaskSchema.parse(await until(mock, id, terminal, []));
+    expect(failed.error).toMatchObject({ code: 'views_do_not_match', param: 'image_urls' });
+    expect(await ledgerOf(mock.store, hashKey('tr_test_key'))).toMatchObject({ balance: 100 });
+  });
 });
 
 describe('tiers', () => {
