@@ -525,10 +525,16 @@ test.describe('viewer', () => {
       /<link rel="modulepreload" crossorigin href="\/assets\/model-viewer-[^"]+\.js" \/>/,
     );
 
+    const warnings: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'warning' || m.type() === 'error') warnings.push(m.text());
+    });
     await page.goto('/viewer?src=/e2e-files/draco.glb');
     const viewer = viewerOf(page);
     await expectRenderedModel(viewer);
     await expect(page.getByTestId('slot-name')).toHaveText('3D model draco.glb');
+    // No deprecation warnings from three (r3f's clock is Kiln's own, see frame-clock.ts).
+    expect(warnings.filter((w) => /THREE\./.test(w))).toEqual([]);
     const facts = await page.evaluate(() => {
       const probe = window as unknown as {
         kilnGlCanvases: Set<HTMLCanvasElement>;
