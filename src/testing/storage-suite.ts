@@ -138,6 +138,56 @@ export function storageSuite(name: string, open: () => Promise<Storage>) {
         expect((await library.get('o1', 't'))?.thumbnailSha256).toBe(first);
       }));
 
+    it('keeps one link per owner and task, resolves it to the archived model only, revokes it', () =>
+      using(async ({ library, shares }) => {
+        await library.insert(row('o1', 't', { images: [], prompt: 'a red vase' }));
+        await library.insert(row('o2', 't2'));
+        // Two requests at once get one link: the first token made wins.
+        const made = await Promise.all(
+          ['A'.repeat(24), 'B'.repeat(24)].map((token) => shares.create('o1', 't', token, 5)),
+        );
+        expect(made[0]?.token).toBe(made[1]?.token);
+        const token = made[0]!.token;
+        expect(made[0]).toEqual({ token, taskId: 't', createdMs: 5 });
+        expect(await shares.create('o1', 't', 'C'.repeat(24), 9)).toEqual(made[0]);
+        expect(await shares.forTask('o1', 't')).toEqual(made[0]);
+        expect(await shares.forTask('o2', 't')).toBeUndefined(); // not o2's link
+        expect([...(await shares.forTasks('o1', ['t', 'x'])).keys()]).toEqual(['t']);
+        expect((await shares.forTasks('o2', ['t'])).size).toBe(0);
+        expect(await shares.forTasks('o1', [])).toEqual(new Map());
+
+        // Not completed and archived yet: the link shows nothing.
+        expect(await shares.resolve(token)).toBeUndefined();
+        await library.update('t', completed, 10);
+        expect(await shares.resolve(token)).toBeUndefined();
+        await library.archived('t', 'f'.repeat(64));
+        const shown = await shares.resolve(token);
+        expect(shown).toEqual({
+          model: 'beta-text',
+          prompt: 'a red vase',
+          photos: 0,
+          created: 1_800_000_000,
+          assetSha256: 'f'.repeat(64),
+          thumbnailSha256: null,
+        });
+        // Public facts only: nothing names the owner or the task.
+        expect(JSON.stringify(shown)).not.toMatch(/o1|"t"/);
+        await library.setThumbnail('o1', 't', '1'.repeat(64));
+        expect((await shares.resolve(token))?.thumbnailSha256).toBe('1'.repeat(64));
+        expect(await shares.resolve('Z'.repeat(24))).toBeUndefined();
+
+        expect(await shares.revoke('o2', 't')).toBe(false); // another owner cannot
+        expect(await shares.resolve(token)).toBeDefined();
+        expect(await shares.revoke('o1', 't')).toBe(true);
+        expect(await shares.resolve(token)).toBeUndefined();
+        expect(await shares.revoke('o1', 't')).toBe(false);
+        // Shared again: a new token; the old one stays dead.
+        const again = await shares.create('o1', 't', 'D'.repeat(24), 20);
+        expect(again.token).toBe('D'.repeat(24));
+        expect(await shares.resolve(token)).toBeUndefined();
+        expect(await shares.resolve(again.token)).toBeDefined();
+      }));
+
     it('keeps a balance history that a late poll of an old task does not rewrite', () =>
       using(async ({ library }) => {
         for (const t of ['b1', 'b2', 'b3']) await library.insert(row('o1', t));

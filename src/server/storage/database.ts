@@ -7,6 +7,7 @@ import { idempotencyStore, type IdempotencyStore } from './idempotency.ts';
 import { leases, type Leases } from './leases.ts';
 import { libraryStore, type LibraryStore } from './library.ts';
 import { migrations } from './migrations.ts';
+import { shareStore, type ShareStore } from './shares.ts';
 import type { Tables } from './schema.ts';
 import { uploadIndex, type UploadIndex } from './uploads.ts';
 
@@ -17,6 +18,8 @@ export interface Storage {
   uploads: UploadIndex;
   counters: Counters;
   leases: Leases;
+  /** Public links to models. */
+  shares: ShareStore;
   /** This process's name in leases and in-flight records. */
   holder: string;
   /** True when no other process can share the database (embedded SQLite). */
@@ -31,6 +34,7 @@ export function storageOver(db: Kysely<Tables>, exclusive: boolean): Storage {
     uploads: uploadIndex(db),
     counters: counters(db),
     leases: leases(db),
+    shares: shareStore(db),
     holder: `${process.pid}-${randomBytes(6).toString('hex')}`,
     exclusive,
     close: () => db.destroy(),

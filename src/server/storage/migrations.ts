@@ -147,4 +147,36 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('library').addColumn('thumbnail_sha256', 'text').execute();
     },
   },
+  '005_shares': {
+    // Public links to a model (share/): one per owner and task at a time; revoking deletes the
+    // row, so the token is gone for good. The token is a random 144-bit string, never derived
+    // from the owner or the key; it is kept as it is so the owner can copy the link again.
+    async up(db: Kysely<unknown>) {
+      const t = columnTypes(db);
+      await db.schema
+        .createTable('shares')
+        .addColumn('token', 'text', (c) => c.primaryKey())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('task_id', 'text', (c) => c.notNull())
+        .addColumn('created_ms', t.bigint, (c) => c.notNull())
+        .addUniqueConstraint('shares_owner_task', ['owner', 'task_id'])
+        .execute();
+    },
+  },
+  '006_favourites': {
+    // A task its owner starred (0/1): the gallery filters by it. The owner's rows by seq serve
+    // every list the gallery asks for (newest, oldest, and the filters), so that reading one
+    // owner's page never scans other owners' rows.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('library')
+        .addColumn('favourite', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createIndex('library_owner_seq')
+        .on('library')
+        .columns(['owner', 'seq'])
+        .execute();
+    },
+  },
 };

@@ -33,6 +33,8 @@ export interface Tables {
     hidden: Generated<number>;
     /** A WebP picture of the archived model, once a browser has drawn one. */
     thumbnail_sha256: ColumnType<string | null, string | null | undefined, string | null>;
+    /** 1 when its owner starred it (migration 006). */
+    favourite: Generated<number>;
   };
   balances: {
     seq: Generated<number>;
@@ -76,5 +78,12 @@ export interface Tables {
     name: string;
     holder: string;
     until_ms: number;
+  };
+  shares: {
+    /** The link's secret (base64url, 144 random bits): `/s/{token}`. */
+    token: string;
+    owner: string;
+    task_id: string;
+    created_ms: number;
   };
 }

@@ -1,0 +1,128 @@
+import type { Kysely } from 'kysely';
+import type { Tables } from './schema.ts';
+
+/** An owner's public link to one of their tasks. */
+export interface ShareRow {
+  token: string;
+  taskId: string;
+  createdMs: number;
+}
+
+/**
+ * What a link shows: the shared model and the public facts about it. Deliberately without the
+ * owner and the task id, so that no public answer can carry them.
+ */
+export interface SharedModel {
+  model: string;
+  prompt: string | null;
+  /** How many photos it was made from (0 for a prompt); their names and addresses stay private. */
+  photos: number;
+  /** Unix seconds, the upstream's `created`. */
+  created: number;
+  assetSha256: string;
+  thumbnailSha256: string | null;
+}
+
+/** Public links to models: at most one per owner and task; revoking forgets the token. */
+export interface ShareStore {
+  /**
+   * The owner's link to the task: the one there already is, or a new one with `token`. Two
+   * requests at once get the same link.
+   */
+  create(owner: string, taskId: string, token: string, nowMs: number): Promise<ShareRow>;
+  forTask(owner: string, taskId: string): Promise<ShareRow | undefined>;
+  /** The owner's links to these tasks, by task id (tasks without one are left out). */
+  forTasks(owner: string, taskIds: readonly string[]): Promise<Map<string, ShareRow>>;
+  /** Forgets the owner's link to the task; false when there was none. */
+  revoke(owner: string, taskId: string): Promise<boolean>;
+  /** What a token shows, or undefined: unknown, revoked, or a model no longer archived. */
+  resolve(token: string): Promise<SharedModel | undefined>;
+}
+
+const toRow = (r: { token: string; task_id: string; created_ms: number }): ShareRow => ({
+  token: r.token,
+  taskId: r.task_id,
+  createdMs: Number(r.created_ms),
+});
+
+export function shareStore(db: Kysely<Tables>): ShareStore {
+  const forTask = async (owner: string, taskId: string) => {
+    const r = await db
+      .selectFrom('shares')
+      .select(['token', 'task_id', 'created_ms'])
+      .where('owner', '=', owner)
+      .where('task_id', '=', taskId)
+      .executeTakeFirst();
+    return r && toRow(r);
+  };
+  return {
+    async create(owner, taskId, token, nowMs) {
+      await db
+        .insertInto('shares')
+        .values({ token, owner, task_id: taskId, created_ms: nowMs })
+        .onConflict((oc) => oc.columns(['owner', 'task_id']).doNothing())
+        .execute();
+      const row = await forTask(owner, taskId);
+      // Revoked between the insert and the read: the link asked for, as made.
+      return row ?? { token, taskId, createdMs: nowMs };
+    },
+
+    forTask,
+
+    async forTasks(owner, taskIds) {
+      if (taskIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('shares')
+        .select(['token', 'task_id', 'created_ms'])
+        .where('owner', '=', owner)
+        .where('task_id', 'in', [...taskIds])
+        .execute();
+      return new Map(rows.map((r) => [r.task_id, toRow(r)]));
+    },
+
+    async revoke(owner, taskId) {
+      const r = await db
+        .deleteFrom('shares')
+        .where('owner', '=', owner)
+        .where('task_id', '=', taskId)
+        .executeTakeFirst();
+      return r.numDeletedRows > 0n;
+    },
+
+    async resolve(token) {
+      const r = await db
+        .selectFrom('shares as s')
+        .innerJoin('library as l', (j) =>
+          j.onRef('l.owner', '=', 's.owner').onRef('l.task_id', '=', 's.task_id'),
+        )
+        .select([
+          'l.model',
+          'l.prompt',
+          'l.images_json',
+          'l.created',
+          'l.asset_sha256',
+          'l.thumbnail_sha256',
+        ])
+        .where('s.token', '=', token)
+        .where('l.status', '=', 'completed')
+        .where('l.asset_sha256', 'is not', null)
+        .executeTakeFirst();
+      if (!r?.asset_sha256) return undefined;
+      let photos = 0;
+      try {
+        const images = JSON.parse(r.images_json) as unknown;
+        photos = Array.isArray(images) ? images.length : 0;
+      } catch {
+        // an unreadable list: say nothing about photos
+      }
+      return {
+        model: r.model,
+        prompt: r.prompt,
+        photos,
+        created: Number(r.created),
+        assetSha256: r.asset_sha256,
+        thumbnailSha256: r.thumbnail_sha256 ?? null,
+      };
+    },
+  };
+}
