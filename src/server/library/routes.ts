@@ -12,6 +12,7 @@ import type { OwnerOf } from '../owner-id.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import type { LibraryStore } from '../storage/library.ts';
 import { tooLarge } from '../uploads/normalise-image.ts';
+import { downloadZipRoutes } from './download-zip.ts';
 import type { LibraryService } from './service.ts';
 import { THUMBNAIL_MAX_BYTES, normaliseThumbnail } from './thumbnail.ts';
 
@@ -36,6 +37,8 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
   app.use('/library/*', owner(deps.ownerOf, { required: 'to see your library' }));
   app.use('/library', owner(deps.ownerOf, { required: 'to see your library' }));
   app.use('/credits', owner(deps.ownerOf, { required: 'to see your credits' }));
+  // `GET /library/download.zip?ids=…`: before `/library/:id`, which would take it for an id.
+  app.route('/library', downloadZipRoutes(deps));
 
   app.get('/library', async (c) => {
     const limitText = c.req.query('limit') ?? '20';
