@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { describeError } from '../../lib/describe-error.ts';
-import { checkImageFile } from './file-check.ts';
+import { checkImageFile } from '../../lib/file-check.ts';
 import { uploadFromUrl, uploadImage, uploadPath } from '../../api/upload.ts';
 
 /** One input image: a file being checked and uploaded, or a pasted URL. */

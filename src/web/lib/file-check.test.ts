@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readPhoto } from '../../../testing/fixtures.ts';
+import { readPhoto } from '../../testing/fixtures.ts';
 import { MAX_UPLOAD_BYTES, checkImageFile } from './file-check.ts';
 
 const file = (bytes: Uint8Array | string, name: string) => new File([bytes as BlobPart], name);

@@ -1,4 +1,4 @@
-import { imageKind, unusableImageSentence } from '../../../formats/index.ts';
+import { imageKind, unusableImageSentence } from '../../formats/index.ts';
 
 /** Largest file the server takes (`POST /api/uploads`). */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
