@@ -289,7 +289,9 @@ export async function expectInputError(
 /**
  * What every generator output promises: a GLB 2.0 the validator passes with no errors and no
  * warnings, standing on the ground plane (lowest point y = 0), centred on x and z, with
- * power-of-two textures, positive volume and faces wound to agree with their normals.
+ * power-of-two textures, positive volume, faces wound to agree with their normals, and a closed
+ * surface: watertight and edge-manifold (every edge, vertices welded by position across
+ * primitives, shared by exactly two triangles; {@link edgeDefects}).
  */
 export function expectCleanModel(glb: GlbSummary): void {
   expect(glb.magic).toBe('glTF');
@@ -305,4 +307,5 @@ export function expectCleanModel(glb: GlbSummary): void {
   }
   expect(signedVolume(glb.doc)).toBeGreaterThan(0);
   expect(windingAgreement(glb.doc)).toBeGreaterThan(0.99);
+  expect(edgeDefects(glb.doc), 'edges not shared by exactly two triangles').toBe(0);
 }

@@ -4,6 +4,7 @@ import { GeneratorInputError } from '../core/errors.ts';
 import { writeGlb, type MaterialSpec, type PrimitiveSpec } from '../core/glb.ts';
 import { maskBounds } from '../photo/mask.ts';
 import { computeVertexNormals, extractSubmesh, faceNormal } from '../core/mesh.ts';
+import { badEdgeCount } from '../core/topology.ts';
 import type { EncodedTexture } from '../core/raster.ts';
 import { loadSubject, textureOf, type Subject } from '../photo/subject.ts';
 import { surfaceNets, taubinSmooth, type TriangleMesh } from '../core/surface-nets.ts';
@@ -35,6 +36,11 @@ export interface ViewsToGlbOptions extends GenerateHooks {
    * and the texture is resized to power-of-two sides). Default 1024.
    */
   textureSize?: number;
+  /**
+   * How far simplification may move the surface, relative to the model's size (0–0.01): flat
+   * parts collapse to a few large triangles within it. Default 0.0005.
+   */
+  simplifyError?: number;
 }
 
 export const VIEWS_TO_GLB_DEFAULTS = {
@@ -42,6 +48,7 @@ export const VIEWS_TO_GLB_DEFAULTS = {
   maxTriangles: 40_000,
   smoothing: 2,
   textureSize: 1024,
+  simplifyError: 5e-4,
 } as const;
 
 /** Names of the views (and their materials) in input order. */
@@ -50,8 +57,6 @@ const VIEW_NAMES = ['front', 'right', 'back', 'left'] as const;
 const MASK_SAMPLES_PER_VOXEL = 3;
 /** How far inside the surface (in voxels) each vertex's colour is taken from the photos. */
 const UV_INSET_VOXELS = 1.5;
-/** Largest simplification error, relative to the model's size (flat parts collapse). */
-const SIMPLIFY_ERROR = 5e-4;
 /**
  * When the hull, seen from some view, covers less than this share of that view's silhouette,
  * the views do not show one object (consistent views give about 1; unrelated photos 0.3–0.7).
@@ -102,6 +107,7 @@ async function hullMesh(
   hull: Hull,
   smoothing: number,
   maxTriangles: number,
+  simplifyError: number,
 ): Promise<TriangleMesh> {
   const { grid } = hull;
   const nets = surfaceNets(grid.field, grid.nx, grid.ny, grid.nz);
@@ -118,13 +124,22 @@ async function hullMesh(
   await MeshoptSimplifier.ready;
   // First collapse what hardly changes the shape (flat parts), then, if still over budget,
   // go down to the budget whatever the error.
-  let [indices] = MeshoptSimplifier.simplify(nets.indices, smoothed, 3, 0, SIMPLIFY_ERROR, [
-    'Prune',
-  ]);
-  if (indices.length / 3 > maxTriangles) {
-    [indices] = MeshoptSimplifier.simplify(indices, smoothed, 3, maxTriangles * 3, 1, ['Prune']);
+  // A collapse that flattens a thin part can leave an edge shared by four faces: then the
+  // simplification is redone with less error and a larger budget, and the surface kept whole
+  // when even that fails (surface nets over the well-composed hull are edge-manifold).
+  let error = simplifyError;
+  let budget = maxTriangles;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    let [indices] = MeshoptSimplifier.simplify(nets.indices, smoothed, 3, 0, error, ['Prune']);
+    if (indices.length / 3 > budget) {
+      [indices] = MeshoptSimplifier.simplify(indices, smoothed, 3, budget * 3, 1, ['Prune']);
+    }
+    indices = withoutDegenerate(smoothed, indices);
+    if (badEdgeCount(indices) === 0) return { positions: smoothed, indices };
+    error /= 2;
+    budget = Math.ceil(budget * 1.5);
   }
-  return { positions: smoothed, indices: withoutDegenerate(smoothed, indices) };
+  return { positions: smoothed, indices: withoutDegenerate(smoothed, nets.indices) };
 }
 
 /** Drops triangles with a repeated vertex or (next to) no area. */
@@ -223,6 +238,10 @@ export async function viewsToGlb(
   );
   const smoothing = option(options.smoothing, VIEWS_TO_GLB_DEFAULTS.smoothing, 0, 20);
   const textureMaxSide = option(options.textureSize, VIEWS_TO_GLB_DEFAULTS.textureSize, 64, 2048);
+  const simplifyError =
+    options.simplifyError !== undefined && Number.isFinite(options.simplifyError)
+      ? Math.min(0.01, Math.max(0, options.simplifyError))
+      : VIEWS_TO_GLB_DEFAULTS.simplifyError;
   const gridLongSide = Math.min(textureMaxSide, MASK_SAMPLES_PER_VOXEL * resolution);
 
   // Decode all, then report the first failure by position (not by finishing order).
@@ -248,7 +267,7 @@ export async function viewsToGlb(
   if (hull.insideCount < MIN_INSIDE_VOXELS || Math.min(...hull.coverage) < MIN_COVERAGE) {
     throw new GeneratorInputError(NOTHING_SURVIVES, { reason: 'views_disagree' });
   }
-  const { positions, indices } = await hullMesh(hull, smoothing, maxTriangles);
+  const { positions, indices } = await hullMesh(hull, smoothing, maxTriangles, simplifyError);
   if (indices.length / 3 < MIN_TRIANGLES)
     throw new GeneratorInputError(NOTHING_SURVIVES, { reason: 'views_disagree' });
   options.onPhase?.('processing');

@@ -295,6 +295,42 @@ function viewField(
 }
 
 /**
+ * Removes diagonal-only contacts from a plane's inside samples (a 2 × 2 block with two inside
+ * samples on one diagonal and two outside on the other): each such block gets its outside sample
+ * nearest to inside raised to `inside`, until none is left. The hull is a product of the two
+ * planes per row, so with both planes free of these blocks no grid cell is ambiguous, and
+ * surface nets make every edge shared by exactly two faces (edge-manifold). In place; returns
+ * the plane.
+ */
+export function wellComposed(
+  plane: Float32Array,
+  cols: number,
+  rows: number,
+  inside: number,
+): Float32Array {
+  for (let pass = 0; pass < 16; pass++) {
+    let changed = false;
+    for (let j = 0; j + 1 < rows; j++) {
+      for (let a = 0; a + 1 < cols; a++) {
+        const s = j * cols + a;
+        const q = [s, s + 1, s + cols, s + cols + 1] as const;
+        const i0 = plane[q[0]]! > 0;
+        const i1 = plane[q[1]]! > 0;
+        const i2 = plane[q[2]]! > 0;
+        const i3 = plane[q[3]]! > 0;
+        if (i0 !== i3 || i1 !== i2 || i0 === i1) continue;
+        // Diagonal-only: raise the outside sample of the pair closer to inside.
+        const [u, v] = i0 ? [q[1], q[2]] : [q[0], q[3]];
+        plane[plane[u]! >= plane[v]! ? u : v] = inside;
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  return plane;
+}
+
+/**
  * Carves the visual hull of the silhouettes (at least a front, index 0, and a right view)
  * on a grid with `resolution` samples along the object's largest extent. Where a side is seen
  * twice (front and back, right and left), a point must lie inside both silhouettes.
@@ -347,8 +383,8 @@ export function carveHull(
     }
     return out;
   };
-  const fb = combine(nx, true);
-  const rl = combine(nz, false);
+  const fb = wellComposed(combine(nx, true), nx, ny, 0.05 * Math.min(...step));
+  const rl = wellComposed(combine(nz, false), nz, ny, 0.05 * Math.min(...step));
 
   const field = new Float32Array(nx * ny * nz);
   let insideCount = 0;
