@@ -33,6 +33,7 @@ export const ERROR_CODES = {
   unsupportedMediaType: 'unsupported_media_type',
   // Kiln's own API
   assetNotFound: 'asset_not_found',
+  shareNotFound: 'share_not_found',
   uploadNotFound: 'upload_not_found',
   fileNotFound: 'file_not_found',
   upstreamUnreachable: 'upstream_unreachable',

@@ -4,3 +4,4 @@ export * from './models.ts';
 export * from './task.ts';
 export * from './kiln.ts';
 export * from './idempotency.ts';
+export * from './share.ts';

@@ -54,6 +54,11 @@ export const LibraryEntrySchema = z.object({
   /** Hidden from the gallery and the list (DELETE); still readable by its id. */
   hidden: z.boolean().optional(),
   /**
+   * The owner's public link to the model (`POST /api/library/{id}/share`), when there is one:
+   * the page's address and when it was made; null when the task is not shared.
+   */
+  share: z.object({ url: z.string(), created_ms: z.number() }).nullable().optional(),
+  /**
    * Kiln's copy of the model: `archived`; `pending` (being fetched); `retrying` after a failed
    * download (`next_attempt_ms`); `failed` once Kiln gave up (the upstream's link may still work
    * until it expires); `none` before the task completes.

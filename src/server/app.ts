@@ -13,6 +13,7 @@ import { ownerHasher } from './owner-id.ts';
 import type { ProxyTarget } from './proxy/forward.ts';
 import { proxyRoutes } from './proxy/routes.ts';
 import { securityHeaders } from './security.ts';
+import { sharePageRoutes, shareRoutes } from './share/routes.ts';
 import { MANIFEST_PATH, readManifest, routeShells } from './spa-shell.ts';
 import type { BlobStore } from './storage/blobs.ts';
 import { isStorageUnavailable, type Storage } from './storage/database.ts';
@@ -153,6 +154,18 @@ export function createServerApp(deps: ServerDeps): ServerApp {
     }),
   );
   app.route('/api/assets', assetRoutes(deps.blobs));
+  // Before the library's routes: it adds each entry's `share` to their answers.
+  app.route(
+    '/api',
+    shareRoutes({
+      shares: storage.shares,
+      library: storage.library,
+      blobs: deps.blobs,
+      ownerOf,
+      publicUrl: deps.publicUrl,
+      now,
+    }),
+  );
   app.route('/api', libraryRoutes({ store: storage.library, library, ownerOf, blobs: deps.blobs }));
 
   const mock = deps.mock;
@@ -198,8 +211,14 @@ export function createServerApp(deps: ServerDeps): ServerApp {
       '*',
       serveStatic({ root, precompressed: true, onFound: (path, c) => void served.set(c, path) }),
     );
+    // A shared model's public page: the shell with its link preview (Open Graph) tags.
+    const manifest = readManifest(staticDir);
+    app.route(
+      '/s',
+      sharePageRoutes({ shares: storage.shares, publicUrl: deps.publicUrl, indexHtml, manifest }),
+    );
     // Client-side routes fall back to the SPA shell; some get one that names their chunks.
-    const shells = routeShells(indexHtml, readManifest(staticDir));
+    const shells = routeShells(indexHtml, manifest);
     app.get('*', (c) =>
       c.html(shells.get(c.req.path) ?? indexHtml, 200, { 'Cache-Control': 'no-cache' }),
     );

@@ -1,3 +1,4 @@
+import { createMiddleware } from 'hono/factory';
 import { secureHeaders } from 'hono/secure-headers';
 
 /**
@@ -22,8 +23,25 @@ export const CSP = {
   manifestSrc: ["'self'"],
 };
 
+/** A policy object as the header says it (`default-src 'self'; …`). */
+function cspHeader(policy: Record<string, readonly string[]>): string {
+  return Object.entries(policy)
+    .map(
+      ([name, values]) =>
+        `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${values.join(' ')}`,
+    )
+    .join('; ');
+}
+
+/**
+ * The policy of the one kind of page other sites may frame: a shared model's embed
+ * (`/s/{token}/embed`, share/). The SPA's own, with `frame-ancestors *`; every other response
+ * keeps `frame-ancestors 'none'` and `X-Frame-Options: DENY`.
+ */
+export const FRAMEABLE_CSP = cspHeader({ ...CSP, frameAncestors: ['*'] });
+
 export function securityHeaders() {
-  return secureHeaders({
+  const headers = secureHeaders({
     contentSecurityPolicy: CSP,
     xFrameOptions: 'DENY',
     xContentTypeOptions: 'nosniff',
@@ -34,5 +52,12 @@ export function securityHeaders() {
     permissionsPolicy: { camera: [], microphone: [], geolocation: [], payment: [] },
     // A route that sets its own header keeps it (the KTX2 worker's CSP, see app.ts).
     overwrite: false,
+  });
+  return createMiddleware(async (c, next) => {
+    await headers(c, next);
+    // X-Frame-Options cannot say "any site": a page that may be framed goes without it (its CSP's
+    // frame-ancestors says who may frame it).
+    if (c.res.headers.get('Content-Security-Policy') === FRAMEABLE_CSP)
+      c.res.headers.delete('X-Frame-Options');
   });
 }

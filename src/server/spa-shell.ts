@@ -56,15 +56,104 @@ export function routeShells(indexHtml: string, manifest: unknown, base = '/'): M
   const parsed = ManifestSchema.safeParse(manifest);
   if (!parsed.success || !indexHtml.includes('</head>')) return shells;
   for (const [route, modules] of Object.entries(ROUTE_MODULES)) {
-    // Not what index.html already names (the entry's own imports).
-    const files = chunkFiles(parsed.data, modules).filter((file) => !indexHtml.includes(file));
-    if (files.length === 0) continue;
-    const links = files
-      .map((file) => `\n    <link rel="modulepreload" crossorigin href="${base}${file}" />`)
-      .join('');
+    const links = preloadLinks(indexHtml, parsed.data, modules, base);
+    if (links === '') continue;
     shells.set(route, indexHtml.replace(/\s*<\/head>/, `${links}\n  </head>`));
   }
   return shells;
+}
+
+/** `<link rel="modulepreload">` tags for the chunks of `modules` index.html does not name. */
+function preloadLinks(
+  indexHtml: string,
+  manifest: Manifest,
+  modules: readonly string[],
+  base: string,
+) {
+  // Not what index.html already names (the entry's own imports).
+  const files = chunkFiles(manifest, modules).filter((file) => !indexHtml.includes(file));
+  return files
+    .map((file) => `\n    <link rel="modulepreload" crossorigin href="${base}${file}" />`)
+    .join('');
+}
+
+/** The public page of a shared model (`/s/{token}`): the page, and the viewer it shows. */
+export const SHARE_MODULES: readonly string[] = [
+  'src/web/features/share/share-page.tsx',
+  'src/web/features/viewer/model-viewer.tsx',
+];
+
+/** index.html naming the chunks of `modules` (as it is when the manifest lacks them). */
+export function withPreloads(
+  indexHtml: string,
+  manifest: unknown,
+  modules: readonly string[],
+  base = '/',
+): string {
+  const parsed = ManifestSchema.safeParse(manifest);
+  if (!parsed.success || !indexHtml.includes('</head>')) return indexHtml;
+  const links = preloadLinks(indexHtml, parsed.data, modules, base);
+  return links === '' ? indexHtml : indexHtml.replace(/\s*<\/head>/, `${links}\n  </head>`);
+}
+
+/** What a server-rendered page says of itself to link previews and crawlers. */
+export interface PageMeta {
+  title: string;
+  description: string;
+  /** The page's absolute address (og:url). */
+  url?: string;
+  /** An absolute picture address with its facts (og:image), when there is a picture. */
+  image?: { url: string; alt: string; type: string; width: number; height: number } | null;
+  /** Never listed by search engines (`<meta name="robots" content="noindex">`). */
+  noindex?: boolean;
+}
+
+/** `& < > " '` as entities, for text and attribute values in HTML. */
+export const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
+  );
+
+/**
+ * `html` with its title and description replaced, and Open Graph and Twitter card tags (a chat
+ * app's link preview) and robots added before </head>. Every value is escaped.
+ */
+export function withMeta(html: string, meta: PageMeta): string {
+  const tag = (attr: 'name' | 'property', key: string, value: string | number) =>
+    `\n    <meta ${attr}="${key}" content="${escapeHtml(String(value))}" />`;
+  const image = meta.image;
+  const tags = [
+    meta.noindex ? tag('name', 'robots', 'noindex, nofollow') : '',
+    tag('property', 'og:type', 'website'),
+    tag('property', 'og:site_name', 'Kiln'),
+    tag('property', 'og:title', meta.title),
+    tag('property', 'og:description', meta.description),
+    meta.url ? tag('property', 'og:url', meta.url) : '',
+    ...(image
+      ? [
+          tag('property', 'og:image', image.url),
+          tag('property', 'og:image:type', image.type),
+          tag('property', 'og:image:width', image.width),
+          tag('property', 'og:image:height', image.height),
+          tag('property', 'og:image:alt', image.alt),
+        ]
+      : []),
+    tag('name', 'twitter:card', image ? 'summary_large_image' : 'summary'),
+    tag('name', 'twitter:title', meta.title),
+    tag('name', 'twitter:description', meta.description),
+    image ? tag('name', 'twitter:image', image.url) : '',
+    image ? tag('name', 'twitter:image:alt', image.alt) : '',
+  ].join('');
+  const title = `<title>${escapeHtml(meta.title)} · Kiln</title>`;
+  const description = `<meta name="description" content="${escapeHtml(meta.description)}" />`;
+  let out = /<title>[^<]*<\/title>/.test(html)
+    ? html.replace(/<title>[^<]*<\/title>/, () => title)
+    : html.replace(/\s*<\/head>/, (end) => `\n    ${title}${end}`);
+  out = /<meta name="description"[^>]*>/.test(out)
+    ? out.replace(/<meta name="description"[^>]*>/, () => description)
+    : out;
+  return out.replace(/\s*<\/head>/, (end) => `${tags}${end}`);
 }
 
 /** The build's manifest, or null when there is none (an older build, or none at all). */

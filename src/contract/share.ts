@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/**
+ * Public links to a model (Kiln's own API): `POST /api/library/{id}/share` makes one (or answers
+ * the one there is), `GET` reads it, `DELETE` revokes it; `GET /api/shares/{token}` is what
+ * anyone with the link sees, without a key.
+ */
+
+/** A share token: 144 random bits in base64url (24 characters). */
+export const SHARE_TOKEN = /^[A-Za-z0-9_-]{24}$/;
+
+/** The owner's view of a link: what to copy. */
+export const ShareSchema = z.object({
+  object: z.literal('share'),
+  token: z.string().regex(SHARE_TOKEN),
+  /** The public page, absolute (`https://kiln.example/s/{token}`). */
+  url: z.string().url(),
+  /** The page without Kiln's chrome, for an `<iframe>` (`…/s/{token}/embed`). */
+  embed_url: z.string().url(),
+  /** A ready `<iframe>` snippet of `embed_url`. */
+  embed_html: z.string(),
+  /** Epoch ms. */
+  created_ms: z.number(),
+});
+export type Share = z.infer<typeof ShareSchema>;
+
+/**
+ * What a link shows anyone: the model and public facts about it. Never the owner, the key, the
+ * task's id, or the photos' names and addresses.
+ */
+export const PublicShareSchema = z.object({
+  object: z.literal('shared_model'),
+  /** A title for the page: the prompt, or "A 3D model from a photo". */
+  title: z.string(),
+  /** The generation model (`beta`, `gamma-text`, …). */
+  model: z.string(),
+  /** What it was made from. */
+  input: z.enum(['prompt', 'photo', 'photos']),
+  prompt: z.string().nullable(),
+  /** Unix seconds. */
+  created: z.number(),
+  /** The GLB, same origin (`/api/shares/{token}/model.glb`). */
+  model_url: z.string(),
+  /** A picture of the model (`/api/shares/{token}/thumbnail.webp`), when one was drawn. */
+  thumbnail_url: z.string().nullable(),
+  /** The public page, absolute. */
+  url: z.string(),
+});
+export type PublicShare = z.infer<typeof PublicShareSchema>;

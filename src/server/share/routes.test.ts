@@ -1,0 +1,406 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  LibraryEntrySchema,
+  LibraryPageSchema,
+  PendingTaskSchema,
+  PublicShareSchema,
+  ShareSchema,
+} from '../../contract/index.ts';
+import { solid } from '../../testing/images.ts';
+import { photoDataUri } from '../../testing/mock.ts';
+import { KEY, ORIGIN, startTestServer, type TestServer } from '../../testing/server.ts';
+import { ownerHasher } from '../owner-id.ts';
+import { FRAMEABLE_CSP } from '../security.ts';
+import { newShareToken } from './service.ts';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const OTHER = 'tr_other_key';
+/** The owner id the test server files KEY's tasks under (its secret is 32 bytes of 7). */
+const OWNER = ownerHasher(Buffer.alloc(32, 7))(KEY);
+
+/** A built SPA, as far as the share page reads it: index.html and Vite's manifest. */
+function staticDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'kiln-share-static-'));
+  mkdirSync(join(dir, '.vite'), { recursive: true });
+  writeFileSync(
+    join(dir, 'index.html'),
+    `<!doctype html>
+<html lang="en">
+  <head>
+    <meta name="description" content="Kiln: a browser studio for image-to-3D generation." />
+    <title>Kiln</title>
+    <script type="module" crossorigin src="/assets/index-E.js"></script>
+  </head>
+  <body><div id="root"></div></body>
+</html>
+`,
+  );
+  writeFileSync(
+    join(dir, '.vite/manifest.json'),
+    JSON.stringify({
+      'index.html': { file: 'assets/index-E.js', isEntry: true },
+      'src/web/features/share/share-page.tsx': { file: 'assets/share-page-S.js' },
+      'src/web/features/viewer/model-viewer.tsx': { file: 'assets/model-viewer-M.js' },
+    }),
+  );
+  return dir;
+}
+
+/** A task through the proxy, polled until it has ended (the poll that sees it done archives it). */
+async function finished(s: TestServer, body: object, key = KEY): Promise<string> {
+  const created = await s.request('/api/v1/3d/generations', {
+    method: 'POST',
+    body: JSON.stringify(body),
+    key,
+  });
+  const { id } = PendingTaskSchema.parse(await created.json());
+  for (let i = 0; i < 500; i++) {
+    const task = (await (await s.request(`/api/v1/tasks/${id}`, { key })).json()) as {
+      status: string;
+    };
+    if (task.status !== 'pending') return id;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error('task never finished');
+}
+
+const share = (s: TestServer, id: string, method: string, key: string | null = KEY) =>
+  s.request(`/api/library/${id}/share`, { method, key });
+
+/** Every public address of a link. */
+const publicPaths = (token: string) => [
+  `/api/shares/${token}`,
+  `/api/shares/${token}/model.glb`,
+  `/api/shares/${token}/thumbnail.webp`,
+  `/s/${token}`,
+  `/s/${token}/embed`,
+];
+
+describe('share links', () => {
+  it('makes one link per task, answers it again, shows it in the library, and revokes it', async () => {
+    server = await startTestServer({ staticDir: staticDir() });
+    const id = await finished(server, { model: 'beta-text', prompt: 'a small red vase' });
+
+    const made = await share(server, id, 'POST');
+    expect(made.status).toBe(201);
+    expect(made.headers.get('cache-control')).toBe('no-store');
+    const link = ShareSchema.parse(await made.json());
+    expect(link.token).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(link.url).toBe(`${ORIGIN}/s/${link.token}`);
+    expect(link.embed_url).toBe(`${ORIGIN}/s/${link.token}/embed`);
+    expect(link.embed_html).toBe(
+      `<iframe src="${link.embed_url}" title="a small red vase — 3D model on Kiln" width="640" height="480" style="border:0;max-width:100%" loading="lazy"></iframe>`,
+    );
+
+    // Re-sharing answers the link there is; reading it too.
+    const again = await share(server, id, 'POST');
+    expect(again.status).toBe(200);
+    expect(ShareSchema.parse(await again.json())).toEqual(link);
+    expect(ShareSchema.parse(await (await share(server, id, 'GET')).json())).toEqual(link);
+
+    // The library says so, one entry and the list alike.
+    const entry = LibraryEntrySchema.parse(
+      await (await server.request(`/api/library/${id}`)).json(),
+    );
+    expect(entry.share).toEqual({ url: link.url, created_ms: link.created_ms });
+    const page = LibraryPageSchema.parse(await (await server.request('/api/library')).json());
+    expect(page.data.find((e) => e.id === id)?.share?.url).toBe(link.url);
+
+    // Anyone with the link, without a key: the facts, the model, the page.
+    const facts = await server.request(`/api/shares/${link.token}`, { key: null });
+    expect(facts.status).toBe(200);
+    expect(facts.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    expect(facts.headers.get('cache-control')).toBe('no-store');
+    expect(PublicShareSchema.parse(await facts.json())).toEqual({
+      object: 'shared_model',
+      title: 'a small red vase',
+      model: 'beta-text',
+      input: 'prompt',
+      prompt: 'a small red vase',
+      created: entry.created,
+      model_url: `/api/shares/${link.token}/model.glb`,
+      thumbnail_url: null,
+      url: link.url,
+    });
+    const glb = await server.request(`/api/shares/${link.token}/model.glb`, { key: null });
+    expect(glb.status).toBe(200);
+    expect(glb.headers.get('content-type')).toBe('model/gltf-binary');
+    const bytes = new Uint8Array(await glb.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.slice(0, 4))).toBe('glTF');
+    const archived = new Uint8Array(
+      await (await server.request(entry.model_url!, { key: null })).arrayBuffer(),
+    );
+    expect(bytes).toEqual(archived);
+    expect((await server.request(`/s/${link.token}`, { key: null })).status).toBe(200);
+
+    // Revoked: every public address answers 404 at once; the library says it is not shared.
+    const revoked = await share(server, id, 'DELETE');
+    expect(revoked.status).toBe(204);
+    for (const path of publicPaths(link.token)) {
+      const res = await server.request(path, { key: null });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('x-robots-tag'), path).toBe('noindex, nofollow');
+    }
+    const gone = await server.request(`/api/shares/${link.token}`, { key: null });
+    expect(await gone.json()).toMatchObject({ error: { code: 'share_not_found' } });
+    expect(await (await server.request(`/s/${link.token}`, { key: null })).text()).toContain(
+      '<title>Link not found · Kiln</title>',
+    );
+    expect((await share(server, id, 'GET')).status).toBe(404);
+    expect((await share(server, id, 'DELETE')).status).toBe(404);
+    expect(
+      LibraryEntrySchema.parse(await (await server.request(`/api/library/${id}`)).json()).share,
+    ).toBeNull();
+
+    // Shared again: a new link; the old one stays dead.
+    const fresh = ShareSchema.parse(await (await share(server, id, 'POST')).json());
+    expect(fresh.token).not.toBe(link.token);
+    expect((await server.request(`/api/shares/${fresh.token}`, { key: null })).status).toBe(200);
+    expect((await server.request(`/api/shares/${link.token}`, { key: null })).status).toBe(404);
+  });
+
+  it("lets no other key share, read or revoke a task's link, and says nothing of it to them", async () => {
+    server = await startTestServer();
+    const id = await finished(server, { model: 'alpha', image_url: photoDataUri('chair.png') });
+    for (const method of ['POST', 'GET', 'DELETE']) {
+      const res = await share(server, id, method, OTHER);
+      expect(res.status, method).toBe(404);
+      expect(await res.json(), method).toMatchObject({
+        error: { code: 'task_not_found', param: 'id' },
+      });
+      const anonymous = await share(server, id, method, null);
+      expect(anonymous.status, method).toBe(401);
+    }
+    const link = ShareSchema.parse(await (await share(server, id, 'POST')).json());
+    // Still another key: not its task, not its link (the same 404 as before it was shared).
+    for (const method of ['GET', 'DELETE', 'POST']) {
+      const res = await share(server, id, method, OTHER);
+      expect(res.status, method).toBe(404);
+      expect(await res.json(), method).toMatchObject({ error: { code: 'task_not_found' } });
+    }
+    expect((await server.request(`/api/library/${id}`, { key: OTHER })).status).toBe(404);
+    const theirs = LibraryPageSchema.parse(
+      await (await server.request('/api/library', { key: OTHER })).json(),
+    );
+    expect(theirs.data).toEqual([]);
+    // The owner's link lives on.
+    expect((await server.request(`/api/shares/${link.token}`, { key: OTHER })).status).toBe(200);
+    expect(ShareSchema.parse(await (await share(server, id, 'GET')).json())).toEqual(link);
+  });
+
+  it('shares only a finished model Kiln has kept, and says why not', async () => {
+    // An upstream whose model URLs cannot be fetched: completed, but not archived.
+    server = await startTestServer({
+      fetchGlb: async () => {
+        throw new Error('unreachable');
+      },
+    });
+    expect((await share(server, 'task_nope', 'POST')).status).toBe(404);
+    const unarchived = await finished(server, { model: 'beta-text', prompt: 'a chair' });
+    const early = await share(server, unarchived, 'POST');
+    expect(early.status).toBe(409);
+    expect(await early.json()).toMatchObject({
+      error: { code: 'task_not_archived', param: 'id', message: expect.stringMatching(/saving/) },
+    });
+    const failed = await finished(server, { model: 'beta-text', prompt: 'mock:fail now' });
+    const refused = await share(server, failed, 'POST');
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({
+      error: { code: 'task_not_archived', message: 'A failed task has no model to share.' },
+    });
+    expect((await share(server, failed, 'GET')).status).toBe(404);
+  });
+
+  it('serves the GLB ranged and conditionally, revalidated on every use, and the picture', async () => {
+    server = await startTestServer();
+    const id = await finished(server, { model: 'alpha', image_url: photoDataUri('chair.png') });
+    const link = ShareSchema.parse(await (await share(server, id, 'POST')).json());
+    const path = `/api/shares/${link.token}/model.glb`;
+    const whole = await server.request(path, { key: null });
+    const size = Number(whole.headers.get('content-length'));
+    expect(size).toBeGreaterThan(12);
+    expect(whole.headers.get('cache-control')).toBe('private, no-cache');
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    const etag = whole.headers.get('etag')!;
+
+    const head = await server.request(path, { key: null, headers: { range: 'bytes=0-11' } });
+    expect(head.status).toBe(206);
+    expect(head.headers.get('content-range')).toBe(`bytes 0-11/${size}`);
+    expect(new TextDecoder().decode(new Uint8Array(await head.arrayBuffer()).slice(0, 4))).toBe(
+      'glTF',
+    );
+    const cached = await server.request(path, { key: null, headers: { 'if-none-match': etag } });
+    expect(cached.status).toBe(304);
+    expect(cached.headers.get('cache-control')).toBe('private, no-cache');
+
+    // No picture yet: 404, and the facts say null. Once drawn, it is served too.
+    expect((await server.request(`/api/shares/${link.token}/thumbnail.webp`)).status).toBe(404);
+    await server.request(`/api/library/${id}/thumbnail`, {
+      method: 'PUT',
+      body: (await solid(64, 48, 'png')) as Uint8Array<ArrayBuffer>,
+      headers: { 'content-type': 'image/png' },
+    });
+    const facts = PublicShareSchema.parse(
+      await (await server.request(`/api/shares/${link.token}`, { key: null })).json(),
+    );
+    expect(facts).toMatchObject({
+      input: 'photo',
+      prompt: null,
+      title: 'A 3D model from a photo',
+      thumbnail_url: `/api/shares/${link.token}/thumbnail.webp`,
+    });
+    const picture = await server.request(facts.thumbnail_url!, { key: null });
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/webp');
+
+    // Revoked: a client holding the ETag gets 404, not 304.
+    await share(server, id, 'DELETE');
+    const after = await server.request(path, { key: null, headers: { 'if-none-match': etag } });
+    expect(after.status).toBe(404);
+  });
+
+  it('puts no owner, key or task id in any public answer', async () => {
+    server = await startTestServer({ staticDir: staticDir() });
+    const id = await finished(server, { model: 'alpha', image_url: photoDataUri('chair.png') });
+    await server.request(`/api/library/${id}/thumbnail`, {
+      method: 'PUT',
+      body: (await solid(64, 48, 'png')) as Uint8Array<ArrayBuffer>,
+      headers: { 'content-type': 'image/png' },
+    });
+    const link = ShareSchema.parse(await (await share(server, id, 'POST')).json());
+    const secrets = [KEY, OWNER, OWNER.slice(0, 8), id, 'chair.png', '/api/uploads/'];
+    for (const path of publicPaths(link.token)) {
+      for (const key of [null, OTHER]) {
+        const res = await server.request(path, { key });
+        expect(res.status, path).toBe(200);
+        const text = path.endsWith('.glb') || path.endsWith('.webp') ? '' : await res.text();
+        const headers = JSON.stringify([...res.headers]);
+        for (const secret of secrets) {
+          expect(text, `${path} body`).not.toContain(secret);
+          expect(headers, `${path} headers`).not.toContain(secret);
+        }
+      }
+    }
+  });
+
+  it('answers 404 at once for tokens that are not links, whatever their shape', async () => {
+    server = await startTestServer({ staticDir: staticDir() });
+    for (const token of [
+      newShareToken(),
+      'short',
+      'A'.repeat(25),
+      '..%2F..%2Fetc',
+      '%27%20or%201%3D1--aaaaaaaaaaaaa',
+    ]) {
+      for (const path of publicPaths(token)) {
+        const res = await server.request(path, { key: null });
+        expect(res.status, path).toBe(404);
+      }
+      const facts = await server.request(`/api/shares/${token}`, { key: null });
+      expect(await facts.json()).toMatchObject({
+        error: { code: 'share_not_found', type: 'not_found' },
+      });
+    }
+  });
+
+  it('makes tokens of 144 random bits, all different', () => {
+    const tokens = new Set(Array.from({ length: 2000 }, newShareToken));
+    expect(tokens.size).toBe(2000);
+    for (const token of tokens) expect(token).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    // Every base64url character turns up: not a narrow alphabet.
+    expect(new Set([...tokens].join('')).size).toBe(64);
+  });
+
+  it('makes links on PUBLIC_URL when it is set', async () => {
+    server = await startTestServer({ publicUrl: 'https://kiln.example/' });
+    const id = await finished(server, { model: 'beta-text', prompt: 'a lamp' });
+    const link = ShareSchema.parse(await (await share(server, id, 'POST')).json());
+    expect(link.url).toBe(`https://kiln.example/s/${link.token}`);
+    expect(link.embed_html).toContain(`src="https://kiln.example/s/${link.token}/embed"`);
+  });
+});
+
+describe('the share page shell', () => {
+  it('has Open Graph and Twitter tags with the absolute picture, noindex, and preloads', async () => {
+    server = await startTestServer({ staticDir: staticDir() });
+    const id = await finished(server, {
+      model: 'beta-text',
+      prompt: 'a red "vase" <script>alert(1)</script> & co',
+    });
+    const link = ShareSchema.parse(await (await share(server, id, 'POST')).json());
+    expect(link.embed_html).toContain(
+      'title="a red &quot;vase&quot; &lt;script&gt;alert(1)&lt;/script&gt; &amp; co — 3D model on Kiln"',
+    );
+
+    let res = await server.request(`/s/${link.token}`, { key: null });
+    let html = await res.text();
+    expect(res.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const escaped = 'a red &quot;vase&quot; &lt;script&gt;alert(1)&lt;/script&gt; &amp; co';
+    expect(html).toContain(`<title>${escaped} · Kiln</title>`);
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).toContain('<meta name="robots" content="noindex, nofollow" />');
+    expect(html).toContain(`<meta property="og:title" content="${escaped}" />`);
+    expect(html).toContain('<meta property="og:type" content="website" />');
+    expect(html).toContain(`<meta property="og:url" content="${link.url}" />`);
+    expect(html).toMatch(/<meta property="og:description" content="A 3D model made with Kiln/);
+    expect(html).toMatch(/<meta name="description" content="A 3D model made with Kiln/);
+    expect(html).not.toContain('Kiln: a browser studio'); // the app's description, replaced
+    // No picture drawn yet: a small card, and no og:image.
+    expect(html).toContain('<meta name="twitter:card" content="summary" />');
+    expect(html).not.toContain('og:image');
+    expect(html).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/share-page-S.js" />',
+    );
+    expect(html).toContain('href="/assets/model-viewer-M.js"');
+    expect(html).toContain('<div id="root"></div>');
+
+    await server.request(`/api/library/${id}/thumbnail`, {
+      method: 'PUT',
+      body: (await solid(64, 48, 'png')) as Uint8Array<ArrayBuffer>,
+      headers: { 'content-type': 'image/png' },
+    });
+    res = await server.request(`/s/${link.token}`, { key: null });
+    html = await res.text();
+    const image = `${ORIGIN}/api/shares/${link.token}/thumbnail.webp`;
+    expect(html).toContain(`<meta property="og:image" content="${image}" />`);
+    expect(html).toContain('<meta property="og:image:type" content="image/webp" />');
+    expect(html).toContain('<meta property="og:image:width" content="480" />');
+    expect(html).toContain(`<meta name="twitter:image" content="${image}" />`);
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
+    // The picture the tags name is there for a preview fetcher (no key).
+    const picture = await server.request(new URL(image).pathname, { key: null });
+    expect(picture.status).toBe(200);
+  });
+
+  it('lets any site frame the embed, and no other page', async () => {
+    server = await startTestServer({ staticDir: staticDir() });
+    const id = await finished(server, { model: 'beta-text', prompt: 'a mug' });
+    const link = ShareSchema.parse(await (await share(server, id, 'POST')).json());
+
+    const embed = await server.request(`/s/${link.token}/embed`, { key: null });
+    expect(embed.status).toBe(200);
+    expect(embed.headers.get('content-security-policy')).toBe(FRAMEABLE_CSP);
+    expect(FRAMEABLE_CSP).toContain('frame-ancestors *');
+    expect(FRAMEABLE_CSP).not.toContain("frame-ancestors 'none'");
+    expect(FRAMEABLE_CSP).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    expect(embed.headers.get('x-frame-options')).toBeNull();
+    expect(embed.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(await embed.text()).toContain('og:title');
+
+    for (const path of [`/s/${link.token}`, '/', '/viewer', `/api/shares/${link.token}`]) {
+      const res = await server.request(path, { key: null });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+    }
+  });
+});

@@ -1,0 +1,294 @@
+import { Hono, type Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { ERROR_CODES, type LibraryEntry, type Share } from '../../contract/index.ts';
+import { ApiError } from '../middleware/api-error.ts';
+import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
+import { bearerKey, type OwnerOf } from '../owner-id.ts';
+import { FRAMEABLE_CSP } from '../security.ts';
+import { serveBlob } from '../serve-blob.ts';
+import { SHARE_MODULES, withMeta, withPreloads } from '../spa-shell.ts';
+import type { BlobStore } from '../storage/blobs.ts';
+import type { LibraryRow, LibraryStore } from '../storage/library.ts';
+import type { SharedModel, ShareStore } from '../storage/shares.ts';
+import {
+  isShareToken,
+  newShareToken,
+  ownerView,
+  publicView,
+  shareDescription,
+  shareTitle,
+  shareUrls,
+  sharedFiles,
+} from './service.ts';
+
+export interface ShareRouteDeps {
+  shares: ShareStore;
+  library: LibraryStore;
+  blobs: BlobStore;
+  ownerOf: OwnerOf;
+  /** PUBLIC_URL: the origin links are made on; else the request's own. */
+  publicUrl?: string | undefined;
+  now: () => number;
+  /** A new token (tests may fix it); default: 144 random bits. */
+  newToken?: () => string;
+}
+
+/** Every public answer: never listed by search engines. */
+const NOINDEX = { 'X-Robots-Tag': 'noindex, nofollow' } as const;
+
+/** The origin links are made on. */
+function baseOf(c: Context, publicUrl: string | undefined): string {
+  return (publicUrl ?? new URL(c.req.url).origin).replace(/\/+$/, '');
+}
+
+const notInLibrary = () =>
+  new ApiError(404, {
+    code: ERROR_CODES.taskNotFound,
+    message: 'No such task in your library.',
+    param: 'id',
+  });
+
+/** The same answer for an unknown token, a revoked one, and one whose model is gone. */
+const noSuchLink = () =>
+  new ApiError(
+    404,
+    {
+      code: ERROR_CODES.shareNotFound,
+      message:
+        'There is no model at this link: it was never made, or its owner stopped sharing it.',
+    },
+    { headers: { ...NOINDEX, 'Cache-Control': 'no-store' } },
+  );
+
+/** A library row's title as a share names it. */
+const titleOfRow = (row: LibraryRow) =>
+  shareTitle({ prompt: row.prompt, photos: row.images.length });
+
+/**
+ * `/api/library/{id}/share` (the owner: make, read, revoke a link) and `/api/shares/{token}`
+ * (anyone with the link: its facts, GLB and picture), mounted at `/api` before the library's
+ * routes: it also adds `share` to the library's entries (see `withShares`).
+ */
+export function shareRoutes(deps: ShareRouteDeps) {
+  const app = new Hono<OwnerEnv>();
+  const newToken = deps.newToken ?? newShareToken;
+
+  app.use('/library', withShares(deps));
+  app.use('/library/*', withShares(deps));
+  app.use('/library/:id/share', owner(deps.ownerOf, { required: 'to share a model' }));
+
+  /** The owner's completed, archived task, or the error that says why it cannot be shared. */
+  const shareable = async (c: Context<OwnerEnv>) => {
+    const row = await deps.library.get(theOwner(c), c.req.param('id') ?? '');
+    if (!row) throw notInLibrary();
+    if (row.status !== 'completed')
+      throw new ApiError(409, {
+        code: ERROR_CODES.taskNotArchived,
+        message:
+          row.status === 'failed'
+            ? 'A failed task has no model to share.'
+            : 'The model is not finished yet: share it once the task has completed.',
+        param: 'id',
+      });
+    if (row.assetSha256 === null)
+      throw new ApiError(409, {
+        code: ERROR_CODES.taskNotArchived,
+        message:
+          'Kiln is still saving its copy of the model (links point at that copy): try again in a moment.',
+        param: 'id',
+      });
+    return row;
+  };
+
+  // One link per task: a second POST answers the link there is (200), the first makes it (201).
+  app.post('/library/:id/share', async (c) => {
+    const row = await shareable(c);
+    const fresh = newToken();
+    const link = await deps.shares.create(theOwner(c), row.taskId, fresh, deps.now());
+    const body: Share = ownerView(baseOf(c, deps.publicUrl), link, titleOfRow(row));
+    return c.json(body, link.token === fresh ? 201 : 200, { 'Cache-Control': 'no-store' });
+  });
+
+  app.get('/library/:id/share', async (c) => {
+    const owner = theOwner(c);
+    const row = await deps.library.get(owner, c.req.param('id'));
+    if (!row) throw notInLibrary();
+    const link = await deps.shares.forTask(owner, row.taskId);
+    if (!link)
+      throw new ApiError(404, {
+        code: ERROR_CODES.shareNotFound,
+        message: 'This task is not shared.',
+        param: 'id',
+      });
+    return c.json(ownerView(baseOf(c, deps.publicUrl), link, titleOfRow(row)), 200, {
+      'Cache-Control': 'no-store',
+    });
+  });
+
+  // Revoked at once: the page, its facts, its GLB and its picture answer 404 from now on.
+  app.delete('/library/:id/share', async (c) => {
+    const owner = theOwner(c);
+    const row = await deps.library.get(owner, c.req.param('id'));
+    if (!row) throw notInLibrary();
+    if (!(await deps.shares.revoke(owner, row.taskId)))
+      throw new ApiError(404, {
+        code: ERROR_CODES.shareNotFound,
+        message: 'This task is not shared.',
+        param: 'id',
+      });
+    return c.body(null, 204);
+  });
+
+  // Public, no key. A token that is not shaped like one is unknown without a database read.
+  const resolve = async (token: string): Promise<SharedModel> => {
+    const model = isShareToken(token) ? await deps.shares.resolve(token) : undefined;
+    if (!model) throw noSuchLink();
+    return model;
+  };
+
+  app.get('/shares/:token', async (c) => {
+    const token = c.req.param('token');
+    const model = await resolve(token);
+    return c.json(publicView(baseOf(c, deps.publicUrl), token, model), 200, {
+      ...NOINDEX,
+      'Cache-Control': 'no-store',
+    });
+  });
+
+  /**
+   * A link's file from the blob store (ranged, conditional), revalidated on every use: a revoked
+   * link stops serving at once, and a live one costs a 304.
+   */
+  const serveShared = async (c: Context, blob: Parameters<typeof serveBlob>[2]) => {
+    const res = await serveBlob(c, deps.blobs, blob);
+    if (!res) throw noSuchLink();
+    res.headers.set('Cache-Control', 'private, no-cache');
+    res.headers.set('X-Robots-Tag', NOINDEX['X-Robots-Tag']);
+    return res;
+  };
+
+  app.get('/shares/:token/model.glb', async (c) => {
+    const model = await resolve(c.req.param('token'));
+    return serveShared(c, {
+      kind: 'assets',
+      sha256: model.assetSha256,
+      ext: 'glb',
+      contentType: 'model/gltf-binary',
+    });
+  });
+
+  app.get('/shares/:token/thumbnail.webp', async (c) => {
+    const model = await resolve(c.req.param('token'));
+    if (!model.thumbnailSha256) throw noSuchLink();
+    return serveShared(c, {
+      kind: 'thumbnails',
+      sha256: model.thumbnailSha256,
+      ext: 'webp',
+      contentType: 'image/webp',
+    });
+  });
+
+  return app;
+}
+
+/** A library entry, recognised in a response body. */
+function isEntry(value: unknown): value is LibraryEntry {
+  const v = value as { id?: unknown; archived?: unknown } | null;
+  return typeof v === 'object' && v !== null && typeof v.id === 'string' && 'archived' in v;
+}
+
+/**
+ * Adds `share` (the page's address, or null) to the library entries the library's own routes
+ * answer with, the list's and one entry's alike, for the key that asked. The library stays
+ * unaware of shares: this wraps its answers (one query per answer, by the entries' ids).
+ */
+function withShares(deps: ShareRouteDeps) {
+  return createMiddleware(async (c, next) => {
+    await next();
+    const key = bearerKey(c.req.header('authorization'));
+    if (!key || c.res.status !== 200) return;
+    if (!c.res.headers.get('content-type')?.startsWith('application/json')) return;
+    const body = (await c.res.clone().json()) as unknown;
+    const list = body as { object?: unknown; data?: unknown };
+    const entries =
+      list?.object === 'list' && Array.isArray(list.data)
+        ? list.data.filter(isEntry)
+        : isEntry(body)
+          ? [body]
+          : [];
+    if (entries.length === 0) return;
+    const links = await deps.shares.forTasks(
+      deps.ownerOf(key),
+      entries.map((e) => e.id),
+    );
+    const base = baseOf(c, deps.publicUrl);
+    for (const entry of entries) {
+      const link = links.get(entry.id);
+      entry.share = link
+        ? { url: shareUrls(base, link.token).page, created_ms: link.createdMs }
+        : null;
+    }
+    const headers = new Headers(c.res.headers);
+    headers.delete('content-length');
+    c.res = undefined;
+    c.res = new Response(JSON.stringify(body), { status: 200, headers });
+  });
+}
+
+/** What the page shell needs: the built index.html and Vite's manifest. */
+export interface SharePageDeps {
+  shares: ShareStore;
+  publicUrl?: string | undefined;
+  indexHtml: string;
+  manifest: unknown;
+}
+
+/**
+ * `/s/{token}` (the public page) and `/s/{token}/embed` (the same without Kiln's chrome, for an
+ * `<iframe>` on any site): the SPA's shell with Open Graph and Twitter tags rendered here, so a
+ * chat app's preview shows the model's title and picture. An unknown or revoked token is a 404
+ * (the SPA then says the link is gone). Only the embed may be framed.
+ */
+export function sharePageRoutes(deps: SharePageDeps) {
+  const app = new Hono();
+  const shell = withPreloads(deps.indexHtml, deps.manifest, SHARE_MODULES);
+  const gone = withMeta(deps.indexHtml, {
+    title: 'Link not found',
+    description:
+      'There is no model at this link: it was never made, or its owner stopped sharing it.',
+    noindex: true,
+  });
+
+  const page = (embed: boolean) => async (c: Context) => {
+    const token = c.req.param('token') ?? '';
+    const headers: Record<string, string> = { ...NOINDEX, 'Cache-Control': 'no-store' };
+    if (embed) {
+      headers['Content-Security-Policy'] = FRAMEABLE_CSP;
+      headers['Cross-Origin-Resource-Policy'] = 'cross-origin';
+    }
+    const model = isShareToken(token) ? await deps.shares.resolve(token) : undefined;
+    if (!model) return c.html(gone, 404, headers);
+    const base = baseOf(c, deps.publicUrl);
+    const title = shareTitle(model);
+    const html = withMeta(shell, {
+      title,
+      description: shareDescription(model),
+      url: shareUrls(base, token).page,
+      image: model.thumbnailSha256
+        ? {
+            url: `${base}${sharedFiles(token).thumbnail}`,
+            alt: `A picture of the 3D model: ${title}`,
+            type: 'image/webp',
+            width: 480,
+            height: 360,
+          }
+        : null,
+      noindex: true,
+    });
+    return c.html(html, 200, headers);
+  };
+
+  app.get('/:token', page(false));
+  app.get('/:token/embed', page(true));
+  return app;
+}

@@ -1,0 +1,88 @@
+// Public links to a model: tokens, addresses, the embed snippet, and what a link shows anyone.
+// Pure functions over what the share store gives; the routes (routes.ts) do the HTTP.
+import { randomBytes } from 'node:crypto';
+import { SHARE_TOKEN, type PublicShare, type Share } from '../../contract/index.ts';
+import { escapeHtml } from '../spa-shell.ts';
+import type { ShareRow, SharedModel } from '../storage/shares.ts';
+
+/**
+ * A new link's secret: 144 bits from the system's CSPRNG, base64url (24 characters, no
+ * padding). Random, so never derivable from the owner, the key or the task.
+ */
+export function newShareToken(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/** True for a string shaped like a token (anything else is unknown without a database read). */
+export function isShareToken(token: string): boolean {
+  return SHARE_TOKEN.test(token);
+}
+
+/** Where a link's page and its frameable variant are, under `base` (an origin, no slash). */
+export function shareUrls(base: string, token: string) {
+  const page = `${base}/s/${token}`;
+  return { page, embed: `${page}/embed` };
+}
+
+/** The `<iframe>` to paste into a page: 4:3 like the gallery's pictures, no border, lazy. */
+export function embedSnippet(embedUrl: string, title: string): string {
+  return (
+    `<iframe src="${escapeHtml(embedUrl)}" title="${escapeHtml(`${title} — 3D model on Kiln`)}" ` +
+    `width="640" height="480" style="border:0;max-width:100%" ` +
+    `loading="lazy"></iframe>`
+  );
+}
+
+/** A title for a shared model: its prompt (shortened), or what it was made from. */
+export function shareTitle(model: Pick<SharedModel, 'prompt' | 'photos'>): string {
+  const prompt = model.prompt?.trim().replace(/\s+/g, ' ');
+  if (prompt) return prompt.length > 100 ? `${prompt.slice(0, 99)}…` : prompt;
+  return model.photos > 1 ? `A 3D model from ${model.photos} photos` : 'A 3D model from a photo';
+}
+
+/** One sentence for link previews (og:description). */
+export function shareDescription(model: Pick<SharedModel, 'prompt' | 'photos' | 'model'>) {
+  const from = model.prompt?.trim()
+    ? 'a text prompt'
+    : model.photos > 1
+      ? `${model.photos} photos`
+      : 'a photo';
+  return `A 3D model made with Kiln from ${from} (model ${model.model}). Turn it around in your browser.`;
+}
+
+/** The owner's view of a link. */
+export function ownerView(base: string, row: ShareRow, title: string): Share {
+  const urls = shareUrls(base, row.token);
+  return {
+    object: 'share',
+    token: row.token,
+    url: urls.page,
+    embed_url: urls.embed,
+    embed_html: embedSnippet(urls.embed, title),
+    created_ms: row.createdMs,
+  };
+}
+
+/** Where a link's GLB and picture are served (same origin, relative). */
+export function sharedFiles(token: string) {
+  return {
+    model: `/api/shares/${token}/model.glb`,
+    thumbnail: `/api/shares/${token}/thumbnail.webp`,
+  };
+}
+
+/** What anyone with the link sees: built from public facts only (no owner, key or task id). */
+export function publicView(base: string, token: string, model: SharedModel): PublicShare {
+  const files = sharedFiles(token);
+  return {
+    object: 'shared_model',
+    title: shareTitle(model),
+    model: model.model,
+    input: model.prompt?.trim() ? 'prompt' : model.photos > 1 ? 'photos' : 'photo',
+    prompt: model.prompt,
+    created: model.created,
+    model_url: files.model,
+    thumbnail_url: model.thumbnailSha256 ? files.thumbnail : null,
+    url: shareUrls(base, token).page,
+  };
+}
