@@ -53,6 +53,8 @@ export const LibraryEntrySchema = z.object({
   thumbnail_url: z.string().nullable().optional(),
   /** Hidden from the gallery and the list (DELETE); still readable by its id. */
   hidden: z.boolean().optional(),
+  /** Starred by its owner (`PATCH {"favourite": true}`); the gallery can show only these. */
+  favourite: z.boolean().optional(),
   /**
    * The owner's public link to the model (`POST /api/library/{id}/share`), when there is one:
    * the page's address and when it was made; null when the task is not shared.
@@ -98,6 +100,38 @@ export const CreditsSchema = z.object({
 });
 export type Credits = z.infer<typeof CreditsSchema>;
 
-/** `PATCH /api/library/{id}`: hide a task or show it again. */
-export const LibraryPatchSchema = z.strictObject({ hidden: z.boolean() });
+/** `PATCH /api/library/{id}`: hide a task or show it again, star it or unstar it. */
+export const LibraryPatchSchema = z
+  .strictObject({ hidden: z.boolean().optional(), favourite: z.boolean().optional() })
+  .refine((p) => p.hidden !== undefined || p.favourite !== undefined, {
+    message: 'Send hidden or favourite (true or false).',
+  });
 export type LibraryPatch = z.infer<typeof LibraryPatchSchema>;
+
+/** `GET /api/library` query values: what the gallery filters and sorts by. */
+export const LIBRARY_SORTS = ['newest', 'oldest', 'credits'] as const;
+export type LibrarySort = (typeof LIBRARY_SORTS)[number];
+/** What a task was made from: one photo, 2–4 views, or a prompt. */
+export const LIBRARY_KINDS = ['photo', 'views', 'prompt'] as const;
+export type LibraryKind = (typeof LIBRARY_KINDS)[number];
+/** `pending` is every status that is not an end (queued, in progress). */
+export const LIBRARY_STATUSES = ['completed', 'failed', 'pending'] as const;
+export type LibraryStatusFilter = (typeof LIBRARY_STATUSES)[number];
+
+/** `POST /api/library/bulk`: one action on up to 100 of the caller's tasks. */
+export const LIBRARY_BULK_MAX = 100;
+export const LIBRARY_BULK_ACTIONS = ['hide', 'unhide', 'favourite', 'unfavourite'] as const;
+export const LibraryBulkSchema = z.strictObject({
+  ids: z.array(z.string().min(1).max(200)).min(1).max(LIBRARY_BULK_MAX),
+  action: z.enum(LIBRARY_BULK_ACTIONS),
+});
+export type LibraryBulk = z.infer<typeof LibraryBulkSchema>;
+export const LibraryBulkResultSchema = z.object({
+  object: z.literal('bulk_result'),
+  action: z.enum(LIBRARY_BULK_ACTIONS),
+  /** The caller's tasks the action was applied to (already in that state counts). */
+  updated: z.array(z.string()),
+  /** Ids the caller has no task for (another key's tasks are not found either). */
+  not_found: z.array(z.string()),
+});
+export type LibraryBulkResult = z.infer<typeof LibraryBulkResultSchema>;

@@ -2,8 +2,11 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import {
   ERROR_CODES,
+  LIBRARY_BULK_MAX,
+  LibraryBulkSchema,
   LibraryPatchSchema,
   type Credits,
+  type LibraryBulkResult,
   type LibraryPage,
 } from '../../contract/index.ts';
 import { ApiError } from '../middleware/api-error.ts';
@@ -13,6 +16,7 @@ import type { BlobStore } from '../storage/blobs.ts';
 import type { LibraryStore } from '../storage/library.ts';
 import { tooLarge } from '../uploads/normalise-image.ts';
 import { downloadZipRoutes } from './download-zip.ts';
+import { cursorOf, parseListQuery } from './list-query.ts';
 import type { LibraryService } from './service.ts';
 import { THUMBNAIL_MAX_BYTES, normaliseThumbnail } from './thumbnail.ts';
 
@@ -31,6 +35,31 @@ const notInLibrary = () =>
     param: 'id',
   });
 
+/** A JSON request body, or a 400 that shows the shape expected. */
+async function jsonBody(req: Request, shape: string): Promise<unknown> {
+  try {
+    return await req.json();
+  } catch {
+    throw new ApiError(400, {
+      code: ERROR_CODES.invalidJson,
+      message: `The body must be JSON: ${shape}.`,
+    });
+  }
+}
+
+/**
+ * The parameter a body that failed its schema should be blamed on: the first key it has that is
+ * not one of `known` (a misspelt field), else the first of `known` it lacks.
+ */
+function paramOfKeys(
+  body: unknown,
+  known: readonly string[] = ['ids', 'action'],
+): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return known[0];
+  const keys = Object.keys(body);
+  return keys.find((k) => !known.includes(k)) ?? known.find((k) => !keys.includes(k));
+}
+
 /** `/api/library` and `/api/credits`: what this key made through Kiln, and its balance over time. */
 export function libraryRoutes(deps: LibraryRouteDeps) {
   const app = new Hono<OwnerEnv>();
@@ -40,30 +69,64 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
   // `GET /library/download.zip?ids=…`: before `/library/:id`, which would take it for an id.
   app.route('/library', downloadZipRoutes(deps));
 
+  // `?q=&model=&kind=&status=&favourite=&sort=&limit=&cursor=` (list-query.ts): a search, filters
+  // and an order, paged with a cursor that suits the order. Without them, newest first as before.
   app.get('/library', async (c) => {
-    const limitText = c.req.query('limit') ?? '20';
-    const cursorText = c.req.query('cursor');
-    const limit = Number(limitText);
-    const cursor = cursorText === undefined ? undefined : Number(cursorText);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-      throw new ApiError(400, {
-        code: ERROR_CODES.invalidValue,
-        message: 'limit must be a whole number from 1 to 100.',
-        param: 'limit',
-      });
-    if (cursor !== undefined && (!Number.isInteger(cursor) || cursor < 1))
-      throw new ApiError(400, {
-        code: ERROR_CODES.invalidValue,
-        message: 'cursor must be the next_cursor of a previous page.',
-        param: 'cursor',
-      });
-    const rows = await deps.store.list(theOwner(c), { limit: limit + 1, beforeSeq: cursor });
+    const { limit, filter, sort, after } = parseListQuery((name) => c.req.query(name));
+    const rows = await deps.store.list(theOwner(c), { limit: limit + 1, filter, sort, after });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const body: LibraryPage = {
       object: 'list',
       data: page.map((r) => deps.library.toEntry(r)),
-      next_cursor: rows.length > limit && last ? String(last.seq) : null,
+      next_cursor: rows.length > limit && last ? cursorOf(last, sort) : null,
+    };
+    return c.json(body, 200, { 'cache-control': 'no-store' });
+  });
+
+  // One action on several tasks at once (the gallery's selection): up to 100 ids, the caller's
+  // own only; ids the caller has no task for are listed as not found and nothing is done to them.
+  app.post('/library/bulk', async (c) => {
+    const body = await jsonBody(c.req.raw, '{ "ids": ["task_…"], "action": "hide" }');
+    const parsed = LibraryBulkSchema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const param =
+        issue?.path[0] === 'action' ? 'action' : issue?.path.length ? 'ids' : paramOfKeys(body);
+      throw new ApiError(400, {
+        code: ERROR_CODES.invalidValue,
+        message:
+          param === 'action'
+            ? 'action must be one of hide, unhide, favourite, unfavourite.'
+            : param === 'ids'
+              ? `ids must be a list of 1 to ${LIBRARY_BULK_MAX} task ids.`
+              : `The body must be { "ids": [...], "action": "hide" }${param ? ` (${param} is not known)` : ''}.`,
+        param: param ?? 'ids',
+      });
+    }
+    const { ids, action } = parsed.data;
+    const updated = await deps.store.bulk(theOwner(c), ids, action);
+    const done = new Set(updated);
+    const result: LibraryBulkResult = {
+      object: 'bulk_result',
+      action,
+      updated,
+      not_found: [...new Set(ids)].filter((id) => !done.has(id)),
+    };
+    return c.json(result, 200, { 'cache-control': 'no-store' });
+  });
+
+  // The caller's other completed generations of this task's input (same prompt, same photos):
+  // what "Compare with…" offers.
+  app.get('/library/:id/same-input', async (c) => {
+    const owner = theOwner(c);
+    const id = c.req.param('id');
+    if (!(await deps.store.get(owner, id))) throw notInLibrary();
+    const rows = await deps.store.sameInput(owner, id, 20);
+    const body: LibraryPage = {
+      object: 'list',
+      data: rows.map((r) => deps.library.toEntry(r)),
+      next_cursor: null,
     };
     return c.json(body, 200, { 'cache-control': 'no-store' });
   });
@@ -77,29 +140,30 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
   });
 
   // `{ "hidden": false }` shows a hidden task again (the gallery's Undo, the task page's
-  // Unhide); `{ "hidden": true }` hides it, as DELETE does.
+  // Unhide); `{ "hidden": true }` hides it, as DELETE does; `{ "favourite": true }` stars it.
   app.patch('/library/:id', async (c) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw new ApiError(400, {
-        code: ERROR_CODES.invalidJson,
-        message: 'The body must be JSON: { "hidden": false }.',
-      });
-    }
+    const body = await jsonBody(c.req.raw, '{ "hidden": false } or { "favourite": true }');
     const parsed = LibraryPatchSchema.safeParse(body);
-    if (!parsed.success)
+    if (!parsed.success) {
+      const at = parsed.error.issues[0]?.path[0];
+      const param =
+        typeof at === 'string' ? at : (paramOfKeys(body, ['hidden', 'favourite']) ?? 'hidden');
       throw new ApiError(400, {
         code: ERROR_CODES.invalidValue,
-        message: 'hidden must be true or false.',
-        param: 'hidden',
+        message:
+          param === 'hidden' || param === 'favourite'
+            ? `${param} must be true or false.`
+            : `Only hidden and favourite can be changed (${param} is not known).`,
+        param,
       });
+    }
     const owner = theOwner(c);
     const id = c.req.param('id');
-    const done = parsed.data.hidden
-      ? await deps.store.hide(owner, id)
-      : await deps.store.unhide(owner, id);
+    const { hidden, favourite } = parsed.data;
+    let done = true;
+    if (hidden !== undefined)
+      done = hidden ? await deps.store.hide(owner, id) : await deps.store.unhide(owner, id);
+    if (done && favourite !== undefined) done = await deps.store.setFavourite(owner, id, favourite);
     const row = done ? await deps.store.get(owner, id) : undefined;
     if (!row) throw notInLibrary();
     return c.json(deps.library.toEntry(row), 200, { 'cache-control': 'no-store' });

@@ -180,6 +180,7 @@ export function createLibraryService(deps: LibraryDeps) {
         model_url: row.assetSha256 ? assetUrl(row.assetSha256) : row.upstreamModelUrl,
         archived: row.assetSha256 !== null,
         thumbnail_url: row.thumbnailSha256 ? thumbnailUrl(row.thumbnailSha256) : null,
+        favourite: row.favourite,
         archive: archiveOf(row),
       };
     },
