@@ -60,6 +60,15 @@ export const ERROR_CODES = {
   /** The prompt has nothing to make. */
   emptyPrompt: 'empty_prompt',
   generationFailed: 'generation_failed',
+  // Optimising a model (Kiln's own API):
+  /** No such optimise job for this key (never made, another key's, or forgotten). */
+  optimiseJobNotFound: 'optimise_job_not_found',
+  /** The optimiser's queue is full; try again after Retry-After. */
+  optimiseBusy: 'optimise_busy',
+  /** The model could not be optimised as asked (the message says why). */
+  optimiseFailed: 'optimise_failed',
+  /** Optimising took longer than its time limit and was stopped. */
+  optimiseTimeout: 'optimise_timeout',
 } as const;
 
 /** The code of a task failure for each kind of unusable input (`GeneratorInputError.reason`). */

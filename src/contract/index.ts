@@ -5,3 +5,4 @@ export * from './task.ts';
 export * from './kiln.ts';
 export * from './idempotency.ts';
 export * from './share.ts';
+export * from './optimise.ts';

@@ -9,6 +9,7 @@ import { assetRoutes } from './library/assets.ts';
 import { libraryRoutes } from './library/routes.ts';
 import { createLibraryService } from './library/service.ts';
 import { ApiError, onApiError } from './middleware/api-error.ts';
+import { createOptimiser, type OptimiserOptions } from './optimise/index.ts';
 import { ownerHasher } from './owner-id.ts';
 import type { ProxyTarget } from './proxy/forward.ts';
 import { proxyRoutes } from './proxy/routes.ts';
@@ -59,6 +60,8 @@ export interface ServerDeps {
   timeouts?: { syncMs: number; defaultMs: number };
   now?: () => number;
   log?: (message: string) => void;
+  /** The optimiser's jobs: how many at once, their time limit (defaults: 1, 2 minutes). */
+  optimise?: OptimiserOptions;
 }
 
 export interface ServerApp {
@@ -101,6 +104,15 @@ export function createServerApp(deps: ServerDeps): ServerApp {
     retentionMs: deps.uploads?.retentionMs ?? 24 * 60 * 60 * 1000,
     now,
     log: (m) => log(`uploads: ${m}`),
+  });
+
+  const optimiser = createOptimiser({
+    store: storage.library,
+    blobs: deps.blobs,
+    ownerOf,
+    now,
+    log: (m) => log(`optimise: ${m}`),
+    ...deps.optimise,
   });
 
   const app = new Hono();
@@ -167,6 +179,7 @@ export function createServerApp(deps: ServerDeps): ServerApp {
     }),
   );
   app.route('/api', libraryRoutes({ store: storage.library, library, ownerOf, blobs: deps.blobs }));
+  app.route('/api', optimiser.routes);
 
   const mock = deps.mock;
   if (mock) app.all('/mock/v1/*', (c) => mock.fetch(c.req.raw));
@@ -231,7 +244,7 @@ export function createServerApp(deps: ServerDeps): ServerApp {
     },
     async stop() {
       uploadSweeper.stop();
-      await archiver.stop();
+      await Promise.all([archiver.stop(), optimiser.stop()]);
     },
     async sweep() {
       return { archived: await archiver.sweep(), uploadsRemoved: await uploadSweeper.sweep() };

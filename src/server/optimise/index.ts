@@ -1,0 +1,57 @@
+import type { OwnerOf } from '../owner-id.ts';
+import type { BlobStore } from '../storage/blobs.ts';
+import type { LibraryStore } from '../storage/library.ts';
+import { createOptimiseJobs, type OptimiseJobs } from './jobs.ts';
+import { createOptimisePool, type RunOptimise } from './pool.ts';
+import { optimiseRoutes } from './routes.ts';
+
+export { createOptimiseJobs, resultUrl, type OptimiseJobs } from './jobs.ts';
+export { createOptimisePool, type OptimisePool, type RunOptimise } from './pool.ts';
+export { optimiseRoutes } from './routes.ts';
+
+/** How the optimiser runs (ServerDeps.optimise). */
+export interface OptimiserOptions {
+  /** Jobs at once, each on its own worker thread (default 1; at most 2 is sensible on 2 cores). */
+  concurrency?: number;
+  /** How long one job may run (default 2 minutes). */
+  timeoutMs?: number;
+  /** Runs a job instead of the worker pool (tests). */
+  run?: RunOptimise;
+}
+
+export interface Optimiser {
+  /** Mount at `/api`. */
+  routes: ReturnType<typeof optimiseRoutes>;
+  jobs: OptimiseJobs;
+  stop(): Promise<void>;
+}
+
+/** The optimiser: its jobs, the worker threads they run on, and its routes. */
+export function createOptimiser(
+  deps: {
+    store: Pick<LibraryStore, 'get'>;
+    blobs: BlobStore;
+    ownerOf: OwnerOf;
+    now?: () => number;
+    log?: (message: string) => void;
+  } & OptimiserOptions,
+): Optimiser {
+  const concurrency = Math.max(1, deps.concurrency ?? 1);
+  const pool = deps.run ? undefined : createOptimisePool({ threads: concurrency });
+  const jobs = createOptimiseJobs({
+    blobs: deps.blobs,
+    run: deps.run ?? pool!.run,
+    concurrency,
+    ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
+    ...(deps.log ? { log: deps.log } : {}),
+  });
+  return {
+    routes: optimiseRoutes({ store: deps.store, jobs, ownerOf: deps.ownerOf, blobs: deps.blobs }),
+    jobs,
+    async stop() {
+      await jobs.stop();
+      await pool?.close();
+    },
+  };
+}

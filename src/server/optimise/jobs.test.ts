@@ -1,0 +1,248 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ERROR_CODES,
+  OptimiseJobSchema,
+  resolveOptimisePlan,
+  type OptimiseJob,
+} from '../../contract/index.ts';
+import { ApiError } from '../middleware/api-error.ts';
+import { diskBlobStore, type BlobStore } from '../storage/blobs.ts';
+import { createOptimiseJobs, type OptimiseJobsDeps } from './jobs.ts';
+import { OptimiseInputError, type OptimiseOutput } from './pipeline.ts';
+import type { RunOptimise } from './pool.ts';
+
+const WEB = resolveOptimisePlan({ preset: 'web' });
+const GAME = resolveOptimisePlan({ preset: 'game', triangles: 1000, texture_size: 512 });
+const FACTS = {
+  triangles: 1,
+  vertices: 3,
+  bytes: 10,
+  textures: [],
+  size_m: [1, 1, 1] as [number, number, number],
+  extensions: [],
+};
+
+function output(file = 'optimised'): OptimiseOutput {
+  return {
+    format: 'glb',
+    file: new TextEncoder().encode(file),
+    preview: null,
+    before: FACTS,
+    after: { ...FACTS, bytes: file.length },
+    watertight: null,
+    notes: [],
+  };
+}
+
+/** A run that waits until released (or aborted), reporting progress as it goes. */
+function controllableRun() {
+  const waiting: { release: () => void; report: (p: number, s: string) => void }[] = [];
+  const run: RunOptimise = (_source, _plan, report, signal) =>
+    new Promise((resolve, reject) => {
+      signal.addEventListener('abort', () => reject(new Error('aborted')));
+      waiting.push({ release: () => resolve(output()), report });
+    });
+  return { run, waiting };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 5));
+async function until(check: () => boolean) {
+  for (let i = 0; i < 400 && !check(); i++) await tick();
+  expect(check()).toBe(true);
+}
+
+let dir: string;
+let blobs: BlobStore;
+let source: string;
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kiln-optimise-'));
+  blobs = diskBlobStore(dir);
+  source = (await blobs.put('assets', new TextEncoder().encode('a model'), 'glb')).sha256;
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const jobsWith = (deps: Partial<OptimiseJobsDeps> & Pick<OptimiseJobsDeps, 'run'>) =>
+  createOptimiseJobs({ blobs, ...deps });
+
+describe('optimise jobs', () => {
+  it('run one at a time, the rest queued in order, each reporting progress, then its result', async () => {
+    const { run, waiting } = controllableRun();
+    const jobs = jobsWith({ run, concurrency: 1 });
+    const a = jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan: WEB });
+    const b = jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan: GAME });
+    // The first starts at once; the second waits its turn, and says so.
+    expect(OptimiseJobSchema.parse(a)).toMatchObject({ status: 'running', stage: 'Starting' });
+    expect(OptimiseJobSchema.parse(b)).toMatchObject({ status: 'queued', progress: 0 });
+    expect(b.stage).toMatch(/Waiting for a turn/);
+    await until(() => waiting.length === 1);
+    expect(jobs.load).toEqual({ running: 1, waiting: 1 });
+    expect(jobs.get('o1', a.id)?.status).toBe('running');
+    expect(jobs.get('o1', b.id)?.status).toBe('queued');
+
+    waiting[0]!.report(40, 'Simplifying');
+    expect(jobs.get('o1', a.id)).toMatchObject({ progress: 40, stage: 'Simplifying' });
+    waiting[0]!.report(20, 'Going back'); // progress never goes back
+    expect(jobs.get('o1', a.id)?.progress).toBe(40);
+    waiting[0]!.report(100, 'Almost'); // 100 only once the file is saved
+    expect(jobs.get('o1', a.id)?.progress).toBe(99);
+
+    waiting[0]!.release();
+    await until(() => jobs.get('o1', a.id)?.status === 'succeeded');
+    const done = OptimiseJobSchema.parse(jobs.get('o1', a.id));
+    expect(done).toMatchObject({ progress: 100, stage: 'Done', error: null });
+    expect(done.result?.url).toMatch(/^\/api\/optimise\/files\/[a-f0-9]{64}\.glb$/);
+    expect(done.result?.preview_url).toBe(done.result?.url);
+    const sha = done.result!.sha256;
+    expect(new TextDecoder().decode(await blobs.get('assets', sha, 'glb'))).toBe('optimised');
+    // Then the second one runs.
+    await until(() => waiting.length === 2);
+    expect(jobs.get('o1', b.id)?.status).toBe('running');
+    waiting[1]!.release();
+    await until(() => jobs.get('o1', b.id)?.status === 'succeeded');
+  });
+
+  it('two at once when the concurrency is 2', async () => {
+    const { run, waiting } = controllableRun();
+    const jobs = jobsWith({ run, concurrency: 2 });
+    for (const plan of [WEB, GAME, resolveOptimisePlan({ preset: 'print', height_mm: 10 })])
+      jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan });
+    await until(() => waiting.length === 2);
+    expect(jobs.load).toEqual({ running: 2, waiting: 1 });
+    for (const w of waiting) w.release();
+    await until(() => waiting.length === 3);
+    waiting[2]!.release();
+    await until(() => jobs.load.running === 0);
+  });
+
+  it('are the owner’s only', async () => {
+    const { run, waiting } = controllableRun();
+    const jobs = jobsWith({ run });
+    const job = jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan: WEB });
+    expect(jobs.get('o2', job.id)).toBeUndefined();
+    expect(jobs.get('o1', job.id)?.id).toBe(job.id);
+    expect(jobs.get('o1', 'opt_nope')).toBeUndefined();
+    await until(() => waiting.length === 1);
+    waiting[0]!.release();
+  });
+
+  it('give the same job for the same model and plan (until it fails), a new one otherwise', async () => {
+    let calls = 0;
+    const jobs = jobsWith({
+      run: async () => {
+        calls++;
+        if (calls === 1) throw new OptimiseInputError('first one fails');
+        return output();
+      },
+    });
+    const a = jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan: WEB });
+    expect(jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan: WEB }).id).toBe(
+      a.id,
+    );
+    await until(() => jobs.get('o1', a.id)?.status === 'failed');
+    const b = jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan: WEB });
+    expect(b.id).not.toBe(a.id);
+    await until(() => jobs.get('o1', b.id)?.status === 'succeeded');
+    expect(jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan: WEB }).id).toBe(
+      b.id,
+    );
+    // Another key asking the same gets its own job.
+    const other = jobs.start({ owner: 'o2', taskId: 't1', sourceSha256: source, plan: WEB });
+    expect(other.id).not.toBe(b.id);
+  });
+
+  it('say why they failed: the model, a crash, a missing file', async () => {
+    const failing = (error: Error) => jobsWith({ run: () => Promise.reject(error) });
+    const cases: [ReturnType<typeof jobsWith>, string, RegExp][] = [
+      [
+        failing(new OptimiseInputError('The model has no triangles to optimise.')),
+        source,
+        /^The model has no triangles/,
+      ],
+      [failing(new Error('out of memory')), source, /^Optimising failed: out of memory$/],
+      [jobsWith({ run: async () => output() }), 'f'.repeat(64), /missing from the library/],
+    ];
+    for (const [jobs, sha, message] of cases) {
+      const job = jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: sha, plan: WEB });
+      await until(() => jobs.get('o1', job.id)?.status === 'failed');
+      const failed: OptimiseJob = jobs.get('o1', job.id)!;
+      expect(failed.error?.code).toBe(ERROR_CODES.optimiseFailed);
+      expect(failed.error?.message).toMatch(message);
+      expect(failed.result).toBeNull();
+      expect(failed.finished_ms).not.toBeNull();
+    }
+  });
+
+  it('are stopped at their time limit, saying so', async () => {
+    const { run } = controllableRun();
+    const jobs = jobsWith({ run, timeoutMs: 30 });
+    const job = jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan: WEB });
+    await until(() => jobs.get('o1', job.id)?.status === 'failed');
+    expect(jobs.get('o1', job.id)?.error).toMatchObject({
+      code: ERROR_CODES.optimiseTimeout,
+      message: expect.stringMatching(/took longer than 0 s and was stopped/) as unknown,
+    });
+    // The next one still runs.
+    const next = jobsWith({ run: async () => output(), timeoutMs: 30 });
+    const ok = next.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan: WEB });
+    await until(() => next.get('o1', ok.id)?.status === 'succeeded');
+  });
+
+  it('limit each key to three under way, and the queue as a whole', () => {
+    const { run } = controllableRun();
+    const jobs = jobsWith({ run, maxWaiting: 3 });
+    const plans = [100, 200, 300, 400].map((t) =>
+      resolveOptimisePlan({ preset: 'custom', triangles: t }),
+    );
+    for (const plan of plans.slice(0, 3))
+      jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan });
+    const tooMany = (() => {
+      try {
+        jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan: plans[3]! });
+      } catch (e) {
+        return e;
+      }
+    })() as ApiError;
+    expect(tooMany).toBeInstanceOf(ApiError);
+    expect(tooMany.status).toBe(429);
+    expect(tooMany.error.code).toBe(ERROR_CODES.optimiseBusy);
+    expect(tooMany.headers['retry-after']).toBe('10');
+    // Another key: its first job queues behind; once the queue is full, a 429 for everyone.
+    jobs.start({ owner: 'o2', taskId: 't1', sourceSha256: source, plan: plans[0]! });
+    const full = (() => {
+      try {
+        jobs.start({ owner: 'o3', taskId: 't1', sourceSha256: source, plan: plans[0]! });
+      } catch (e) {
+        return e;
+      }
+    })() as ApiError;
+    expect(full.status).toBe(429);
+    expect(full.error.message).toMatch(/many models/);
+  });
+
+  it('are forgotten an hour after they finish', async () => {
+    let t = 1_000_000;
+    const jobs = jobsWith({ run: async () => output(), now: () => t });
+    const job = jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan: WEB });
+    await until(() => jobs.get('o1', job.id)?.status === 'succeeded');
+    t += 59 * 60 * 1000;
+    expect(jobs.get('o1', job.id)).toBeDefined();
+    t += 2 * 60 * 1000;
+    expect(jobs.get('o1', job.id)).toBeUndefined();
+  });
+
+  it('stop: running and queued jobs fail, saying Kiln stopped', async () => {
+    const { run, waiting } = controllableRun();
+    const jobs = jobsWith({ run });
+    const a = jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan: WEB });
+    const b = jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan: GAME });
+    await until(() => waiting.length === 1);
+    await jobs.stop();
+    for (const id of [a.id, b.id]) {
+      expect(jobs.get('o1', id)?.status).toBe('failed');
+      expect(jobs.get('o1', id)?.error?.message).toMatch(/Kiln stopped/);
+    }
+  });
+});

@@ -1,0 +1,127 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { ERROR_CODES, parseOptimiseRequest, type OptimiseStart } from '../../contract/index.ts';
+import { ApiError } from '../middleware/api-error.ts';
+import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
+import type { OwnerOf } from '../owner-id.ts';
+import { serveBlob } from '../serve-blob.ts';
+import type { BlobStore } from '../storage/blobs.ts';
+import type { LibraryStore } from '../storage/library.ts';
+import type { OptimiseJobs } from './jobs.ts';
+
+export interface OptimiseRouteDeps {
+  store: Pick<LibraryStore, 'get'>;
+  jobs: OptimiseJobs;
+  ownerOf: OwnerOf;
+  blobs: BlobStore;
+}
+
+const SERVED = {
+  glb: 'model/gltf-binary',
+  stl: 'model/stl',
+} as const;
+
+/**
+ * Mounted at `/api`: `POST /library/{id}/optimise` (starts a job on an archived model of the
+ * caller's), `GET /optimise/{job_id}` (its progress, then its result or why it failed), and
+ * `GET /optimise/files/{sha256}.glb|stl` (results, content-addressed like `/api/assets`).
+ */
+export function optimiseRoutes(deps: OptimiseRouteDeps) {
+  const app = new Hono<OwnerEnv>();
+  const required = owner(deps.ownerOf, { required: 'to optimise your models' });
+
+  app.post(
+    '/library/:id/optimise',
+    required,
+    bodyLimit({
+      maxSize: 16 * 1024,
+      onError: () => {
+        throw new ApiError(413, {
+          code: ERROR_CODES.bodyTooLarge,
+          message: 'The options must be a small JSON object.',
+        });
+      },
+    }),
+    async (c) => {
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch {
+        throw new ApiError(400, {
+          code: ERROR_CODES.invalidJson,
+          message: 'The body must be JSON, such as { "preset": "web" }.',
+        });
+      }
+      const parsed = parseOptimiseRequest(body);
+      if (!parsed.ok) {
+        const { message, code, param } = parsed.error;
+        throw new ApiError(400, {
+          message,
+          code:
+            code === ERROR_CODES.missingField ? ERROR_CODES.missingField : ERROR_CODES.invalidValue,
+          ...(param ? { param } : {}),
+        });
+      }
+      const ownerId = theOwner(c);
+      const id = c.req.param('id');
+      const row = await deps.store.get(ownerId, id);
+      if (!row)
+        throw new ApiError(404, {
+          code: ERROR_CODES.taskNotFound,
+          message: 'No such task in your library.',
+          param: 'id',
+        });
+      if (row.assetSha256 === null)
+        throw new ApiError(409, {
+          code: ERROR_CODES.taskNotArchived,
+          message:
+            row.status === 'completed'
+              ? 'The model is still being saved to your library; try again in a moment.'
+              : 'Only a completed task’s model can be optimised.',
+          param: 'id',
+        });
+      const job = deps.jobs.start({
+        owner: ownerId,
+        taskId: id,
+        sourceSha256: row.assetSha256,
+        plan: parsed.plan,
+      });
+      const answer: OptimiseStart = { job_id: job.id };
+      return c.json(answer, 202, {
+        'cache-control': 'no-store',
+        location: `/api/optimise/${job.id}`,
+      });
+    },
+  );
+
+  app.get('/optimise/files/:name', async (c) => {
+    const match = /^([a-f0-9]{64})\.(glb|stl)$/.exec(c.req.param('name'));
+    const ext = match?.[2] as keyof typeof SERVED | undefined;
+    const served =
+      match && ext
+        ? await serveBlob(c, deps.blobs, {
+            kind: 'assets',
+            sha256: match[1]!,
+            ext,
+            contentType: SERVED[ext],
+          })
+        : undefined;
+    if (!served)
+      throw new ApiError(404, { code: ERROR_CODES.assetNotFound, message: 'No such file.' });
+    return served;
+  });
+
+  app.get('/optimise/:job', required, (c) => {
+    const job = deps.jobs.get(theOwner(c), c.req.param('job'));
+    if (!job)
+      throw new ApiError(404, {
+        code: ERROR_CODES.optimiseJobNotFound,
+        message:
+          'No such optimise job for your API key (jobs are kept for an hour after they finish, and not across a restart of Kiln).',
+        param: 'job_id',
+      });
+    return c.json(job, 200, { 'cache-control': 'no-store' });
+  });
+
+  return app;
+}
