@@ -33,9 +33,12 @@ const chair: Template = {
     const bz = -d / 2 + leg / 2;
     const post = (x: number, z: number, y1: number): Solid =>
       cuboid(x - leg / 2, 0, z - leg / 2, x + leg / 2, y1, z + leg / 2);
+    // With arms, the front legs go on up to hold them (a second post there would share edges).
+    const arms = variant === 'arms';
+    const frontTop = arms ? seatH + 0.23 : seatH - t / 2;
     const frame: Solid[] = [
-      post(-lx, fz, seatH - t / 2),
-      post(lx, fz, seatH - t / 2),
+      post(-lx, fz, frontTop),
+      post(lx, fz, frontTop),
       post(-lx, bz, top),
       post(lx, bz, top),
       cuboid(-w / 2, seatH - t, -d / 2, w / 2, seatH, d / 2),
@@ -67,9 +70,8 @@ const chair: Template = {
     if (random() < 0.6) {
       for (const x of [-lx, lx]) frame.push(cuboid(x - leg / 4, 0.1, bz, x + leg / 4, 0.13, fz));
     }
-    if (variant === 'arms') {
+    if (arms) {
       for (const x of [-lx, lx]) {
-        frame.push(post(x, fz, seatH + 0.23));
         frame.push(cuboid(x - 0.035, seatH + 0.21, bz, x + 0.035, seatH + 0.25, fz + 0.03));
       }
     }

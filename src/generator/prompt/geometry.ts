@@ -577,3 +577,347 @@ export function signedVolume(positions: ArrayLike<number>, indices: ArrayLike<nu
   }
   return volume;
 }
+
+/** Row-major rotation taking +Y to the unit vector `d` (Rodrigues, about the axis Y × d). */
+function rotationFromY(d: Vec3): number[] {
+  const [x, y, z] = d;
+  const s = Math.hypot(x, z);
+  if (s < 1e-12) return y > 0 ? [1, 0, 0, 0, 1, 0, 0, 0, 1] : [1, 0, 0, 0, -1, 0, 0, 0, -1];
+  const [kx, kz] = [z / s, -x / s];
+  const c = y;
+  const t = 1 - c;
+  return [
+    c + t * kx * kx,
+    -s * kz,
+    t * kx * kz,
+    s * kz,
+    c,
+    -s * kx,
+    t * kx * kz,
+    s * kx,
+    c + t * kz * kz,
+  ];
+}
+
+/** Stands a solid built along +Y (from y = 0 up) on the segment from `a` towards `b`. */
+export function along(s: Solid, a: Vec3, b: Vec3): Solid {
+  const d: Vec3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+  const len = Math.hypot(...d) || 1;
+  return transform(s, rotationFromY([d[0] / len, d[1] / len, d[2] / len]), a);
+}
+
+/** Distance between two points. */
+export function distance(a: Vec3, b: Vec3): number {
+  return Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
+}
+
+/** A capsule (a cylinder with round ends) of radius `radius` whose end centres are `a` and `b`. */
+export function capsule(a: Vec3, b: Vec3, radius: number, segments = 16): Solid {
+  const len = distance(a, b);
+  const steps = 6;
+  const profile: ProfilePoint[] = [];
+  for (let k = 0; k <= steps; k++) {
+    const t = (Math.PI / 2) * (k / steps - 1);
+    profile.push({ r: k === 0 ? 0 : radius * Math.cos(t), y: radius * Math.sin(t) });
+  }
+  for (let k = 0; k <= steps; k++) {
+    const t = (Math.PI / 2) * (k / steps);
+    profile.push({ r: k === steps ? 0 : radius * Math.cos(t), y: len + radius * Math.sin(t) });
+  }
+  return along(latheSolid(profile, segments), a, b);
+}
+
+/** An ellipsoid with semi-axes rx, ry, rz centred at (x, y, z). */
+export function ellipsoid(
+  rx: number,
+  ry: number,
+  rz: number,
+  x = 0,
+  y = 0,
+  z = 0,
+  rings = 16,
+  segments = 24,
+): Solid {
+  return translate(scale(latheSolid(sphereProfile(1, rings), segments), rx, ry, rz), x, y, z);
+}
+
+/** Points of a quadratic Bézier curve from a to c pulled towards b (steps + 1 points). */
+export function bezier(a: Vec3, b: Vec3, c: Vec3, steps: number): Vec3[] {
+  return Array.from({ length: steps + 1 }, (_, i) => {
+    const t = i / steps;
+    const [u, v, w] = [(1 - t) * (1 - t), 2 * t * (1 - t), t * t];
+    return [
+      u * a[0] + v * b[0] + w * c[0],
+      u * a[1] + v * b[1] + w * c[1],
+      u * a[2] + v * b[2] + w * c[2],
+    ] as Vec3;
+  });
+}
+
+/**
+ * A round tube along `path` (two or more points) with radius `radius(t)`, t in [0, 1] along the
+ * path's length. An end whose radius is 0 closes in a point; any other end gets a flat cap.
+ * Frames are carried along the path without twisting (parallel transport).
+ */
+export function tube(
+  path: readonly Vec3[],
+  radius: number | ((t: number) => number),
+  sides = 12,
+): Solid {
+  const radiusAt = typeof radius === 'number' ? () => radius : radius;
+  const n = path.length;
+  const lengths = [0];
+  for (let i = 1; i < n; i++) lengths.push(lengths[i - 1]! + distance(path[i - 1]!, path[i]!));
+  const total = lengths[n - 1]! || 1;
+  const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+  const norm = (v: Vec3): Vec3 => {
+    const l = Math.hypot(...v) || 1;
+    return [v[0] / l, v[1] / l, v[2] / l];
+  };
+  const dot = (a: Vec3, b: Vec3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const cross = (a: Vec3, b: Vec3): Vec3 => [
+    a[1] * b[2] - a[2] * b[1],
+    a[2] * b[0] - a[0] * b[2],
+    a[0] * b[1] - a[1] * b[0],
+  ];
+  const tangents = path.map((_, i) =>
+    norm(sub(path[Math.min(n - 1, i + 1)]!, path[Math.max(0, i - 1)]!)),
+  );
+  const t0 = tangents[0]!;
+  let normal = norm(cross(t0, Math.abs(t0[1]) < 0.9 ? [0, 1, 0] : [1, 0, 0]));
+  const positions: number[] = [];
+  const normals: number[] = [];
+  const indices: number[] = [];
+  const rings: { index: number; centre: Vec3; tangent: Vec3; r: number }[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = tangents[i]!;
+    normal = norm(
+      sub(normal, [t[0] * dot(normal, t), t[1] * dot(normal, t), t[2] * dot(normal, t)]),
+    );
+    const binormal = cross(t, normal);
+    const r = radiusAt(lengths[i]! / total);
+    // The slope of the radius tilts the normals (a cone's normals lean towards its tip).
+    const dr =
+      (radiusAt(lengths[Math.min(n - 1, i + 1)]! / total) -
+        radiusAt(lengths[Math.max(0, i - 1)]! / total)) /
+      (lengths[Math.min(n - 1, i + 1)]! - lengths[Math.max(0, i - 1)]! || 1);
+    const tilt = Math.atan(dr);
+    if (r <= 0) {
+      rings.push({ index: -1, centre: path[i]!, tangent: t, r: 0 });
+      continue;
+    }
+    const index = positions.length / 3;
+    for (let j = 0; j < sides; j++) {
+      const a = (2 * Math.PI * j) / sides;
+      const radial: Vec3 = [
+        Math.cos(a) * normal[0] + Math.sin(a) * binormal[0],
+        Math.cos(a) * normal[1] + Math.sin(a) * binormal[1],
+        Math.cos(a) * normal[2] + Math.sin(a) * binormal[2],
+      ];
+      positions.push(...path[i]!.map((c, k) => c + r * radial[k]!));
+      normals.push(
+        ...norm([
+          Math.cos(tilt) * radial[0] - Math.sin(tilt) * t[0],
+          Math.cos(tilt) * radial[1] - Math.sin(tilt) * t[1],
+          Math.cos(tilt) * radial[2] - Math.sin(tilt) * t[2],
+        ]),
+      );
+    }
+    rings.push({ index, centre: path[i]!, tangent: t, r });
+  }
+  for (let i = 0; i + 1 < n; i++) {
+    const lo = rings[i]!;
+    const hi = rings[i + 1]!;
+    if (lo.index < 0 && hi.index < 0) throw new Error('tube: two zero-radius points in a row');
+    if (lo.index < 0 || hi.index < 0) {
+      const ring = lo.index < 0 ? hi : lo;
+      const pole = lo.index < 0 ? lo : hi;
+      const p = positions.length / 3;
+      positions.push(...pole.centre);
+      normals.push(...pole.tangent.map((c) => (lo.index < 0 ? -c : c)));
+      for (let j = 0; j < sides; j++)
+        indices.push(p, ring.index + j, ring.index + ((j + 1) % sides));
+      continue;
+    }
+    for (let j = 0; j < sides; j++) {
+      const j2 = (j + 1) % sides;
+      indices.push(
+        lo.index + j,
+        hi.index + j,
+        lo.index + j2,
+        lo.index + j2,
+        hi.index + j,
+        hi.index + j2,
+      );
+    }
+  }
+  for (const [ring, sign] of [
+    [rings[0]!, -1],
+    [rings[n - 1]!, 1],
+  ] as const) {
+    if (ring.index < 0) continue;
+    const cap: Vec3 = [ring.tangent[0] * sign, ring.tangent[1] * sign, ring.tangent[2] * sign];
+    const centre = positions.length / 3;
+    positions.push(...ring.centre);
+    normals.push(...cap);
+    for (let j = 0; j < sides; j++) {
+      for (let k = 0; k < 3; k++) positions.push(positions[(ring.index + j) * 3 + k]!);
+      normals.push(...cap);
+    }
+    for (let j = 0; j < sides; j++)
+      indices.push(centre, centre + 1 + j, centre + 1 + ((j + 1) % sides));
+  }
+  return orientToNormals({ positions, normals, indices });
+}
+
+/**
+ * A solid through closed cross-sections (each a loop of the same number of points, in the same
+ * order), with smooth sides and flat caps on the first and last section.
+ */
+export function loft(sections: readonly (readonly Vec3[])[]): Solid {
+  const m = sections[0]!.length;
+  const k = sections.length;
+  const positions: number[] = [];
+  for (const section of sections) {
+    if (section.length !== m) throw new Error('loft: sections differ in size');
+    for (const p of section) positions.push(...p);
+  }
+  const indices: number[] = [];
+  for (let i = 0; i + 1 < k; i++) {
+    for (let j = 0; j < m; j++) {
+      const j2 = (j + 1) % m;
+      const [a, b, c, d] = [i * m + j, i * m + j2, (i + 1) * m + j, (i + 1) * m + j2];
+      indices.push(a, c, b, b, c, d);
+    }
+  }
+  const caps: { centre: Vec3; start: number }[] = [];
+  for (const [s, reverse] of [
+    [0, true],
+    [k - 1, false],
+  ] as const) {
+    const section = sections[s]!;
+    const centre: Vec3 = [0, 1, 2].map(
+      (c) => section.reduce((sum, p) => sum + p[c]!, 0) / m,
+    ) as Vec3;
+    const start = positions.length / 3;
+    positions.push(...centre);
+    for (const p of section) positions.push(...p);
+    for (let j = 0; j < m; j++) {
+      const [b, c] = [start + 1 + j, start + 1 + ((j + 1) % m)];
+      if (reverse) indices.push(start, c, b);
+      else indices.push(start, b, c);
+    }
+    caps.push({ centre, start });
+  }
+  if (signedVolume(positions, indices) < 0)
+    for (let t = 0; t < indices.length; t += 3)
+      [indices[t + 1], indices[t + 2]] = [indices[t + 2]!, indices[t + 1]!];
+  // Smooth normals over the sides, one flat normal per cap.
+  const sideCount = 6 * m * (k - 1);
+  const normals = smoothNormals(positions, indices.slice(0, sideCount));
+  for (const [c, { start }] of caps.entries()) {
+    const tris = indices.slice(sideCount + c * 3 * m, sideCount + (c + 1) * 3 * m);
+    const n: Vec3 = [0, 0, 0];
+    for (let t = 0; t < tris.length; t += 3) {
+      const f = faceNormal(positions, tris[t]! * 3, tris[t + 1]! * 3, tris[t + 2]! * 3);
+      for (let q = 0; q < 3; q++) n[q] = n[q]! + f[q]!;
+    }
+    const len = Math.hypot(...n) || 1;
+    for (let v = start; v <= start + m; v++)
+      for (let q = 0; q < 3; q++) normals[v * 3 + q] = n[q]! / len;
+  }
+  return { positions, normals, indices };
+}
+
+/** An axis-aligned box as [x0, y0, z0, x1, y1, z1]. */
+export type Box = readonly [number, number, number, number, number, number];
+
+/**
+ * The union of axis-aligned boxes as one closed solid: the boxes' coordinates cut space into a
+ * grid of cells, and a flat quad is emitted wherever a filled cell meets an empty one. Boxes that
+ * touch or overlap merge (no faces inside, no edge shared by more than two faces) as long as no
+ * two filled cells meet only along an edge; `boxUnion` throws if they do.
+ */
+export function boxUnion(boxes: readonly Box[]): Solid {
+  const axes = [0, 1, 2].map((k) =>
+    [
+      ...new Set(boxes.flatMap((b) => [Math.min(b[k]!, b[k + 3]!), Math.max(b[k]!, b[k + 3]!)])),
+    ].sort((p, q) => p - q),
+  ) as [number[], number[], number[]];
+  const [nx, ny, nz] = axes.map((a) => a.length - 1) as [number, number, number];
+  const filled = new Uint8Array(nx * ny * nz);
+  const cell = (i: number, j: number, k: number): number =>
+    i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz ? 0 : filled[(i * ny + j) * nz + k]!;
+  for (const b of boxes) {
+    const range = [0, 1, 2].map((k) => {
+      const lo = axes[k]!.indexOf(Math.min(b[k]!, b[k + 3]!));
+      const hi = axes[k]!.indexOf(Math.max(b[k]!, b[k + 3]!));
+      return [lo, hi] as const;
+    });
+    for (let i = range[0]![0]; i < range[0]![1]; i++)
+      for (let j = range[1]![0]; j < range[1]![1]; j++)
+        for (let k = range[2]![0]; k < range[2]![1]; k++) filled[(i * ny + j) * nz + k] = 1;
+  }
+  // No two filled cells may meet along an edge only (that edge would have four faces).
+  const dims = [nx, ny, nz];
+  for (const axis of [0, 1, 2]) {
+    const [u, v] = [(axis + 1) % 3, (axis + 2) % 3];
+    for (let c = 0; c < dims[axis]!; c++)
+      for (let p = 0; p <= dims[u]!; p++)
+        for (let q = 0; q <= dims[v]!; q++) {
+          const around = [
+            [p - 1, q - 1],
+            [p, q - 1],
+            [p, q],
+            [p - 1, q],
+          ].map(([a, b]) => {
+            const idx = [0, 0, 0];
+            idx[axis] = c;
+            idx[u] = a!;
+            idx[v] = b!;
+            return cell(idx[0]!, idx[1]!, idx[2]!);
+          });
+          const [a, b, d, e] = around as [number, number, number, number];
+          if ((a && d && !b && !e) || (b && e && !a && !d))
+            throw new Error('boxUnion: two boxes meet along an edge only');
+        }
+  }
+  const positions: number[] = [];
+  const normals: number[] = [];
+  const indices: number[] = [];
+  const at = (k: number, idx: number) => axes[k]![idx]!;
+  for (let i = 0; i < nx; i++)
+    for (let j = 0; j < ny; j++)
+      for (let k = 0; k < nz; k++) {
+        if (!cell(i, j, k)) continue;
+        const lo = [i, j, k];
+        for (const axis of [0, 1, 2])
+          for (const dir of [-1, 1]) {
+            const n = [...lo];
+            n[axis]! += dir;
+            if (cell(n[0]!, n[1]!, n[2]!)) continue;
+            const [u, v] = [(axis + 1) % 3, (axis + 2) % 3];
+            const plane = at(axis, lo[axis]! + (dir > 0 ? 1 : 0));
+            const base = positions.length / 3;
+            for (const [du, dv] of [
+              [0, 0],
+              [1, 0],
+              [1, 1],
+              [0, 1],
+            ] as const) {
+              const p = [0, 0, 0];
+              p[axis] = plane;
+              p[u] = at(u, lo[u]! + du);
+              p[v] = at(v, lo[v]! + dv);
+              positions.push(...p);
+              const nn = [0, 0, 0];
+              nn[axis] = dir;
+              normals.push(...nn);
+            }
+            // (u, v, axis) is right-handed: counter-clockwise in (u, v) faces +axis.
+            if (dir > 0) indices.push(base, base + 1, base + 2, base, base + 2, base + 3);
+            else indices.push(base, base + 2, base + 1, base, base + 3, base + 2);
+          }
+      }
+  return { positions, normals, indices };
+}

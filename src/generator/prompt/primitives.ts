@@ -1,6 +1,8 @@
 /** Templates for plain shapes: ball, cube, dice, crate, cylinder, cone, torus. */
 import {
   boxSolid,
+  boxUnion,
+  type Box,
   circleProfile,
   cuboid,
   cylinder,
@@ -154,15 +156,17 @@ const crate: Template = {
     const h = S / 2;
     const b = between(random, 0.08, 0.11);
     const inner = S - 0.03;
-    const frame: Solid[] = [];
+    // The twelve edge beams touch at the corners: one solid, merged where they meet.
+    const beams: Box[] = [];
     for (const x of [-1, 1]) {
       for (const y of [-1, 1]) {
         // Edges along z, along x and along y.
-        frame.push(cuboid(x * h, h + y * h, -h, x * (h - b), h + y * (h - b), h));
-        frame.push(cuboid(-h, h + y * h, x * h, h, h + y * (h - b), x * (h - b)));
-        frame.push(cuboid(x * h, 0, y * h, x * (h - b), S, y * (h - b)));
+        beams.push([x * h, h + y * h, -h, x * (h - b), h + y * (h - b), h]);
+        beams.push([-h, h + y * h, x * h, h, h + y * (h - b), x * (h - b)]);
+        beams.push([x * h, 0, y * h, x * (h - b), S, y * (h - b)]);
       }
     }
+    const frame: Solid[] = [boxUnion(beams)];
     const len = (S - b) * Math.SQRT2 - b;
     const depth = h - 0.015;
     for (const s of [-1, 1]) {

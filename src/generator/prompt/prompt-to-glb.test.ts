@@ -2,7 +2,7 @@ import type { Document } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { GeneratorInputError, promptToGlb } from '../index.ts';
 import { buildPromptModel, planPrompt, TEMPLATE_NAMES } from './prompt-to-glb.ts';
-import { linearFinish, COLOUR_WORDS } from './finish.ts';
+import { linearFinish, COLOUR_WORDS, MATERIAL_WORDS, MATERIALS } from './finish.ts';
 import { signedVolume } from './geometry.ts';
 import { nounTable, TEMPLATES } from './templates.ts';
 import { inspectGlb, problems, windingAgreement } from '../../testing/generator.ts';
@@ -242,7 +242,7 @@ describe('planPrompt', () => {
     const blue = planPrompt('blue ball').colour;
     expect(blue[2]).toBeGreaterThan(5 * Math.max(blue[0], blue[1]));
     expect(planPrompt('gold ring').metallic).toBe(1);
-    expect(planPrompt('a wooden chair').colourWord).toBe('wooden');
+    expect(planPrompt('a wooden chair').materialWord).toBe('wood');
     expect(planPrompt('a dark blue mug').colour[2]).toBeLessThan(blue[2]);
     expect(planPrompt('a light blue mug').colour[0]).toBeGreaterThan(blue[0]);
     // No colour word: a hashed colour for things of any colour; different prompts differ.
@@ -261,7 +261,8 @@ describe('materials', () => {
     expect(prim, `${prompt}: ${role}`).toBeDefined();
     return prim!.material;
   };
-  const linear = (word: string) => linearFinish(COLOUR_WORDS[word]!);
+  const linear = (word: string) =>
+    linearFinish(COLOUR_WORDS[word] ?? { hex: MATERIALS[MATERIAL_WORDS[word]!]!.hex! });
 
   it('colours the main part and keeps the others', async () => {
     // "a red car": red body, black tyres, glass windows.

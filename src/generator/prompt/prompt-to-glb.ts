@@ -7,13 +7,16 @@ import {
   fnv1a,
   hashedFinish,
   linearFinish,
+  MATERIALS,
   seededRandom,
   shade,
+  type Finish,
   type LinearFinish,
 } from './finish.ts';
 import { bounds, merge, toMesh, transform, type Solid } from './geometry.ts';
 import type { Part, RoleFinish, Template } from './template.ts';
-import { findNoun, singulars, TEMPLATES } from './templates.ts';
+import { TEMPLATES } from './templates.ts';
+import { readPrompt, type ColourRead } from './understand.ts';
 
 /** Names of the object templates (see `src/generator/prompt/`). */
 export const TEMPLATE_NAMES: readonly string[] = TEMPLATES.map((t) => t.name);
@@ -23,37 +26,31 @@ export const MODEL_SIZE = 1;
 /** Lowest height of a model (flat things such as a torus are stretched up to it), in metres. */
 export const MIN_HEIGHT = 0.3;
 
-/** Words that stretch the model before it is scaled to size, by axis (height or width). */
-const PROPORTION_WORDS: Record<string, { axis: 'height' | 'width'; factor: number }> = {
-  tall: { axis: 'height', factor: 1.3 },
-  high: { axis: 'height', factor: 1.3 },
-  short: { axis: 'height', factor: 0.75 },
-  low: { axis: 'height', factor: 0.75 },
-  squat: { axis: 'height', factor: 0.75 },
-  wide: { axis: 'width', factor: 1.3 },
-  broad: { axis: 'width', factor: 1.3 },
-  fat: { axis: 'width', factor: 1.3 },
-  chunky: { axis: 'width', factor: 1.3 },
-  thin: { axis: 'width', factor: 0.75 },
-  slim: { axis: 'width', factor: 0.75 },
-  narrow: { axis: 'width', factor: 0.75 },
-  skinny: { axis: 'width', factor: 0.75 },
-  slender: { axis: 'width', factor: 0.75 },
-};
-
 export interface PromptPlan {
   /** The template the prompt's first known noun picks (one of TEMPLATE_NAMES), or 'abstract'. */
   template: string;
   /** The template's variant (e.g. 'conifer' for "pine"), the abstract form's family, or null. */
   variant: string | null;
-  /** The noun (or two-word phrase) that picked the template, or null. */
+  /** The noun (or phrase) that picked the template, or null. */
   noun: string | null;
-  /** The first colour/finish word ("red", "wooden", "gold"), or null. */
+  /** The main part's colour word ("red"), with "dark"/"light" before it, or null. */
   colourWord: string | null;
-  /** Linear RGB of the main part (the colour word's, else the template's default or a hashed hue). */
+  /** The main part's material (canonical: "wood" for "wooden"), or null. */
+  materialWord: string | null;
+  /** Linear RGB of the main part (from the words, else the template's default or a hashed hue). */
   colour: [number, number, number];
   metallic: number;
   roughness: number;
+  /** The template's features that are on (its defaults, less "without …", plus "with …"). */
+  features: string[];
+  /** Features the prompt asked for ("with wheels") that the template has and now shows. */
+  added: string[];
+  /** Default features the prompt left out ("without a handle"). */
+  removed: string[];
+  /** Features the prompt named that this object does not have (a teapot "with wheels"). */
+  ignored: string[];
+  /** Finishes of parts the prompt coloured on their own ("with black wheels"), by role. */
+  partFinishes: Record<string, LinearFinish>;
   /** Stretch factors from words such as "tall" or "wide" (1 = as designed). */
   proportions: { height: number; width: number };
   /** FNV-1a hash of the normalised prompt; seeds every random choice. */
@@ -62,69 +59,172 @@ export interface PromptPlan {
   variation: number;
 }
 
-/** Lower-case, trimmed, single-spaced: prompts differing only in case or spacing are the same. */
-function normalise(prompt: string): string {
-  return prompt.trim().toLowerCase().replace(/\s+/g, ' ');
+/**
+ * A finish with the prompt's words applied: a material sets metallic and roughness (and the
+ * colour, when it has its own: wood, gold, stone); a colour word sets the colour (a colour
+ * alone paints the part: not metallic, as glossy as it was unless it was metal).
+ */
+function withWords(
+  base: LinearFinish,
+  colour: ColourRead | null,
+  material: string | null,
+): LinearFinish {
+  let finish = { ...base };
+  if (material) {
+    const m = MATERIALS[material]!;
+    finish = {
+      colour: m.hex ? linearFinish({ hex: m.hex }).colour : finish.colour,
+      metallic: m.metallic,
+      roughness: m.roughness,
+    };
+  }
+  if (colour) {
+    finish.colour = linearFinish(COLOUR_WORDS[colour.word]!).colour;
+    if (!material && finish.metallic > 0) finish = { ...finish, metallic: 0, roughness: 0.4 };
+    if (colour.shade) finish = shade(finish, colour.shade);
+  }
+  return finish;
 }
 
-/** The default finish of a role, resolving palettes and hashed colours from the prompt's hash. */
-function resolveFinish(finish: RoleFinish, normalised: string, role: string): LinearFinish {
+function isPalette(finish: RoleFinish): finish is readonly Finish[] {
+  return Array.isArray(finish);
+}
+
+/** The default finish of a role (palettes and hashed colours picked by the prompt's hash). */
+function resolveFinish(
+  finish: RoleFinish,
+  normalised: string,
+  role: string,
+  main: LinearFinish | null,
+): LinearFinish {
   if (finish === 'hashed') return hashedFinish(fnv1a(normalised));
-  if ('hex' in finish) return linearFinish(finish);
-  return linearFinish(finish[fnv1a(`${normalised}|${role}`) % finish.length]!);
+  if (finish === 'main') {
+    if (!main) throw new Error(`The main role cannot take the main finish (${role})`);
+    return main;
+  }
+  if (isPalette(finish))
+    return linearFinish(finish[fnv1a(`${normalised}|${role}`) % finish.length]!);
+  if ('main' in finish) {
+    if (!main) throw new Error(`The main role cannot take the main finish (${role})`);
+    return { ...main, colour: main.colour.map((c) => c * finish.main) as [number, number, number] };
+  }
+  return linearFinish(finish);
 }
 
 /**
- * Reads a prompt: the first noun that names a template (plurals and synonyms included; two-word
- * names such as "table lamp" first), the first colour word (optionally after "dark" or
- * "light"/"pale"), and proportion words ("tall", "short", "wide", "thin"). A prompt without a
- * known noun gets an abstract form whose family comes from the hash.
+ * Reads a prompt (see `readPrompt`): the first noun that names a template (plurals and
+ * synonyms included), the main part's colour and material, the parts asked for or left out,
+ * and proportion words. A prompt without a known noun gets an abstract form whose family comes
+ * from the hash.
  */
 export function planPrompt(prompt: string): PromptPlan {
-  const normalised = normalise(prompt);
+  const reading = readPrompt(prompt);
+  const { normalised, noun } = reading;
   const seed = fnv1a(normalised);
-  const words = normalised.match(/[a-z]+/g) ?? [];
-  const match = findNoun(words);
+  const template = noun?.template;
+  const base = template
+    ? resolveFinish(template.finishes[template.main]!, normalised, template.main, null)
+    : hashedFinish(seed);
+  const finish = withWords(base, reading.colour, reading.material);
 
-  let colourWord: string | null = null;
-  let finish: LinearFinish | undefined;
-  const proportions = { height: 1, width: 1 };
-  const seen = new Set<string>();
-  for (const [i, word] of words.entries()) {
-    if (!finish) {
-      const hit = singulars(word).find((w) => Object.hasOwn(COLOUR_WORDS, w));
-      if (hit) {
-        colourWord = hit;
-        finish = linearFinish(COLOUR_WORDS[hit]!);
-        const before = words[i - 1];
-        if (before === 'dark') finish = shade(finish, 'dark');
-        if (before === 'light' || before === 'pale') finish = shade(finish, 'light');
-      }
+  const available = template?.features ?? {};
+  const features = new Set(Object.keys(available).filter((f) => available[f]));
+  const added = new Set<string>();
+  const removed = new Set<string>();
+  const ignored = new Set<string>();
+  const partFinishes: Record<string, LinearFinish> = {};
+  for (const f of reading.features) {
+    if (!Object.hasOwn(available, f.feature)) {
+      ignored.add(f.feature);
+      continue;
     }
-    const stretch = Object.hasOwn(PROPORTION_WORDS, word) ? PROPORTION_WORDS[word] : undefined;
-    if (stretch && !seen.has(stretch.axis)) {
-      seen.add(stretch.axis);
-      proportions[stretch.axis] = stretch.factor;
+    if (f.wanted) {
+      features.add(f.feature);
+      if (!available[f.feature]) added.add(f.feature);
+      removed.delete(f.feature);
+    } else {
+      features.delete(f.feature);
+      if (available[f.feature]) removed.add(f.feature);
+      added.delete(f.feature);
+    }
+    const role = template?.featureRoles?.[f.feature];
+    if (role && f.wanted && (f.colour || f.material)) {
+      const spec = template.finishes[role]!;
+      partFinishes[role] = withWords(
+        role === template.main ? finish : resolveFinish(spec, normalised, role, finish),
+        f.colour,
+        f.material,
+      );
     }
   }
-
-  const template = match?.template;
-  finish ??= template
-    ? resolveFinish(template.finishes[template.main]!, normalised, template.main)
-    : hashedFinish(seed);
+  const sorted = (s: Set<string>) => [...s].sort();
   return {
     template: template?.name ?? 'abstract',
     variant: template
-      ? match!.variant
+      ? noun.variant
       : ABSTRACT_FAMILIES[Math.floor(seededRandom(seed)() * ABSTRACT_FAMILIES.length)]!,
-    noun: match?.noun ?? null,
-    colourWord,
+    noun: noun?.noun ?? null,
+    colourWord: reading.colour
+      ? `${reading.colour.shade ? `${reading.colour.shade} ` : ''}${reading.colour.word}`
+      : null,
+    materialWord: reading.material,
     colour: finish.colour,
     metallic: finish.metallic,
     roughness: finish.roughness,
-    proportions,
+    features: sorted(features),
+    added: sorted(added),
+    removed: sorted(removed),
+    ignored: sorted(ignored),
+    partFinishes,
+    proportions: reading.proportions,
     seed,
     variation: ((seed >>> 20) % 1000) / 999,
+  };
+}
+
+/** What the generator understands of a prompt, in plain fields (for people and the mock). */
+export interface PromptDescription {
+  /** True when the prompt names an object the generator has a model for. */
+  known: boolean;
+  /** The object's name (a template: "teapot", "robot"), or null. */
+  object: string | null;
+  /** The word (or phrase) in the prompt that named it ("kettle", "rubber duck"), or null. */
+  noun: string | null;
+  /** The main part's colour as read ("red", "dark blue"), or null. */
+  colour: string | null;
+  /** The main part's material ("ceramic", "wood"), or null. */
+  material: string | null;
+  /** Parts added or left out as asked: "with wheels", "without handle". */
+  modifiers: string[];
+  /** Parts asked for or left out that this object does not have (or the abstract form ignores). */
+  ignored: string[];
+  /** For an unknown object: the abstract form made instead (blob, spindle, twist, crystals). */
+  form: string | null;
+}
+
+/** Prompts that show what the demo generator knows (for people whose prompt it does not). */
+export const PROMPT_EXAMPLES: readonly string[] = [
+  'a ceramic teapot',
+  'a red robot with wheels',
+  'a green dragon',
+  'a wooden chair',
+  'a sailing ship',
+  'a pumpkin',
+];
+
+/** What the generator will make of a prompt, without making it. */
+export function describePrompt(prompt: string): PromptDescription {
+  const plan = planPrompt(prompt);
+  const known = plan.template !== 'abstract';
+  return {
+    known,
+    object: known ? plan.template : null,
+    noun: plan.noun,
+    colour: plan.colourWord,
+    material: plan.materialWord,
+    modifiers: [...plan.added.map((f) => `with ${f}`), ...plan.removed.map((f) => `without ${f}`)],
+    ignored: plan.ignored,
+    form: known ? null : plan.variant,
   };
 }
 
@@ -162,7 +262,7 @@ export interface PromptModel {
 /** Builds the model a plan describes (no I/O); `promptToGlb` writes it as GLB. */
 export function buildPromptModel(prompt: string): PromptModel {
   const plan = planPrompt(prompt);
-  const normalised = normalise(prompt);
+  const normalised = readPrompt(prompt).normalised;
   const random = seededRandom(plan.seed);
   const template: Template | undefined = TEMPLATES.find((t) => t.name === plan.template);
   const main: LinearFinish = {
@@ -172,7 +272,7 @@ export function buildPromptModel(prompt: string): PromptModel {
   };
   let parts: Part[];
   if (template) {
-    parts = template.build({ random, variant: plan.variant });
+    parts = template.build({ random, variant: plan.variant, features: new Set(plan.features) });
   } else {
     parts = abstractForm(random).solids.map((solid) => ({ role: 'form', solid }));
   }
@@ -183,11 +283,11 @@ export function buildPromptModel(prompt: string): PromptModel {
     else roles.set(role, [solid]);
   }
   const primitives = [...roles].map(([role, solids]) => {
-    let finish = main;
-    if (template && role !== template.main) {
+    let finish = plan.partFinishes[role] ?? main;
+    if (template && role !== template.main && !plan.partFinishes[role]) {
       const spec = template.finishes[role];
       if (!spec) throw new Error(`Template ${template.name} has no finish for ${role}`);
-      finish = resolveFinish(spec, normalised, role);
+      finish = resolveFinish(spec, normalised, role, main);
     }
     const material: MaterialSpec = {
       name: `${plan.template}-${role}`,

@@ -22,13 +22,16 @@ export interface BuildInput {
   random: Random;
   /** The variant the matched noun asks for (e.g. 'conifer' for "pine"), else null. */
   variant: string | null;
+  /** The template's features that are on: its defaults, less "without …", plus "with …". */
+  features: ReadonlySet<string>;
 }
 
 /**
  * Default finish of a role: a fixed finish, a palette one of which is picked from the prompt's
- * hash, or 'hashed' for a colour whose hue comes from the hash.
+ * hash, 'hashed' for a colour whose hue comes from the hash, 'main' for the main part's finish
+ * (colour and material words included), or `{ main: f }` for the main part's colour times f.
  */
-export type RoleFinish = Finish | readonly Finish[] | 'hashed';
+export type RoleFinish = Finish | readonly Finish[] | 'hashed' | 'main' | { main: number };
 
 /** A recognisable object built from parts, in metres, Y-up, standing on y = 0. */
 export interface Template {
@@ -41,6 +44,13 @@ export interface Template {
   main: string;
   /** Default finish of every role the builder uses. */
   finishes: Readonly<Record<string, RoleFinish>>;
+  /**
+   * Parts a prompt may add ("with wheels") or leave out ("without a handle"), each with whether
+   * it is there by default. Features are named as in FEATURE_WORDS (understand.ts).
+   */
+  features?: Readonly<Record<string, boolean>>;
+  /** The role a feature's own colour or material colours ("with black wheels": the tyres). */
+  featureRoles?: Readonly<Record<string, string>>;
   build(input: BuildInput): Part[];
 }
 

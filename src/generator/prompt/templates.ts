@@ -48,25 +48,63 @@ export function singulars(word: string): string[] {
 /** Words after which "can" is a verb, not a tin ("can you make…"). */
 const CAN_VERB_FOLLOWERS = new Set(['you', 'i', 'we', 'u', 'it', 'they', 'someone', 'somebody']);
 
-/**
- * The first noun in `words` that names a template (two-word phrases such as "table lamp" are
- * tried before single words at each position), or null.
- */
-export function findNoun(words: readonly string[]): NounMatch | null {
+export interface NounAt extends NounMatch {
+  /** Index of the noun's first word in the prompt's words. */
+  at: number;
+  /** How many words it spans (1–3). */
+  length: number;
+}
+
+/** Every template noun in `words`, in order (at each position the longest phrase first). */
+function nounsIn(words: readonly string[]): NounAt[] {
+  const found: NounAt[] = [];
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const next = words[i + 1];
-    if (next !== undefined) {
-      for (const second of singulars(next)) {
-        const match = NOUNS.get(`${word} ${second}`);
-        if (match) return match;
+    let hit: NounAt | null = null;
+    for (const length of [3, 2]) {
+      if (hit || i + length > words.length) continue;
+      const head = words.slice(i, i + length - 1).join(' ');
+      for (const last of singulars(words[i + length - 1]!)) {
+        const match = NOUNS.get(`${head} ${last}`);
+        if (match) {
+          hit = { ...match, at: i, length };
+          break;
+        }
       }
     }
-    if (word === 'can' && next !== undefined && CAN_VERB_FOLLOWERS.has(next)) continue;
-    for (const candidate of singulars(word)) {
-      const match = NOUNS.get(candidate);
-      if (match) return match;
+    if (!hit && !(word === 'can' && next !== undefined && CAN_VERB_FOLLOWERS.has(next))) {
+      for (const candidate of singulars(word)) {
+        const match = NOUNS.get(candidate);
+        if (match) {
+          hit = { ...match, at: i, length: 1 };
+          break;
+        }
+      }
+    }
+    if (hit) {
+      found.push(hit);
+      i += hit.length - 1;
     }
   }
-  return null;
+  return found;
+}
+
+/**
+ * The first noun in `words` that names a template (three- and two-word phrases such as "table
+ * lamp" are tried before single words at each position), or null. A word that is also an
+ * adjective (`isAdjective`: "orange", "oak", "stone") names the object only when no noun of
+ * another template follows it: "an orange cat" is a cat, "an oak table" a table, but "an orange"
+ * is a fruit and "an oak tree" an oak.
+ */
+export function findNoun(
+  words: readonly string[],
+  isAdjective: (word: string) => boolean = () => false,
+): NounAt | null {
+  const found = nounsIn(words);
+  const adjective = (n: NounAt): boolean =>
+    n.length === 1 &&
+    isAdjective(words[n.at]!) &&
+    found.some((m) => m.at > n.at && m.template !== n.template);
+  return found.find((n) => !adjective(n)) ?? found[0] ?? null;
 }

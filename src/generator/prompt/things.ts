@@ -203,9 +203,10 @@ const car: Template = {
         glass.push(prism(offsetPolygon(screen, 0.004), cw - 0.05));
         glass.push(prism(offsetPolygon(cab, -0.025), cw + 0.01));
         const bed = yt + between(random, 0.08, 0.11);
+        // The side walls end inside the tailgate (touching walls would share edges).
         body.push(
-          cuboid(-0.5, yt - 0.01, W / 2 - 0.02, 0.08, bed, W / 2),
-          cuboid(-0.5, yt - 0.01, -W / 2, 0.08, bed, -W / 2 + 0.02),
+          cuboid(-0.49, yt - 0.01, W / 2 - 0.02, 0.08, bed, W / 2),
+          cuboid(-0.49, yt - 0.01, -W / 2, 0.08, bed, -W / 2 + 0.02),
           cuboid(-0.5, yt - 0.01, -W / 2, -0.48, bed, W / 2),
         );
       } else {
