@@ -10,4 +10,8 @@ export const queryKeys = {
   library: (scope: string) => ['library', scope] as const,
   libraryEntry: (scope: string, id: string) => ['library', scope, 'entry', id] as const,
   credits: (scope: string) => ['credits', scope] as const,
+  /** The owner's link to one entry (under the entry, so refreshing the library refreshes it). */
+  share: (scope: string, id: string) => ['library', scope, 'entry', id, 'share'] as const,
+  /** What a public link shows (no key: the same for everyone). */
+  sharedModel: (token: string) => ['shared-model', token] as const,
 };

@@ -5,6 +5,7 @@ import { useApiKey } from '../lib/key-store.ts';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import { Link } from '../ui/link.tsx';
 import { usePathname, useRoute } from '../lib/router.ts';
+import { ShareHost } from './share-host.tsx';
 
 // Every page (and the balance, which parses with zod) is its own chunk: the shell that
 // index.html loads is React, React Query and this file, within the 100 KB budget.
@@ -23,6 +24,7 @@ const BalanceChip = lazy(() =>
 const GalleryPage = lazy(() => import('../features/library/gallery-page.tsx'));
 const CreditsPage = lazy(() => import('../features/credits/credits-page.tsx'));
 const ViewerPage = lazy(() => import('../features/viewer/viewer-page.tsx'));
+const SharePage = lazy(() => import('../features/share/share-page.tsx'));
 
 const NAV = [
   { href: '/', label: 'Studio' },
@@ -38,9 +40,24 @@ export function App() {
   const pathname = usePathname();
 
   useEffect(() => {
-    if (route.page !== 'studio' && route.page !== 'task' && route.page !== 'viewer')
+    if (
+      route.page !== 'studio' &&
+      route.page !== 'task' &&
+      route.page !== 'viewer' &&
+      route.page !== 'share'
+    )
       document.title = `${route.page === 'gallery' ? 'Gallery' : route.page === 'credits' ? 'Credits' : 'Not found'} · Kiln`;
   }, [route.page]);
+
+  // A shared model's public page: no key, no nav, no balance (embedded: no chrome at all).
+  if (route.page === 'share')
+    return (
+      <ErrorBoundary resetKey={pathname}>
+        <Suspense fallback={<p className="page muted">Loading…</p>}>
+          <SharePage token={route.token} embed={route.embed} />
+        </Suspense>
+      </ErrorBoundary>
+    );
 
   return (
     <div className="app">
@@ -104,6 +121,7 @@ export function App() {
           </ErrorBoundary>
         )}
       </div>
+      <ShareHost />
     </div>
   );
 }

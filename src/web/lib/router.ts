@@ -7,6 +7,8 @@ export type Route =
   | { page: 'credits' }
   | { page: 'viewer' }
   | { page: 'task'; id: string }
+  /** A shared model's public page (`/s/{token}`), or its frameable variant (`/s/{token}/embed`). */
+  | { page: 'share'; token: string; embed: boolean }
   | { page: 'not-found' };
 
 export function parseRoute(pathname: string): Route {
@@ -16,6 +18,8 @@ export function parseRoute(pathname: string): Route {
   if (pathname === '/viewer') return { page: 'viewer' };
   const task = /^\/tasks\/([^/]+)$/.exec(pathname);
   if (task?.[1]) return { page: 'task', id: decodeURIComponent(task[1]) };
+  const share = /^\/s\/([A-Za-z0-9_-]+)(\/embed)?\/?$/.exec(pathname);
+  if (share?.[1]) return { page: 'share', token: share[1], embed: Boolean(share[2]) };
   return { page: 'not-found' };
 }
 

@@ -14,6 +14,7 @@ import {
 } from '../../lib/entry-format.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { useHideTask, useLibrary, useUnhideTask } from '../../api/library-query.ts';
+import { ShareButton } from '../../ui/share-button.tsx';
 import { StatusBadge } from '../../ui/status-badge.tsx';
 import './gallery.css';
 
@@ -243,6 +244,7 @@ function GalleryCard({ entry, onHidden }: { entry: LibraryEntry; onHidden: (id: 
                 Download GLB
               </a>
             )}
+            <ShareButton entry={entry} className="small" label={label} />
             <button
               type="button"
               className="small danger gallery-hide"

@@ -16,6 +16,7 @@ import { LazyModelViewer } from '../viewer/index.ts';
 import { StageStepper } from './stage-stepper.tsx';
 import { useTask } from '../../api/task-query.ts';
 import { useKeepThumbnail } from '../../api/thumbnail.ts';
+import { ShareButton } from '../../ui/share-button.tsx';
 import './tasks.css';
 
 function subjectOf(entry: LibraryEntry | undefined, task: Task): string {
@@ -160,6 +161,7 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
             Open in viewer
           </Link>
         )}
+        {entry && <ShareButton entry={entry} />}
         {body && (
           <button type="button" onClick={sameInput}>
             Same input, another model
