@@ -31,7 +31,7 @@ export function uploadImage(
           resolve(parsed.data);
         } else
           reject(APIError.from(502, 'The server answered the upload with an unexpected body.'));
-      } else reject(APIError.from(xhr.status, body, undefined, xhr.statusText));
+      } else reject(APIError.from(xhr.status, body, responseHeaders(xhr), xhr.statusText));
     };
     xhr.onerror = () => reject(new APIConnectionError('The upload could not reach Kiln’s server.'));
     xhr.onabort = () => reject(new APIUserAbortError('The upload was cancelled.'));
@@ -40,6 +40,19 @@ export function uploadImage(
     form.append('file', file);
     xhr.send(form);
   });
+}
+
+/** An XHR's response headers (Retry-After on a 429 among them), as fetch would give them. */
+function responseHeaders(xhr: XMLHttpRequest): Headers {
+  const headers = new Headers();
+  for (const line of xhr
+    .getAllResponseHeaders()
+    .trim()
+    .split(/[\r\n]+/)) {
+    const at = line.indexOf(':');
+    if (at > 0) headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
+  }
+  return headers;
 }
 
 /**

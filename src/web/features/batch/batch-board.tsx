@@ -1,0 +1,325 @@
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import {
+  isTerminal,
+  progressOf,
+  stageForProgress,
+  stageFromName,
+  type Task,
+} from '../../../contract/index.ts';
+import { useClient, useKeyScope } from '../../api/api-client.ts';
+import type { BatchApi } from '../../api/batch-tasks.ts';
+import { useCredits } from '../../api/credits-query.ts';
+import { downloadModelsZip } from '../../api/download-zip.ts';
+import { entryQuery } from '../../api/entry-query.ts';
+import { queryKeys } from '../../api/query-keys.ts';
+import { taskQuery } from '../../api/task-query.ts';
+import { describeError, fieldMessage } from '../../lib/describe-error.ts';
+import { formatTime, promptExcerpt } from '../../lib/entry-format.ts';
+import { Link } from '../../ui/link.tsx';
+import type { BatchView } from './batch-controller.ts';
+import type { Batch, BatchItem } from './batch-store.ts';
+import { saveBlob } from './save-blob.ts';
+import { batchController } from './use-batch.ts';
+
+type Tone = 'waiting' | 'running' | 'ok' | 'failed';
+
+interface ItemStatus {
+  tone: Tone;
+  /** One short line: the stage, or what went wrong. */
+  line: string;
+  /** 0–100 while something moves (an upload, a task), else null. */
+  progress: number | null;
+}
+
+/** Where an item stands: before its task (queued, uploading, sending, refused) or its task's state. */
+export function itemStatus(item: BatchItem, task: Task | undefined, upload?: number): ItemStatus {
+  switch (item.state) {
+    case 'queued':
+      return { tone: 'waiting', line: 'Waiting to be sent', progress: null };
+    case 'uploading':
+      return {
+        tone: 'running',
+        line: `Uploading the photo${upload !== undefined ? ` ${Math.round(upload * 100)}%` : '…'}`,
+        progress: upload !== undefined ? Math.round(upload * 100) : null,
+      };
+    case 'creating':
+      return { tone: 'running', line: 'Sending…', progress: null };
+    case 'failed':
+      return { tone: 'failed', line: item.error ?? 'Not sent.', progress: null };
+    case 'created':
+      break;
+  }
+  if (!task) return { tone: 'running', line: 'Sent', progress: 0 };
+  if (task.status === 'completed') return { tone: 'ok', line: 'Completed', progress: 100 };
+  if (task.status === 'failed')
+    return {
+      tone: 'failed',
+      line: task.error ? fieldMessage(task.error) : 'The task failed.',
+      progress: null,
+    };
+  const progress = progressOf(task);
+  const stage = stageFromName(task.progress_stage) ?? stageForProgress(progress);
+  return { tone: 'running', line: `${stage.label} · ${progress}%`, progress };
+}
+
+function Thumb({ item, task }: { item: BatchItem; task: Task | undefined }) {
+  const scope = useKeyScope();
+  const completed = task?.status === 'completed' && item.taskId !== null;
+  const entry = useQuery({
+    ...entryQuery(scope, item.taskId ?? ''),
+    enabled: completed,
+  });
+  const result = completed ? entry.data?.thumbnail_url : null;
+  const input = item.upload?.preview ?? batchController.localPreview(item.id);
+  if (result)
+    return (
+      <div className="batch-thumb batch-thumb-model">
+        <img src={result} alt={`3D model made from ${item.name}`} />
+        {input && <img className="batch-thumb-input" src={input} alt="" />}
+      </div>
+    );
+  if (input)
+    return (
+      <div className="batch-thumb">
+        <img src={input} alt={`Photo: ${item.name}`} />
+      </div>
+    );
+  return (
+    <div className="batch-thumb batch-thumb-prompt" aria-hidden="true">
+      <span>“{promptExcerpt(item.prompt ?? item.name, 12, 90)}”</span>
+    </div>
+  );
+}
+
+function ItemCard({
+  item,
+  task,
+  upload,
+  api,
+  retryBlocked,
+}: {
+  item: BatchItem;
+  task: Task | undefined;
+  upload: number | undefined;
+  api: BatchApi;
+  retryBlocked: string | null;
+}) {
+  const status = itemStatus(item, task, upload);
+  const title = item.prompt !== null ? promptExcerpt(item.prompt, 10, 70) : item.name;
+  const failed = status.tone === 'failed';
+  return (
+    <li
+      className={`card batch-item tone-${status.tone}`}
+      data-testid="batch-item"
+      data-state={item.state}
+      data-status={task?.status ?? ''}
+      data-task-id={item.taskId ?? ''}
+      aria-label={`${title}: ${status.line}`}
+    >
+      <Thumb item={item} task={task} />
+      <div className="batch-item-body">
+        <h3 className="batch-item-title" title={item.prompt ?? item.name}>
+          {title}
+        </h3>
+        <p
+          className={`batch-item-status ${failed ? 'error' : status.tone === 'ok' ? 'ok' : 'muted'} small`}
+        >
+          {status.line}
+        </p>
+        {status.progress !== null && status.tone === 'running' && (
+          <div
+            className="progress"
+            role="progressbar"
+            aria-label={`Progress of ${title}`}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={status.progress}
+          >
+            <span style={{ width: `${status.progress}%` }} />
+          </div>
+        )}
+        <div className="batch-item-actions">
+          {failed && (
+            <button
+              type="button"
+              className="small"
+              onClick={() => void batchController.retry(item.id, api)}
+              disabled={retryBlocked !== null}
+              title={retryBlocked ?? undefined}
+              aria-label={`Retry ${title}`}
+            >
+              Retry
+            </button>
+          )}
+          {item.taskId && (
+            <Link
+              className="button small"
+              href={`/tasks/${encodeURIComponent(item.taskId)}`}
+              aria-label={`Open ${title}`}
+            >
+              Open
+            </Link>
+          )}
+          {item.earlierTaskIds.length > 0 && (
+            <span className="muted small">try {item.earlierTaskIds.length + 1}</span>
+          )}
+        </div>
+      </div>
+    </li>
+  );
+}
+
+/** Counts of the board's items by where they stand. */
+function tally(statuses: ItemStatus[]) {
+  return {
+    ok: statuses.filter((s) => s.tone === 'ok').length,
+    failed: statuses.filter((s) => s.tone === 'failed').length,
+    running: statuses.filter((s) => s.tone === 'running' || s.tone === 'waiting').length,
+  };
+}
+
+function useSecondsUntil(until: number | null): number | null {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (until === null) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [until]);
+  return until === null ? null : Math.max(0, Math.ceil((until - now) / 1000));
+}
+
+/** The batch's items, each with its stage and result; Retry for failures; one zip of the models. */
+export function BatchBoard({
+  view,
+  api,
+  onNew,
+}: {
+  view: BatchView & { batch: Batch };
+  api: BatchApi;
+  onNew: () => void;
+}) {
+  const { batch } = view;
+  const ids = useId();
+  const client = useClient();
+  const scope = useKeyScope();
+  const queryClient = useQueryClient();
+  const balance = useCredits().data?.balance ?? null;
+  // Every item's task, polled as the task page polls it (a finished one is not polled again).
+  const tasks = useQueries({
+    queries: batch.items.map((item) => ({
+      ...taskQuery(client, scope, item.taskId ?? ''),
+      enabled: item.taskId !== null,
+    })),
+  });
+  const taskOf = (i: number) => (batch.items[i]?.taskId ? tasks[i]?.data : undefined);
+  const statuses = batch.items.map((item, i) => itemStatus(item, taskOf(i), view.uploads[item.id]));
+  const counts = tally(statuses);
+  const done = batch.items.flatMap((item, i) =>
+    taskOf(i)?.status === 'completed' && item.taskId ? [item.taskId] : [],
+  );
+  const ended = tasks.filter((t) => t.data && isTerminal(t.data)).length;
+
+  // A task that ends moves the balance and the library: refresh both, as the task page does.
+  const seenEnded = useRef(ended);
+  useEffect(() => {
+    if (ended !== seenEnded.current) {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.credits(scope) });
+    }
+    seenEnded.current = ended;
+  }, [ended, queryClient, scope]);
+
+  const pausedFor = useSecondsUntil(view.pausedUntil);
+  const retryBlocked =
+    batch.creditsPerItem !== null && balance !== null && balance < batch.creditsPerItem
+      ? `A task costs ${batch.creditsPerItem} credits; your balance is ${balance}.`
+      : null;
+
+  const [zip, setZip] = useState<{ state: 'idle' | 'busy' } | { state: 'error'; message: string }>({
+    state: 'idle',
+  });
+  const downloadAll = async () => {
+    setZip({ state: 'busy' });
+    try {
+      const { blob, fileName } = await downloadModelsZip(done);
+      saveBlob(blob, fileName);
+      setZip({ state: 'idle' });
+    } catch (err) {
+      setZip({ state: 'error', message: describeError(err).message });
+    }
+  };
+
+  const summary = [
+    `${counts.ok} of ${batch.items.length} completed`,
+    counts.running > 0 ? `${counts.running} under way` : null,
+    counts.failed > 0 ? `${counts.failed} failed` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+
+  return (
+    <section className="batch-board" aria-labelledby={`${ids}-title`}>
+      <div className="batch-board-head">
+        <div>
+          <h2 id={`${ids}-title`}>
+            Batch of {batch.items.length} {batch.kind === 'photos' ? 'photos' : 'prompts'}
+          </h2>
+          <p className="muted small">
+            {batch.model}
+            {batch.creditsPerItem !== null &&
+              ` · ${batch.creditsPerItem} credits each · ${batch.creditsPerItem * batch.items.length} in all`}
+            {` · started ${formatTime(batch.createdMs)}`}
+          </p>
+        </div>
+        <div className="batch-board-actions">
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void downloadAll()}
+            disabled={done.length === 0 || zip.state === 'busy'}
+          >
+            {zip.state === 'busy'
+              ? 'Preparing the zip…'
+              : `Download all${done.length > 0 ? ` (${done.length})` : ''}`}
+          </button>
+          <button type="button" onClick={onNew} disabled={view.sending > 0}>
+            New batch
+          </button>
+        </div>
+      </div>
+      <p className="batch-summary" role="status" data-testid="batch-summary">
+        {summary}
+        {view.sending > 0 && ` · sending ${view.sending}`}
+      </p>
+      {pausedFor !== null && pausedFor > 0 && (
+        <p className="batch-note" role="status">
+          The API asked Kiln to slow down: sending again in {pausedFor} s.
+        </p>
+      )}
+      {!view.kept && (
+        <p className="batch-note">
+          This browser would not keep the batch: it goes on, but a reload now would lose the board
+          (its tasks stay in the gallery).
+        </p>
+      )}
+      {zip.state === 'error' && (
+        <p className="error" role="alert">
+          {zip.message}
+        </p>
+      )}
+      <ul className="batch-grid" aria-label="Items of this batch">
+        {batch.items.map((item, i) => (
+          <ItemCard
+            key={item.id}
+            item={item}
+            task={taskOf(i)}
+            upload={view.uploads[item.id]}
+            api={api}
+            retryBlocked={retryBlocked}
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}

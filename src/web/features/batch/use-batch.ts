@@ -1,0 +1,24 @@
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import type { BatchApi } from '../../api/batch-tasks.ts';
+import { newIdempotencyKey } from '../../api/create-task.ts';
+import { describeError } from '../../lib/describe-error.ts';
+import { createBatchController, type BatchView } from './batch-controller.ts';
+import { browserPhotoStore } from './photo-store.ts';
+
+/** The one batch controller of this tab: it goes on sending while the artist is on other pages. */
+export const batchController = createBatchController({
+  photos: browserPhotoStore,
+  describe: (err) => describeError(err).message,
+  newKey: newIdempotencyKey,
+});
+
+/** The current key's batch; what a reload interrupted is sent again as soon as it is shown. */
+export function useBatch(api: BatchApi): BatchView {
+  // Opened before the first read, so the page never shows the wrong key's batch.
+  useMemo(() => batchController.open(api.scope), [api.scope]);
+  const view = useSyncExternalStore(batchController.subscribe, batchController.getSnapshot);
+  useEffect(() => {
+    void batchController.resume(api);
+  }, [api]);
+  return view;
+}
