@@ -24,10 +24,12 @@ const BalanceChip = lazy(() =>
 const GalleryPage = lazy(() => import('../features/library/gallery-page.tsx'));
 const CreditsPage = lazy(() => import('../features/credits/credits-page.tsx'));
 const ViewerPage = lazy(() => import('../features/viewer/viewer-page.tsx'));
+const BatchPage = lazy(() => import('../features/batch/batch-page.tsx'));
 const SharePage = lazy(() => import('../features/share/share-page.tsx'));
 
 const NAV = [
   { href: '/', label: 'Studio' },
+  { href: '/batch', label: 'Batch' },
   { href: '/gallery', label: 'Gallery' },
   { href: '/credits', label: 'Credits' },
   { href: '/viewer', label: 'Viewer' },
@@ -44,6 +46,7 @@ export function App() {
       route.page !== 'studio' &&
       route.page !== 'task' &&
       route.page !== 'viewer' &&
+      route.page !== 'batch' &&
       route.page !== 'share'
     )
       document.title = `${route.page === 'gallery' ? 'Gallery' : route.page === 'credits' ? 'Credits' : 'Not found'} · Kiln`;
@@ -109,6 +112,7 @@ export function App() {
               {route.page === 'gallery' && <GalleryPage />}
               {route.page === 'credits' && <CreditsPage />}
               {route.page === 'viewer' && <ViewerPage />}
+              {route.page === 'batch' && <BatchPage />}
               {route.page === 'not-found' && (
                 <main className="page">
                   <h1>Nothing here</h1>

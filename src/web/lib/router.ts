@@ -6,6 +6,7 @@ export type Route =
   | { page: 'gallery' }
   | { page: 'credits' }
   | { page: 'viewer' }
+  | { page: 'batch' }
   | { page: 'task'; id: string }
   /** A shared model's public page (`/s/{token}`), or its frameable variant (`/s/{token}/embed`). */
   | { page: 'share'; token: string; embed: boolean }
@@ -16,6 +17,7 @@ export function parseRoute(pathname: string): Route {
   if (pathname === '/gallery') return { page: 'gallery' };
   if (pathname === '/credits') return { page: 'credits' };
   if (pathname === '/viewer') return { page: 'viewer' };
+  if (pathname === '/batch') return { page: 'batch' };
   const task = /^\/tasks\/([^/]+)$/.exec(pathname);
   if (task?.[1]) return { page: 'task', id: decodeURIComponent(task[1]) };
   const share = /^\/s\/([A-Za-z0-9_-]+)(\/embed)?\/?$/.exec(pathname);
