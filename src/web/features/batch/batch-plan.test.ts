@@ -44,10 +44,13 @@ describe('checkPrice', () => {
     const short = checkPrice({ items: 3, creditsPerItem: 10, balance: 5 });
     expect(short).toMatchObject({ verdict: 'short', total: 30, after: -25 });
     expect(short.message).toBe(
-      'This batch costs 30 credits and your balance is 5: 25 short. Remove 3 items or pick a cheaper model.',
+      'This batch costs 30 credits and your balance is 5: 25 short. It does not cover one task at 10 credits.',
     );
-    expect(checkPrice({ items: 20, creditsPerItem: 30, balance: 580 }).message).toContain(
-      'Remove 1 item or',
+    expect(checkPrice({ items: 20, creditsPerItem: 30, balance: 580, cheaper: true }).message).toBe(
+      'This batch costs 600 credits and your balance is 580: 20 short. It covers 19 of the 20: remove 1 or pick a cheaper model.',
+    );
+    expect(checkPrice({ items: 2, creditsPerItem: 30, balance: 5, cheaper: true }).message).toMatch(
+      /It does not cover one task at 30 credits; pick a cheaper model\.$/,
     );
   });
 

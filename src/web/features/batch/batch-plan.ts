@@ -78,6 +78,8 @@ export function checkPrice(input: {
   items: number;
   creditsPerItem: number | null;
   balance: number | null;
+  /** Whether another model of the kind costs less. */
+  cheaper?: boolean;
 }): PriceCheck {
   const { items, creditsPerItem, balance } = input;
   if (creditsPerItem === null)
@@ -97,13 +99,19 @@ export function checkPrice(input: {
       message:
         'Your balance is not known yet (Kiln learns it from your tasks); a task your balance cannot cover is refused, and the rest of the batch is not sent.',
     };
-  if (total > balance)
+  if (total > balance) {
+    const affordable = Math.floor(balance / creditsPerItem);
+    const remedy =
+      affordable === 0
+        ? `It does not cover one task at ${count(creditsPerItem)} credits${input.cheaper ? '; pick a cheaper model' : ''}.`
+        : `It covers ${affordable} of the ${items}: remove ${items - affordable}${input.cheaper ? ' or pick a cheaper model' : ''}.`;
     return {
       verdict: 'short',
       total,
       after: balance - total,
-      message: `This batch costs ${count(total)} credits and your balance is ${count(balance)}: ${count(total - balance)} short. Remove ${Math.ceil((total - balance) / creditsPerItem)} item${Math.ceil((total - balance) / creditsPerItem) === 1 ? '' : 's'} or pick a cheaper model.`,
+      message: `This batch costs ${count(total)} credits and your balance is ${count(balance)}: ${count(total - balance)} short. ${remedy}`,
     };
+  }
   return {
     verdict: 'covered',
     total,

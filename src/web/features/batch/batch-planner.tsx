@@ -189,9 +189,11 @@ export function BatchPlanner({
     kind === 'photos'
       ? planned.photos.flatMap((p) => (p.problem ? [p.problem] : []))
       : promptList.problems;
+  const cheaper =
+    model?.credits != null && models.some((m) => m.credits !== null && m.credits < model.credits!);
   const price =
     model && count > 0
-      ? checkPrice({ items: count, creditsPerItem: model.credits, balance })
+      ? checkPrice({ items: count, creditsPerItem: model.credits, balance, cheaper })
       : null;
   const blocked = blockedReason({
     kind,
