@@ -9,6 +9,13 @@ export const queryKeys = {
   task: (scope: string, id: string) => ['task', scope, id] as const,
   library: (scope: string) => ['library', scope] as const,
   libraryEntry: (scope: string, id: string) => ['library', scope, 'entry', id] as const,
+  /**
+   * The library searched, filtered or sorted (the gallery; `filters` is its normalised query
+   * string). Without any, the list is `library(scope)` itself.
+   */
+  libraryList: (scope: string, filters: string) => ['library', scope, 'list', filters] as const,
+  /** The other completed generations of an entry's input ("Compare with…"). */
+  sameInput: (scope: string, id: string) => ['library', scope, 'same-input', id] as const,
   credits: (scope: string) => ['credits', scope] as const,
   /** The owner's link to one entry (under the entry, so refreshing the library refreshes it). */
   share: (scope: string, id: string) => ['library', scope, 'entry', id, 'share'] as const,

@@ -49,3 +49,26 @@ export function usePathname(): string {
 export function useRoute(): Route {
   return parseRoute(usePathname());
 }
+
+/**
+ * The query string of the address ("?q=chair&sort=credits", or ""), as state: a page that keeps
+ * its filters in the address re-renders on setSearch and on back/forward.
+ */
+export function useSearch(): string {
+  return useSyncExternalStore(subscribe, () => location.search);
+}
+
+/**
+ * Puts a new query string in the address, on the same page and at the same scroll position:
+ * a new history entry (back returns to the previous one), or, with `replace`, in place of the
+ * current entry (a search being typed).
+ */
+export function setSearch(search: string, { replace = false }: { replace?: boolean } = {}) {
+  const query =
+    search === '' || search === '?' ? '' : search.startsWith('?') ? search : `?${search}`;
+  if (query === location.search) return;
+  const to = `${location.pathname}${query}${location.hash}`;
+  if (replace) history.replaceState(history.state, '', to);
+  else history.pushState(null, '', to);
+  for (const l of listeners) l();
+}

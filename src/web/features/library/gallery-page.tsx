@@ -1,37 +1,112 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { LoadMore } from '../../ui/load-more.tsx';
-import { flushSync } from 'react-dom';
-import { NotFoundError } from '../../../client/index.ts';
-import type { LibraryEntry } from '../../../contract/index.ts';
-import { Link } from '../../ui/link.tsx';
-import { QueryState } from '../../ui/query-state.tsx';
 import {
-  archiveNote,
-  formatDateTime,
-  isoDateTime,
-  promptExcerpt,
-  taskLabel,
-} from '../../lib/entry-format.ts';
-import { glbFileName } from '../../lib/file-name.ts';
-import { useHideTask, useLibrary, useUnhideTask } from '../../api/library-query.ts';
-import { ShareButton } from '../../ui/share-button.tsx';
-import { StatusBadge } from '../../ui/status-badge.tsx';
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type FocusEvent,
+  type KeyboardEvent,
+} from 'react';
+import { flushSync } from 'react-dom';
+import type { LibraryEntry } from '../../../contract/index.ts';
+import { useBulkAction } from '../../api/library-bulk.ts';
+import { useSetFavourite } from '../../api/library-favourite.ts';
+import { useLibrary } from '../../api/library-query.ts';
+import { useModels } from '../../api/models-query.ts';
+import { describeError } from '../../lib/describe-error.ts';
+import { navigate, setSearch, useSearch } from '../../lib/router.ts';
+import { Link } from '../../ui/link.tsx';
+import { LoadMore } from '../../ui/load-more.tsx';
+import { QueryState } from '../../ui/query-state.tsx';
+import { GalleryCard } from './gallery-card.tsx';
+import {
+  activeFilterCount,
+  clearedFilters,
+  describeList,
+  filtersFromSearch,
+  searchOfFilters,
+  type LibraryFilters,
+} from './gallery-filters.ts';
+import { GalleryToolbar } from './gallery-toolbar.tsx';
+import {
+  NO_SELECTION,
+  isGridKey,
+  nextIndex,
+  selectRange,
+  toggle,
+  type Selection,
+} from './grid-selection.ts';
+import { SelectionBar } from './selection-bar.tsx';
+import { useLoadOnScroll } from './use-load-on-scroll.ts';
 import './gallery.css';
 
-/** Every task this key made through Kiln, as cards: look, open, download, hide. */
+/** Tasks per page of the gallery (measured in bench/gallery.ts; decision 0068). */
+const PAGE_SIZE = 24;
+
+/** How many columns the grid lays out now (its computed track list). */
+function columnsOf(grid: HTMLElement): number {
+  const tracks = getComputedStyle(grid).gridTemplateColumns.split(/\s+/).filter(Boolean);
+  return Math.max(1, tracks.length);
+}
+
+/** The task ids a message names: "Task hidden." or "3 tasks hidden." */
+const tasks = (n: number, what: string) => (n === 1 ? `Task ${what}.` : `${n} tasks ${what}.`);
+
+/**
+ * Every task this key made through Kiln, as cards: search, filter, sort (all in the address),
+ * look, open, download, star, select several to hide, download or share; keys move between
+ * cards. Pages load as the list scrolls (Load more stays as the fallback).
+ */
 export default function GalleryPage() {
-  const library = useLibrary();
+  const search = useSearch();
+  const filters = useMemo(() => filtersFromSearch(search), [search]);
+  const library = useLibrary(filters, PAGE_SIZE);
+  const models = useModels();
+  const favourite = useSetFavourite();
+  const bulk = useBulkAction();
+
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
   const [announcement, setAnnouncement] = useState('');
-  // The task hidden last, for Undo.
-  const [lastHidden, setLastHidden] = useState<string | null>(null);
-  const unhide = useUnhideTask();
+  // The tasks hidden last, for Undo.
+  const [lastHidden, setLastHidden] = useState<readonly string[]>([]);
+  const [selection, setSelection] = useState<Selection>(NO_SELECTION);
+  const [activeId, setActiveId] = useState<string | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
+  const hintId = useId();
+  // Whether the last change of the address was a search being typed (the next one replaces it).
+  const typingRef = useRef(false);
 
   useEffect(() => {
     document.title = 'Gallery · Kiln';
   }, []);
+
+  // The address in one form: unknown values dropped, parameters in one order.
+  useEffect(() => {
+    const normal = searchOfFilters(filters);
+    if (normal !== location.search) setSearch(normal, { replace: true });
+  }, [filters]);
+
+  // Another search or filter: what was selected is no longer what is shown.
+  const [selectionFor, setSelectionFor] = useState(search);
+  if (selectionFor !== search) {
+    setSelectionFor(search);
+    setSelection(NO_SELECTION);
+  }
+
+  const say = useCallback((message: string) => {
+    // A trailing no-break space alternates so that the same message is announced again.
+    setAnnouncement((prev) => (prev === message ? `${message}\u00a0` : message));
+  }, []);
+
+  const changeFilters = useCallback((next: LibraryFilters, typing: boolean) => {
+    setSearch(searchOfFilters(next), { replace: typing && typingRef.current });
+    typingRef.current = typing;
+  }, []);
+  const clearFilters = useCallback(() => {
+    changeFilters(clearedFilters(filtersFromSearch(location.search)), false);
+  }, [changeFilters]);
 
   const entries = useMemo(() => {
     const seen = new Set<string>();
@@ -45,64 +120,200 @@ export default function GalleryPage() {
     }
     return out;
   }, [library.data, hidden]);
+  const order = useMemo(() => entries.map((e) => e.id), [entries]);
+  const orderRef = useRef(order);
+  useEffect(() => {
+    orderRef.current = order;
+  }, [order]);
+  const selected = useMemo(
+    () => entries.filter((e) => selection.ids.has(e.id)),
+    [entries, selection.ids],
+  );
+  const active = activeId !== null && order.includes(activeId) ? activeId : (order[0] ?? null);
 
-  /** The card is gone: say so, and put focus on its neighbour rather than losing it. */
-  const onHidden = (id: string) => {
-    const index = entries.findIndex((e) => e.id === id);
-    const neighbour = entries[index + 1] ?? entries[index - 1];
-    flushSync(() => {
-      setHidden((prev) => new Set(prev).add(id));
-      setLastHidden(id);
-      unhide.reset();
-      // A trailing no-break space alternates so that a second hide is announced again.
-      setAnnouncement((prev) => (prev === 'Task hidden.' ? 'Task hidden.\u00a0' : 'Task hidden.'));
-    });
-    const target = neighbour
-      ? listRef.current?.querySelector<HTMLElement>(
-          `[data-task-id="${CSS.escape(neighbour.id)}"] .gallery-open`,
-        )
+  const focusCard = (id: string | undefined, part: 'card' | 'open' = 'card') => {
+    const card = id
+      ? listRef.current?.querySelector<HTMLElement>(`[data-task-id="${CSS.escape(id)}"]`)
       : null;
+    const target = part === 'open' ? card?.querySelector<HTMLElement>('.gallery-open') : card;
     (target ?? headingRef.current)?.focus();
   };
 
-  /** Undo: the task comes back where it was, and focus goes to it. */
-  const undo = () => {
-    const id = lastHidden;
-    if (!id) return;
-    unhide.mutate(id, {
-      onSuccess: () => {
-        flushSync(() => {
-          setHidden((prev) => {
-            const next = new Set(prev);
-            next.delete(id);
-            return next;
-          });
-          setLastHidden(null);
-          setAnnouncement('Task shown again.');
-        });
-        listRef.current
-          ?.querySelector<HTMLElement>(`[data-task-id="${CSS.escape(id)}"] .gallery-open`)
-          ?.focus();
-      },
+  /** Cards are gone: say so, offer Undo, and put focus on a neighbour rather than losing it. */
+  const onHiddenMany = (ids: readonly string[], part: 'card' | 'open') => {
+    const gone = new Set(ids);
+    const first = order.findIndex((id) => gone.has(id));
+    const neighbour =
+      order.slice(first + 1).find((id) => !gone.has(id)) ??
+      order
+        .slice(0, Math.max(first, 0))
+        .reverse()
+        .find((id) => !gone.has(id));
+    flushSync(() => {
+      setHidden((prev) => new Set([...prev, ...ids]));
+      setLastHidden(ids);
+      setSelection((prev) => ({
+        ids: new Set([...prev.ids].filter((id) => !gone.has(id))),
+        anchor: prev.anchor && gone.has(prev.anchor) ? null : prev.anchor,
+      }));
+      bulk.reset();
+      say(tasks(ids.length, 'hidden'));
     });
+    focusCard(neighbour, part);
   };
+  const onHiddenManyRef = useRef(onHiddenMany);
+  useEffect(() => {
+    onHiddenManyRef.current = onHiddenMany;
+  });
+  // One card hid itself (its own Hide, confirmed): focus goes to the neighbour's Open.
+  const onHidden = useCallback((id: string) => onHiddenManyRef.current([id], 'open'), []);
+
+  /** Undo: the tasks come back where they were, and focus goes to the first. */
+  const undo = () => {
+    const ids = lastHidden;
+    if (ids.length === 0) return;
+    bulk.mutate(
+      { ids: [...ids], action: 'unhide' },
+      {
+        onSuccess: () => {
+          flushSync(() => {
+            setHidden((prev) => new Set([...prev].filter((id) => !ids.includes(id))));
+            setLastHidden([]);
+            say(ids.length === 1 ? 'Task shown again.' : `${ids.length} tasks shown again.`);
+          });
+          focusCard(ids[0], 'open');
+        },
+      },
+    );
+  };
+
+  const hideSelected = () => {
+    const ids = selected.map((e) => e.id);
+    if (ids.length === 0) return;
+    bulk.mutate(
+      { ids, action: 'hide' },
+      { onSuccess: (result) => onHiddenMany([...result.updated, ...result.not_found], 'card') },
+    );
+  };
+  const favouriteSelected = (on: boolean) => {
+    const ids = selected.map((e) => e.id);
+    bulk.mutate(
+      { ids, action: on ? 'favourite' : 'unfavourite' },
+      {
+        onSuccess: (result) => {
+          setLastHidden([]);
+          say(
+            `${result.updated.length === 1 ? 'Task' : `${result.updated.length} tasks`} ${on ? 'added to' : 'removed from'} favourites.`,
+          );
+        },
+      },
+    );
+  };
+
+  const onSelect = useCallback((id: string, range: boolean) => {
+    setSelection((prev) => (range ? selectRange(prev, orderRef.current, id) : toggle(prev, id)));
+  }, []);
+  const { mutate: setFavourite } = favourite;
+  const onFavourite = useCallback(
+    (id: string, on: boolean) => setFavourite({ id, favourite: on }),
+    [setFavourite],
+  );
+
+  // The grid's keys, on a focused card: arrows (and Home, End) move, Space selects (with
+  // Shift, the range from the last one), Enter opens, Escape clears the selection.
+  const onGridKeyDown = (e: KeyboardEvent<HTMLUListElement>) => {
+    const card = e.target as HTMLElement;
+    const grid = listRef.current;
+    if (!grid || !card.hasAttribute('data-card') || e.altKey || e.ctrlKey || e.metaKey) return;
+    const id = card.dataset.taskId ?? '';
+    if (isGridKey(e.key)) {
+      e.preventDefault();
+      const cards = [...grid.querySelectorAll<HTMLElement>('[data-card]')];
+      const next = cards[nextIndex(cards.indexOf(card), e.key, columnsOf(grid), cards.length)];
+      next?.focus();
+      next?.scrollIntoView({ block: 'nearest' });
+    } else if (e.key === ' ') {
+      e.preventDefault();
+      onSelect(id, e.shiftKey);
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      navigate(`/tasks/${encodeURIComponent(id)}`);
+    } else if (e.key === 'Escape' && selection.ids.size > 0) {
+      e.preventDefault();
+      setSelection(NO_SELECTION);
+    }
+  };
+  // Tab returns to the card last focused (the roving tab stop follows focus).
+  const onGridFocus = (e: FocusEvent<HTMLUListElement>) => {
+    const card = (e.target as HTMLElement).closest<HTMLElement>('[data-card]');
+    const id = card?.dataset.taskId;
+    if (id && id !== activeId) setActiveId(id);
+  };
+
+  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = library;
+  const sentinelRef = useLoadOnScroll<HTMLDivElement>(
+    () => {
+      if (hasNextPage && !isFetchingNextPage && !isFetchNextPageError) void fetchNextPage();
+    },
+    {
+      enabled: Boolean(hasNextPage) && !isFetchingNextPage && !isFetchNextPageError,
+      generation: library.data?.pages.length,
+    },
+  );
+
+  const filtered = activeFilterCount(filters) > 0;
+  const updating =
+    library.isPlaceholderData ||
+    (library.isFetching && !isFetchingNextPage && entries.length === 0);
+  const modelIds = useMemo(() => (models.data?.models ?? []).map((m) => m.id), [models.data]);
+  const actionError = bulk.isError ? describeError(bulk.error).message : null;
 
   return (
     <main className="page gallery-page">
-      <h1 ref={headingRef} tabIndex={-1}>
-        Gallery
-      </h1>
-      <div role="status" className={lastHidden ? 'gallery-undo card' : 'visually-hidden'}>
+      <div className="gallery-head">
+        <h1 ref={headingRef} tabIndex={-1}>
+          Gallery
+        </h1>
+      </div>
+      <GalleryToolbar
+        filters={filters}
+        models={modelIds}
+        onChange={changeFilters}
+        onClear={clearFilters}
+      />
+
+      <div
+        role="status"
+        className={lastHidden.length > 0 ? 'gallery-undo card' : 'visually-hidden'}
+      >
         <span>{announcement}</span>
-        {lastHidden && (
-          <button type="button" className="small" onClick={undo} disabled={unhide.isPending}>
-            {unhide.isPending ? 'Undoing…' : 'Undo'}
+        {lastHidden.length > 0 && (
+          <button type="button" className="small" onClick={undo} disabled={bulk.isPending}>
+            {bulk.isPending ? 'Undoing…' : 'Undo'}
           </button>
         )}
-        {unhide.isError && (
-          <span className="error small">Could not undo: {unhide.error.message}</span>
-        )}
       </div>
+      {actionError && (
+        <p className="error small" role="alert">
+          That did not work: {actionError}
+        </p>
+      )}
+      {favourite.isError && (
+        <p className="error small" role="alert">
+          The star could not be kept: {describeError(favourite.error).message}
+        </p>
+      )}
+      {selected.length > 0 && (
+        <SelectionBar
+          selected={selected}
+          shown={entries.length}
+          busy={bulk.isPending}
+          onSelectAll={() => setSelection({ ids: new Set(order), anchor: selection.anchor })}
+          onClear={() => setSelection(NO_SELECTION)}
+          onHide={hideSelected}
+          onFavourite={favouriteSelected}
+        />
+      )}
 
       <QueryState
         query={library}
@@ -110,7 +321,19 @@ export default function GalleryPage() {
         failed="The gallery could not be loaded"
         className={entries.length === 0 ? 'gallery-message gallery-empty' : 'gallery-message'}
         empty={
-          entries.length === 0 && (
+          entries.length === 0 &&
+          !library.isPlaceholderData &&
+          (filtered ? (
+            <>
+              <p className="gallery-empty-title">No tasks match these filters.</p>
+              <p className="muted">{describeList(filters, 0, false)}</p>
+              <p>
+                <button type="button" className="primary" onClick={clearFilters}>
+                  Clear filters
+                </button>
+              </p>
+            </>
+          ) : (
             <>
               <p className="gallery-empty-title">
                 Nothing here yet — make your first model in the Studio.
@@ -121,219 +344,47 @@ export default function GalleryPage() {
                 </Link>
               </p>
             </>
-          )
+          ))
         }
       >
         {() => (
           <>
-            <p className="muted small gallery-count">
-              {entries.length === 1 ? '1 task' : `${entries.length} tasks`}
-              {library.hasNextPage ? ' shown so far' : ''}, newest first.
-            </p>
-            <ul className="gallery-grid" ref={listRef}>
+            <div className="gallery-status-row">
+              <p className="muted small gallery-count" aria-live="polite">
+                {describeList(filters, entries.length, Boolean(hasNextPage))}
+                {updating && <span className="gallery-updating"> Updating…</span>}
+              </p>
+              <p id={hintId} className="muted small gallery-keys-hint">
+                Arrow keys move between tasks, Space selects (Shift for a range), Enter opens.
+              </p>
+            </div>
+            <ul
+              className={`gallery-grid${updating ? ' is-updating' : ''}`}
+              ref={listRef}
+              aria-busy={updating}
+              aria-label="Tasks"
+              onKeyDown={onGridKeyDown}
+              onFocus={onGridFocus}
+            >
               {entries.map((entry) => (
-                <GalleryCard key={entry.id} entry={entry} onHidden={onHidden} />
+                <GalleryCard
+                  key={entry.id}
+                  entry={entry}
+                  selected={selection.ids.has(entry.id)}
+                  active={entry.id === active}
+                  hintId={hintId}
+                  onSelect={onSelect}
+                  onFavourite={onFavourite}
+                  onHidden={onHidden}
+                />
               ))}
             </ul>
           </>
         )}
       </QueryState>
 
+      <div ref={sentinelRef} className="gallery-sentinel" aria-hidden="true" />
       <LoadMore library={library} className="gallery-more" />
     </main>
-  );
-}
-
-function GalleryCard({ entry, onHidden }: { entry: LibraryEntry; onHidden: (id: string) => void }) {
-  const hide = useHideTask();
-  const [confirming, setConfirming] = useState(false);
-  const hideRef = useRef<HTMLButtonElement>(null);
-  const noRef = useRef<HTMLButtonElement>(null);
-  const questionId = useId();
-
-  const createdMs = entry.created * 1000;
-  const when = formatDateTime(createdMs);
-  const label = taskLabel(entry, when);
-  const canDownload = entry.status === 'completed' && entry.model_url !== null;
-
-  const ask = () => {
-    hide.reset();
-    flushSync(() => setConfirming(true));
-    noRef.current?.focus();
-  };
-  const cancel = () => {
-    flushSync(() => setConfirming(false));
-    hideRef.current?.focus();
-  };
-  const confirm = () => {
-    hide.mutate(entry.id, {
-      onSuccess: () => onHidden(entry.id),
-      onError: (err) => {
-        // Already gone on the server: as good as hidden.
-        if (err instanceof NotFoundError) onHidden(entry.id);
-      },
-    });
-  };
-
-  return (
-    <li className="card gallery-card" data-task-id={entry.id}>
-      <Thumbnail entry={entry} when={when} />
-      <div className="gallery-body">
-        <div className="gallery-title">
-          <h2>{entry.model}</h2>
-          <StatusBadge entry={entry} />
-        </div>
-        <p className="muted small gallery-date">
-          <time dateTime={isoDateTime(createdMs)}>{when}</time>
-        </p>
-        {archiveNote(entry) && (
-          <p className="small gallery-archive-note" role="note">
-            {archiveNote(entry)}
-          </p>
-        )}
-        {entry.status === 'failed' && entry.error && (
-          <p className="small gallery-error" title={entry.error.message}>
-            {entry.error.message}
-          </p>
-        )}
-
-        {confirming ? (
-          <div className="gallery-confirm" role="group" aria-labelledby={questionId}>
-            <span id={questionId}>Hide this task?</span>
-            <button
-              type="button"
-              className="small danger"
-              onClick={confirm}
-              disabled={hide.isPending}
-              aria-label={hide.isPending ? undefined : `Yes, hide ${label}`}
-            >
-              {hide.isPending ? 'Hiding…' : 'Yes'}
-            </button>
-            <button
-              type="button"
-              className="small"
-              ref={noRef}
-              onClick={cancel}
-              disabled={hide.isPending}
-              aria-label={`No, keep ${label}`}
-            >
-              No
-            </button>
-            {hide.isError && !(hide.error instanceof NotFoundError) && (
-              <p className="error small gallery-confirm-error" role="alert">
-                Could not hide it: {hide.error.message}
-              </p>
-            )}
-          </div>
-        ) : (
-          <div className="gallery-actions">
-            <Link
-              href={`/tasks/${encodeURIComponent(entry.id)}`}
-              className="button small gallery-open"
-              aria-label={`Open ${label}`}
-            >
-              Open
-            </Link>
-            {canDownload && entry.model_url && (
-              <a
-                className="button small"
-                href={entry.model_url}
-                download={glbFileName(entry)}
-                aria-label={`Download GLB of ${label}`}
-              >
-                Download GLB
-              </a>
-            )}
-            <ShareButton entry={entry} className="small" label={label} />
-            <button
-              type="button"
-              className="small danger gallery-hide"
-              ref={hideRef}
-              onClick={ask}
-              aria-label={`Hide ${label}`}
-            >
-              Hide
-            </button>
-          </div>
-        )}
-      </div>
-    </li>
-  );
-}
-
-/**
- * The model's own picture when a browser has drawn one (`thumbnail_url`), with what it was made
- * from beside it: the input photo small in a corner, or the prompt beneath. Until then, the input.
- */
-function Thumbnail({ entry, when }: { entry: LibraryEntry; when: string }) {
-  const [modelBroken, setModelBroken] = useState(false);
-  if (entry.thumbnail_url && !modelBroken) {
-    const first = entry.images[0];
-    const views = entry.images.length;
-    return (
-      <div className="gallery-thumb gallery-model">
-        <img
-          src={entry.thumbnail_url}
-          alt={`3D model from the ${entry.model} task of ${when}`}
-          loading="lazy"
-          decoding="async"
-          onError={() => setModelBroken(true)}
-        />
-        {first?.upload ? (
-          <img
-            className="gallery-input"
-            src={first.upload}
-            alt={`Input photo${views > 1 ? ` (1 of ${views})` : ''}`}
-            loading="lazy"
-            decoding="async"
-            onError={(e) => (e.currentTarget.hidden = true)}
-          />
-        ) : entry.prompt?.trim() ? (
-          <p className="gallery-input-prompt">
-            <span className="visually-hidden">Prompt: </span>“{promptExcerpt(entry.prompt)}”
-          </p>
-        ) : null}
-        {views > 1 && <span className="gallery-views small">{views} views</span>}
-      </div>
-    );
-  }
-  return <InputThumbnail entry={entry} when={when} />;
-}
-
-/** The input as the card's picture: the first photo, the prompt, or a placeholder. */
-function InputThumbnail({ entry, when }: { entry: LibraryEntry; when: string }) {
-  const first = entry.images[0];
-  const views = entry.images.length;
-  const [broken, setBroken] = useState(false);
-
-  if (first?.upload && !broken) {
-    return (
-      <div className="gallery-thumb">
-        <img
-          src={first.upload}
-          alt={`Input photo for ${entry.model} task from ${when}`}
-          loading="lazy"
-          decoding="async"
-          onError={() => setBroken(true)}
-        />
-        {views > 1 && <span className="gallery-views small">{views} views</span>}
-      </div>
-    );
-  }
-  if (entry.prompt?.trim()) {
-    return (
-      <div className="gallery-thumb gallery-prompt">
-        <p>
-          <span className="visually-hidden">Prompt: </span>“{promptExcerpt(entry.prompt)}”
-        </p>
-      </div>
-    );
-  }
-  return (
-    <div className="gallery-thumb gallery-placeholder">
-      <p className="muted small">
-        {first ? (broken ? 'Photo not available' : 'Photo from a link') : 'No preview'}
-      </p>
-    </div>
   );
 }

@@ -13,6 +13,7 @@ import { useUnhideTask } from '../../api/library-query.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { useModels } from '../../api/models-query.ts';
 import { LazyModelViewer } from '../viewer/index.ts';
+import { CompareWith } from './compare-with.tsx';
 import { StageStepper } from './stage-stepper.tsx';
 import { useTask } from '../../api/task-query.ts';
 import { useKeepThumbnail } from '../../api/thumbnail.ts';
@@ -167,6 +168,7 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
             Same input, another model
           </button>
         )}
+        {entry && <CompareWith entry={entry} />}
         <dl className="usage">
           <div>
             <dt>Credits used</dt>

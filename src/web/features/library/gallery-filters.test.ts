@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import {
+  NO_FILTERS,
+  activeFilterCount,
+  clearedFilters,
+  describeList,
+  filtersFromSearch,
+  searchOfFilters,
+  type LibraryFilters,
+} from './gallery-filters.ts';
+
+const all: LibraryFilters = {
+  q: 'red chair',
+  model: 'alpha',
+  kind: 'photo',
+  status: 'failed',
+  favourite: true,
+  sort: 'credits',
+};
+
+describe('the gallery’s address ⇄ its filters', () => {
+  it('reads every filter from the address', () => {
+    expect(
+      filtersFromSearch(
+        '?q=red+chair&model=alpha&kind=photo&status=failed&favourite=1&sort=credits',
+      ),
+    ).toEqual(all);
+    expect(filtersFromSearch('?q=red%20chair&favourite=true')).toMatchObject({
+      q: 'red chair',
+      favourite: true,
+    });
+  });
+
+  it('reads an empty address as no filters, newest first', () => {
+    expect(filtersFromSearch('')).toEqual(NO_FILTERS);
+    expect(filtersFromSearch('?')).toEqual(NO_FILTERS);
+    expect(NO_FILTERS).toEqual({
+      q: '',
+      model: '',
+      kind: '',
+      status: '',
+      favourite: false,
+      sort: 'newest',
+    });
+  });
+
+  it('drops values it does not know instead of failing', () => {
+    expect(
+      filtersFromSearch('?kind=video&status=done&sort=price&favourite=yes&model=a%20b&page=2'),
+    ).toEqual(NO_FILTERS);
+    expect(filtersFromSearch(`?q=${'x'.repeat(300)}`).q).toHaveLength(200);
+  });
+
+  it('writes filters in one order, leaving defaults out', () => {
+    expect(searchOfFilters(NO_FILTERS)).toBe('');
+    expect(searchOfFilters({ ...NO_FILTERS, sort: 'newest' })).toBe('');
+    expect(searchOfFilters(all)).toBe(
+      '?q=red+chair&model=alpha&kind=photo&status=failed&favourite=1&sort=credits',
+    );
+    expect(searchOfFilters({ ...NO_FILTERS, sort: 'oldest', q: '  a   b ' })).toBe(
+      '?q=a+b&sort=oldest',
+    );
+    // Characters that mean something in an address are escaped.
+    expect(searchOfFilters({ ...NO_FILTERS, q: 'a&b=c #1 100%' })).toBe('?q=a%26b%3Dc+%231+100%25');
+  });
+
+  it('round-trips: address → filters → address, and filters → address → filters', () => {
+    const addresses = [
+      '',
+      '?q=vase',
+      '?model=beta-multiview&kind=views',
+      '?status=pending&sort=oldest',
+      '?favourite=1',
+      '?q=a%26b%3Dc+%231+100%25&sort=credits',
+    ];
+    for (const a of addresses) expect(searchOfFilters(filtersFromSearch(a))).toBe(a);
+    const shuffled = '?sort=credits&favourite=1&q=chair';
+    expect(searchOfFilters(filtersFromSearch(shuffled))).toBe('?q=chair&favourite=1&sort=credits');
+    expect(filtersFromSearch(searchOfFilters(all))).toEqual(all);
+  });
+
+  it('counts the filters that narrow the list, and clears them keeping the order', () => {
+    expect(activeFilterCount(NO_FILTERS)).toBe(0);
+    expect(activeFilterCount({ ...NO_FILTERS, sort: 'credits' })).toBe(0);
+    expect(activeFilterCount({ ...NO_FILTERS, q: '   ' })).toBe(0);
+    expect(activeFilterCount(all)).toBe(5);
+    expect(clearedFilters(all)).toEqual({ ...NO_FILTERS, sort: 'credits' });
+  });
+
+  it('says what the list shows', () => {
+    expect(describeList(NO_FILTERS, 24, true)).toBe('24 tasks shown so far; newest first.');
+    expect(describeList(NO_FILTERS, 1, false)).toBe('1 task; newest first.');
+    expect(describeList(all, 2, false)).toBe(
+      '2 tasks, matching “red chair”, made with alpha, from one photo, failed, favourites; most credits first.',
+    );
+  });
+});

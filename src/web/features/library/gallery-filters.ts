@@ -1,0 +1,92 @@
+// The gallery's filters and its address: /gallery?q=chair&model=alpha&kind=photo&status=failed
+// &favourite=1&sort=credits. The address is the state (a link or a reload shows the same
+// gallery, back and forward step through filter changes); these are its pure halves.
+import {
+  LIBRARY_KINDS,
+  LIBRARY_SORTS,
+  LIBRARY_STATUSES,
+  type LibraryKind,
+  type LibrarySort,
+  type LibraryStatusFilter,
+} from '../../../contract/index.ts';
+import { NO_FILTERS, libraryFilterParams, type LibraryFilters } from '../../api/library-query.ts';
+
+export type { LibraryFilters };
+export { NO_FILTERS };
+
+const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | undefined =>
+  value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : undefined;
+
+/**
+ * The filters an address carries. A value the gallery does not know (an old or hand-typed link)
+ * is dropped rather than refused: the gallery shows more, never an error.
+ */
+export function filtersFromSearch(search: string): LibraryFilters {
+  const params = new URLSearchParams(search);
+  const model = (params.get('model') ?? '').trim();
+  return {
+    q: (params.get('q') ?? '').slice(0, 200),
+    model: model.length <= 100 && !/\s/.test(model) ? model : '',
+    kind: oneOf<LibraryKind>(params.get('kind'), LIBRARY_KINDS) ?? '',
+    status: oneOf<LibraryStatusFilter>(params.get('status'), LIBRARY_STATUSES) ?? '',
+    favourite: ['1', 'true'].includes(params.get('favourite') ?? ''),
+    sort: oneOf<LibrarySort>(params.get('sort'), LIBRARY_SORTS) ?? 'newest',
+  };
+}
+
+/** The address's query string for these filters ("?q=chair&sort=credits", or "" for none). */
+export function searchOfFilters(filters: LibraryFilters): string {
+  const query = libraryFilterParams(filters).toString();
+  return query ? `?${query}` : '';
+}
+
+/** How many filters narrow the list (the search counts as one; the order is not a filter). */
+export function activeFilterCount(filters: LibraryFilters): number {
+  return [
+    filters.q.trim() !== '',
+    filters.model !== '',
+    filters.kind !== '',
+    filters.status !== '',
+    filters.favourite,
+  ].filter(Boolean).length;
+}
+
+/** The same filters with none of them set, keeping the order. */
+export function clearedFilters(filters: LibraryFilters): LibraryFilters {
+  return { ...NO_FILTERS, sort: filters.sort };
+}
+
+export const SORT_LABELS: Record<LibrarySort, string> = {
+  newest: 'Newest first',
+  oldest: 'Oldest first',
+  credits: 'Most credits first',
+};
+export const KIND_LABELS: Record<LibraryKind, string> = {
+  photo: 'Photo',
+  views: 'Views',
+  prompt: 'Prompt',
+};
+export const STATUS_LABELS: Record<LibraryStatusFilter, string> = {
+  completed: 'Completed',
+  failed: 'Failed',
+  pending: 'In progress',
+};
+
+/**
+ * What the list shows, in words: "12 tasks" / "1 task", with "so far" while more pages are
+ * there, the filters ("matching “chair”, photos, failed, favourites, alpha") and the order.
+ */
+export function describeList(filters: LibraryFilters, count: number, more: boolean): string {
+  const parts: string[] = [];
+  const q = filters.q.trim();
+  if (q) parts.push(`matching “${q}”`);
+  if (filters.model) parts.push(`made with ${filters.model}`);
+  if (filters.kind)
+    parts.push(
+      `from ${filters.kind === 'photo' ? 'one photo' : filters.kind === 'views' ? 'several views' : 'a prompt'}`,
+    );
+  if (filters.status) parts.push(STATUS_LABELS[filters.status].toLowerCase());
+  if (filters.favourite) parts.push('favourites');
+  const tasks = `${count} ${count === 1 ? 'task' : 'tasks'}${more ? ' shown so far' : ''}`;
+  return `${[tasks, ...parts].join(', ')}; ${SORT_LABELS[filters.sort].toLowerCase()}.`;
+}

@@ -1,0 +1,128 @@
+import { useRef, useState } from 'react';
+import type { LibraryEntry } from '../../../contract/index.ts';
+import { ZIP_MAX_IDS, downloadModelsZip } from '../../api/download-zip.ts';
+import { describeError } from '../../lib/describe-error.ts';
+import { ShareButton } from '../../ui/share-button.tsx';
+
+/** Saves bytes the page holds as a file (a link to an object URL, clicked). */
+function saveBlob(blob: Blob, fileName: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+
+/**
+ * What can be done with the selected tasks: favourite them, hide them (Undo follows), download
+ * their models as one zip, share; and select every task shown, or none.
+ */
+export function SelectionBar({
+  selected,
+  shown,
+  busy,
+  onSelectAll,
+  onClear,
+  onHide,
+  onFavourite,
+}: {
+  selected: readonly LibraryEntry[];
+  /** How many tasks are shown (what "Select all" selects). */
+  shown: number;
+  /** A bulk action is on its way. */
+  busy: boolean;
+  onSelectAll: () => void;
+  onClear: () => void;
+  onHide: () => void;
+  onFavourite: (favourite: boolean) => void;
+}) {
+  const count = selected.length;
+  const allFavourite = count > 0 && selected.every((e) => e.favourite === true);
+  const withModel = selected.filter((e) => e.status === 'completed' && e.model_url !== null);
+  const [zip, setZip] = useState<
+    { state: 'idle' } | { state: 'busy'; bytes: number } | { state: 'failed'; message: string }
+  >({ state: 'idle' });
+  const abort = useRef<AbortController | null>(null);
+
+  const download = async () => {
+    abort.current?.abort();
+    const controller = new AbortController();
+    abort.current = controller;
+    setZip({ state: 'busy', bytes: 0 });
+    try {
+      const { blob, fileName } = await downloadModelsZip(
+        withModel.slice(0, ZIP_MAX_IDS).map((e) => e.id),
+        {
+          signal: controller.signal,
+          onProgress: (bytes) => setZip({ state: 'busy', bytes }),
+        },
+      );
+      saveBlob(blob, fileName);
+      setZip({ state: 'idle' });
+    } catch (err) {
+      if (controller.signal.aborted) return setZip({ state: 'idle' });
+      setZip({ state: 'failed', message: describeError(err).message });
+    }
+  };
+
+  return (
+    <div className="gallery-selection card" role="region" aria-label="Selected tasks">
+      <p className="gallery-selection-count" aria-live="polite">
+        <strong>{count}</strong> selected
+      </p>
+      <div className="gallery-selection-actions">
+        {count < shown && (
+          <button type="button" className="small" onClick={onSelectAll}>
+            Select all {shown}
+          </button>
+        )}
+        <button type="button" className="small" onClick={onClear}>
+          Clear selection
+        </button>
+        <button
+          type="button"
+          className="small"
+          onClick={() => onFavourite(!allFavourite)}
+          disabled={busy}
+        >
+          <span aria-hidden="true">{allFavourite ? '☆' : '★'}</span>{' '}
+          {allFavourite ? 'Unfavourite' : 'Favourite'}
+        </button>
+        <button
+          type="button"
+          className="small"
+          onClick={() => void download()}
+          disabled={withModel.length === 0 || zip.state === 'busy'}
+          title={
+            withModel.length === 0
+              ? 'None of the selected tasks has a model yet'
+              : withModel.length > ZIP_MAX_IDS
+                ? `The first ${ZIP_MAX_IDS} models`
+                : undefined
+          }
+        >
+          {zip.state === 'busy'
+            ? `Preparing zip…${zip.bytes > 0 ? ` ${megabytes(zip.bytes)}` : ''}`
+            : `Download ${Math.min(withModel.length, ZIP_MAX_IDS)} as zip`}
+        </button>
+        {/* A public link is per model: offered for one selected task (the card has it too). */}
+        {selected.length === 1 && selected[0] && (
+          <ShareButton entry={selected[0]} className="small" />
+        )}
+        <button type="button" className="small danger" onClick={onHide} disabled={busy}>
+          Hide {count}
+        </button>
+      </div>
+      {zip.state === 'failed' && (
+        <p className="error small" role="alert">
+          The zip could not be made: {zip.message}
+        </p>
+      )}
+    </div>
+  );
+}
