@@ -197,7 +197,7 @@ export default function ShareDialog({
               id={embedId}
               ref={embedRef}
               readOnly
-              rows={3}
+              rows={4}
               value={share.embed_html}
               onFocus={(e) => e.currentTarget.select()}
               data-testid="share-embed"

@@ -32,8 +32,20 @@ function fileNameOf(model: PublicShare): string {
   return `kiln-${words || 'model'}`;
 }
 
-function Gone({ embed }: { embed: boolean }) {
+/** The page's top bar: where it was made, and that it is a shared model. */
+function Head() {
   return (
+    <header className="share-page__head">
+      <a href="/" className="brand" aria-label="Kiln, home">
+        <img src="/favicon.svg" alt="" width="22" height="22" /> Kiln
+      </a>
+      <span className="muted small">Shared model</span>
+    </header>
+  );
+}
+
+function Gone({ embed }: { embed: boolean }) {
+  const message = (
     <main id="main" className={`share-page__gone${embed ? ' share-page__gone--embed' : ''}`}>
       <h1>This link does not work</h1>
       <p>
@@ -47,6 +59,13 @@ function Gone({ embed }: { embed: boolean }) {
         makes 3D models from photos and prompts.
       </p>
     </main>
+  );
+  if (embed) return message;
+  return (
+    <div className="share-page">
+      <Head />
+      {message}
+    </div>
   );
 }
 
@@ -105,12 +124,7 @@ export default function SharePage({ token, embed }: { token: string; embed: bool
 
   return (
     <div className="share-page" data-testid="share-page">
-      <header className="share-page__head">
-        <a href="/" className="brand" aria-label="Kiln, home">
-          <img src="/favicon.svg" alt="" width="22" height="22" /> Kiln
-        </a>
-        <span className="muted small">Shared model</span>
-      </header>
+      <Head />
       <main id="main" className="share-page__main">
         <h1 className="share-page__title">
           {model.input === 'prompt' ? `“${model.title}”` : model.title}
