@@ -267,3 +267,58 @@ export async function encodeTexture(raster: Raster, withAlpha: boolean): Promise
   const bytes = await input.removeAlpha().jpeg({ quality: 88 }).toBuffer();
   return { bytes: new Uint8Array(bytes), mimeType: 'image/jpeg' };
 }
+
+/** A texture holding two pictures, one above the other: where each lies, as v ranges. */
+export interface EncodedAtlas extends EncodedTexture {
+  /** Rows of the first picture: v from `top[0]` to `top[1]`. */
+  top: [number, number];
+  /** Rows of the second picture: v from `bottom[0]` to `bottom[1]`. */
+  bottom: [number, number];
+}
+
+/** Rows between the two pictures, repeating the second's first row (texture filtering reach). */
+const ATLAS_GUTTER = 4;
+
+/**
+ * Encodes two pictures in one power-of-two texture, `top` above `bottom` (each stretched to the
+ * full width; texture coordinates are relative). `top` keeps the power-of-two height it would
+ * have alone when twice that fits under `maxSide`, and `bottom` gets as many rows; otherwise the
+ * texture is `maxSide` high and `bottom` takes its last eighth (it should be a picture that
+ * needs little detail). PNG keeping the alpha channel, or JPEG without it.
+ */
+export async function encodeAtlas(
+  top: Raster,
+  bottom: Raster,
+  maxSide: number,
+  withAlpha: boolean,
+): Promise<EncodedAtlas> {
+  const width = powerOfTwoAtLeast(top.width, maxSide);
+  const alone = powerOfTwoAtLeast(top.height, maxSide);
+  const height = 2 * alone <= maxSide ? 2 * alone : alone;
+  const topRows = 2 * alone <= maxSide ? alone : height - Math.max(8, height / 8);
+  const bottomRows = height - topRows - ATLAS_GUTTER;
+  const resized = (raster: Raster, rows: number) =>
+    sharp(asBuffer(raster.data), {
+      raw: { width: raster.width, height: raster.height, channels: 4 },
+    })
+      .resize({ width, height: rows, fit: 'fill', kernel: 'lanczos3' })
+      .raw()
+      .toBuffer();
+  const [a, b] = await Promise.all([resized(top, topRows), resized(bottom, bottomRows)]);
+  const data = Buffer.alloc(width * height * 4);
+  a.copy(data, 0);
+  const rowBytes = width * 4;
+  for (let g = 0; g < ATLAS_GUTTER; g++) b.copy(data, (topRows + g) * rowBytes, 0, rowBytes);
+  b.copy(data, (topRows + ATLAS_GUTTER) * rowBytes);
+  const image = sharp(data, { raw: { width, height, channels: 4 } });
+  const place = {
+    top: [0, topRows / height] as [number, number],
+    bottom: [(topRows + ATLAS_GUTTER) / height, 1] as [number, number],
+  };
+  if (withAlpha) {
+    const bytes = await image.png({ compressionLevel: 6 }).toBuffer();
+    return { bytes: new Uint8Array(bytes), mimeType: 'image/png', ...place };
+  }
+  const bytes = await image.removeAlpha().jpeg({ quality: 88 }).toBuffer();
+  return { bytes: new Uint8Array(bytes), mimeType: 'image/jpeg', ...place };
+}

@@ -1,10 +1,18 @@
 import { writeGlb, type MaterialSpec } from '../core/glb.ts';
 import type { GenerateHooks } from '../core/hooks.ts';
 import type { Mask } from './mask.ts';
-import { extractSubmesh } from '../core/mesh.ts';
+import { extractSubmesh, faceNormal, type MeshData } from '../core/mesh.ts';
 import { buildRelief } from './relief.ts';
 import { simplifyIndices } from '../core/simplify.ts';
-import { loadSubject, textureOf, SUBJECT_DEFAULTS, type Subject } from './subject.ts';
+import {
+  loadSubject,
+  objectMatte,
+  textureRaster,
+  SUBJECT_DEFAULTS,
+  type Subject,
+} from './subject.ts';
+import { backFill } from './back-texture.ts';
+import { bleedTransparent, encodeAtlas, sampleGrid } from '../core/raster.ts';
 
 /** Options of {@link imageToGlb}; every field has a default. */
 export interface ImageToGlbOptions extends GenerateHooks {
@@ -33,6 +41,11 @@ const SIMPLIFY_MAX_ERROR = 0.002;
 const MIN_DEPTH_OVER_WIDTH = 0.3;
 
 const MESH_NAME = 'kiln-relief';
+/**
+ * Front triangles turned further than this from the camera (the cosine of their normal with the
+ * view axis: about 72°) are textured like the rim, not from the photo.
+ */
+const STEEP_FACING = 0.3;
 
 /** Texture coordinates of a mask sample's centre. */
 function sampleUv(mask: Mask, sample: number): [number, number] {
@@ -59,25 +72,54 @@ function scaled(positions: Float32Array, factor: number): Float32Array {
 /** The inflated, simplified, textured mesh of one subject. */
 async function reliefGlb(subject: Subject, options: Resolved) {
   const { mask, raster } = subject;
-  const [texture, mesh] = await Promise.all([
-    textureOf(subject),
-    (async () => {
-      const relief = buildRelief(mask, {
-        pixelWidth: raster.width,
-        pixelHeight: raster.height,
-        minDepthOverWidth: MIN_DEPTH_OVER_WIDTH,
-      });
-      options.onPhase?.('processing');
-      const indices = await simplifyIndices(
-        relief.positions,
-        concat(relief.front, relief.back, relief.walls),
-        { targetTriangles: options.maxTriangles, maxError: SIMPLIFY_MAX_ERROR },
-      );
-      return extractSubmesh(relief.positions, relief.normals, indices, (v) =>
-        sampleUv(mask, relief.sampleOf[v]!),
-      );
-    })(),
-  ]);
+  const matte = objectMatte(subject);
+  // One texture: the photo above, the back's colours (back-texture.ts) below.
+  const atlas = encodeAtlas(
+    textureRaster(subject, matte),
+    bleedTransparent(backFill(mask, sampleGrid(matte, mask.width, mask.height))),
+    options.textureMaxSide,
+    subject.usesAlpha,
+  );
+  const relief = buildRelief(mask, {
+    pixelWidth: raster.width,
+    pixelHeight: raster.height,
+    minDepthOverWidth: MIN_DEPTH_OVER_WIDTH,
+  });
+  options.onPhase?.('processing');
+  const indices = await simplifyIndices(
+    relief.positions,
+    concat(relief.front, relief.back, relief.walls),
+    { targetTriangles: options.maxTriangles, maxError: SIMPLIFY_MAX_ERROR },
+  );
+  // The photo textures the front where it faces the camera. The back, the rim wall (every
+  // triangle with a back vertex) and the front's steep slopes near the outline (seen from the
+  // side, the photo's outermost pixels would streak over them) take the back's colours, which
+  // have the mask grid's layout too and blend into the front's colours at the rim.
+  const frontCount = relief.sampleOf.length / 2;
+  const p = relief.positions;
+  const front: number[] = [];
+  const back: number[] = [];
+  for (let t = 0; t < indices.length; t += 3) {
+    const a = indices[t]!;
+    const b = indices[t + 1]!;
+    const c = indices[t + 2]!;
+    const [nx, ny, nz] = faceNormal(p, a * 3, b * 3, c * 3);
+    const facing = nz / (Math.hypot(nx, ny, nz) || 1);
+    const onBack = a >= frontCount || b >= frontCount || c >= frontCount;
+    (onBack || facing < STEEP_FACING ? back : front).push(a, b, c);
+  }
+  const texture = await atlas;
+  const uvIn =
+    ([v0, v1]: [number, number]) =>
+    (v: number) => {
+      const [u, w] = sampleUv(mask, relief.sampleOf[v]!);
+      return [u, v0 + w * (v1 - v0)] as const;
+    };
+  // Front and back are two parts of one primitive: the back's copies of shared vertices (along
+  // the steep band's edge) get their own texture coordinates.
+  const frontMesh = extractSubmesh(p, relief.normals, front, uvIn(texture.top));
+  const backMesh = extractSubmesh(p, relief.normals, back, uvIn(texture.bottom));
+  const mesh = mergeMeshes(frontMesh, backMesh);
   mesh.positions = scaled(mesh.positions, options.height);
   const material: MaterialSpec = {
     name: 'photo',
@@ -88,13 +130,37 @@ async function reliefGlb(subject: Subject, options: Resolved) {
   return writeGlb(MESH_NAME, [{ mesh, material }]);
 }
 
+/** Two meshes as one (vertices of `b` after those of `a`). */
+function mergeMeshes(a: MeshData, b: MeshData): MeshData {
+  const count = a.positions.length / 3;
+  const join = (x: Float32Array, y: Float32Array) => {
+    const out = new Float32Array(x.length + y.length);
+    out.set(x, 0);
+    out.set(y, x.length);
+    return out;
+  };
+  const indices = new Uint32Array(a.indices.length + b.indices.length);
+  indices.set(a.indices, 0);
+  for (let i = 0; i < b.indices.length; i++) indices[a.indices.length + i] = b.indices[i]! + count;
+  return {
+    positions: join(a.positions, b.positions),
+    normals: join(a.normals, b.normals),
+    uvs: join(
+      a.uvs ?? new Float32Array(count * 2),
+      b.uvs ?? new Float32Array((b.positions.length / 3) * 2),
+    ),
+    indices,
+  };
+}
+
 /**
  * Turns one photo into a textured, closed "inflated silhouette": the object's outline (from
  * the alpha channel, or from the difference to a plain backdrop, soft shadows excluded) is
  * inflated into a rounded volume whose front and back surfaces meet at a shared rim, so thin
  * parts become tubes and broad parts domes. Holes through the object stay holes. The photo
- * textures the front, and continues mirrored over the back; backdrop pixels are bled away so
- * none show on the surface. Y-up, metres, standing on the ground plane, `height` tall (or 2 ×
+ * textures the front; the back and the rim take a second texture that continues the object's
+ * dominant colours without the front's features (back-texture.ts); backdrop pixels are bled away
+ * so none show on the surface. Y-up, metres, standing on the ground plane, `height` tall (or 2 ×
  * `height` wide for wide objects), at least 30 % as deep as it is wide.
  *
  * @throws GeneratorInputError when the bytes are not a decodable PNG, JPEG, WebP or GIF image,

@@ -160,10 +160,20 @@ export async function loadSubject(
  * mipmapping on every GPU wants (the UVs are relative, so the stretch is undone on the model).
  */
 export function textureOf(subject: Subject): Promise<EncodedTexture> {
-  const { raster } = subject;
-  if (subject.usesAlpha) return encodeTexture(bleedTransparent(raster), true);
-  const matted = subject.background
-    ? bleedTransparent(matteFromBackground(raster, subject.mask, subject.background))
-    : raster;
-  return encodeTexture(matted, false);
+  return encodeTexture(textureRaster(subject, objectMatte(subject)), subject.usesAlpha);
+}
+
+/** The pixels {@link textureOf} encodes: the object's colours bled over the backdrop. */
+export function textureRaster(subject: Subject, matte: Raster): Raster {
+  return subject.usesAlpha || subject.background ? bleedTransparent(matte) : matte;
+}
+
+/**
+ * The photo with the object's alpha: its own alpha channel, or (on an opaque photo) a matte that
+ * is 0 over the backdrop and backdrop-coloured edge pixels.
+ */
+export function objectMatte(subject: Subject): Raster {
+  const { raster, background } = subject;
+  if (subject.usesAlpha || !background) return raster;
+  return matteFromBackground(raster, subject.mask, background);
 }
