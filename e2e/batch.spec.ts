@@ -79,9 +79,11 @@ test('a batch of photos: priced first, resumed after a reload without a second t
   await page.getByRole('button', { name: 'Generate 3 tasks' }).click();
   const board = page.getByRole('list', { name: 'Items of this batch' });
   await expect(board.getByTestId('batch-item')).toHaveCount(3);
+  await shot(page, info, 'batch-sending');
   await answerLost;
-  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  // Reloaded with that create still unanswered (unrouting first would let it through).
   await page.reload();
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
 
   const items = page.getByTestId('batch-item');
   await expect(items).toHaveCount(3);
