@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkFiles, routeShells } from './spa-shell.ts';
+import { chunkFiles, routeShells, withMeta, withPreloads } from './spa-shell.ts';
 
 const INDEX = `<!doctype html>
 <html lang="en">
@@ -78,5 +78,64 @@ describe('routeShells', () => {
     expect(routeShells(INDEX, MANIFEST, '/kiln/').get('/viewer')).toContain(
       'href="/kiln/assets/model-viewer-M1.js"',
     );
+  });
+});
+
+describe('withPreloads', () => {
+  it('names the chunks of the given modules, or leaves index.html as it is', () => {
+    const shell = withPreloads(INDEX, MANIFEST, ['src/web/features/viewer/model-viewer.tsx']);
+    expect(shell).toContain('href="/assets/model-viewer-M1.js"');
+    expect(shell.indexOf('model-viewer-M1')).toBeLessThan(shell.indexOf('</head>'));
+    expect(withPreloads(INDEX, null, ['src/web/features/viewer/model-viewer.tsx'])).toBe(INDEX);
+    expect(withPreloads(INDEX, MANIFEST, ['src/web/nowhere.tsx'])).toBe(INDEX);
+  });
+});
+
+describe('withMeta', () => {
+  const meta = {
+    title: 'a "red" <vase> & co',
+    description: "It's <b>bold</b>",
+    url: 'https://kiln.example/s/t?a=1&b=2',
+  };
+
+  it('replaces the title and description and adds link preview tags, all escaped', () => {
+    const html = withMeta(
+      '<html><head><meta name="description" content="old" /><title>Kiln</title></head></html>',
+      { ...meta, noindex: true },
+    );
+    expect(html).toContain('<title>a &quot;red&quot; &lt;vase&gt; &amp; co · Kiln</title>');
+    expect(html).toContain(
+      '<meta name="description" content="It&#39;s &lt;b&gt;bold&lt;/b&gt;" />',
+    );
+    expect(html).not.toContain('content="old"');
+    expect(html).toContain(
+      '<meta property="og:title" content="a &quot;red&quot; &lt;vase&gt; &amp; co" />',
+    );
+    expect(html).toContain(
+      '<meta property="og:url" content="https://kiln.example/s/t?a=1&amp;b=2" />',
+    );
+    expect(html).toContain('<meta name="robots" content="noindex, nofollow" />');
+    expect(html).toContain('<meta name="twitter:card" content="summary" />');
+    expect(html).not.toContain('og:image');
+    expect(html).not.toMatch(/<vase>|<b>/);
+    expect(html.indexOf('og:title')).toBeLessThan(html.indexOf('</head>'));
+  });
+
+  it('adds the picture with its facts, and a title where there was none', () => {
+    const html = withMeta('<html><head></head></html>', {
+      ...meta,
+      image: {
+        url: 'https://kiln.example/p.webp',
+        alt: 'A picture',
+        type: 'image/webp',
+        width: 480,
+        height: 360,
+      },
+    });
+    expect(html).toContain('<title>a &quot;red&quot; &lt;vase&gt; &amp; co · Kiln</title>');
+    expect(html).toContain('<meta property="og:image" content="https://kiln.example/p.webp" />');
+    expect(html).toContain('<meta property="og:image:height" content="360" />');
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
+    expect(html).not.toContain('robots');
   });
 });
