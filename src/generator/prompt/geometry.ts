@@ -684,7 +684,10 @@ export function tube(
     norm(sub(path[Math.min(n - 1, i + 1)]!, path[Math.max(0, i - 1)]!)),
   );
   const t0 = tangents[0]!;
-  let normal = norm(cross(t0, Math.abs(t0[1]) < 0.9 ? [0, 1, 0] : [1, 0, 0]));
+  // A skew reference, so tubes leaving one point in different directions (the spokes of a
+  // wheel, the bones of a wing) start their rings at different places: no shared edges.
+  const skew: Vec3 = [0.31, 0.83, 0.47];
+  let normal = norm(cross(t0, Math.abs(dot(t0, norm(skew))) < 0.95 ? skew : [1, 0, 0]));
   const positions: number[] = [];
   const normals: number[] = [];
   const indices: number[] = [];
@@ -772,58 +775,114 @@ export function tube(
 
 /**
  * A solid through closed cross-sections (each a loop of the same number of points, in the same
- * order), with smooth sides and flat caps on the first and last section.
+ * order), with flat caps on the first and last section. The sides are smooth, except along the
+ * loop indices in `sharp` (a hull's deck edge, a sail's rims), where they crease.
  */
-export function loft(sections: readonly (readonly Vec3[])[]): Solid {
+export function loft(sections: readonly (readonly Vec3[])[], sharp: readonly number[] = []): Solid {
   const m = sections[0]!.length;
   const k = sections.length;
-  const positions: number[] = [];
-  for (const section of sections) {
+  for (const section of sections)
     if (section.length !== m) throw new Error('loft: sections differ in size');
-    for (const p of section) positions.push(...p);
-  }
+  // The sides in strips between sharp columns, each with its own copies of its vertices.
+  const cuts = [...new Set(sharp)].sort((a, b) => a - b);
+  const strips: { columns: number[]; closed: boolean }[] = cuts.length
+    ? cuts.map((a, i) => {
+        const b = cuts[(i + 1) % cuts.length]!;
+        const count = ((b - a + m) % m || m) + 1;
+        return { columns: Array.from({ length: count }, (_, c) => (a + c) % m), closed: false };
+      })
+    : [{ columns: Array.from({ length: m }, (_, c) => c), closed: true }];
+  const positions: number[] = [];
   const indices: number[] = [];
-  for (let i = 0; i + 1 < k; i++) {
-    for (let j = 0; j < m; j++) {
-      const j2 = (j + 1) % m;
-      const [a, b, c, d] = [i * m + j, i * m + j2, (i + 1) * m + j, (i + 1) * m + j2];
-      indices.push(a, c, b, b, c, d);
+  const stripRanges: { first: number; count: number; tris: [number, number] }[] = [];
+  for (const { columns, closed } of strips) {
+    const first = positions.length / 3;
+    const n = columns.length;
+    for (const section of sections) for (const c of columns) positions.push(...section[c]!);
+    const t0 = indices.length;
+    for (let i = 0; i + 1 < k; i++) {
+      for (let j = 0; j < (closed ? n : n - 1); j++) {
+        const j2 = (j + 1) % n;
+        const [a, b, c, d] = [i * n + j, i * n + j2, (i + 1) * n + j, (i + 1) * n + j2].map(
+          (v) => first + v,
+        ) as [number, number, number, number];
+        indices.push(a, c, b, b, c, d);
+      }
     }
+    stripRanges.push({ first, count: n * k, tris: [t0, indices.length] });
   }
-  const caps: { centre: Vec3; start: number }[] = [];
+  const sideEnd = indices.length;
+  // Caps: each end section triangulated in its own plane (ear clipping: a sail's thin, curved
+  // end is not star-shaped about its centre).
+  const caps: { start: number; count: number }[] = [];
+  // The sides run (section step) × (loop step); the first cap follows the loop, the last one
+  // runs against it, so all three agree (the whole is turned outward below).
   for (const [s, reverse] of [
-    [0, true],
-    [k - 1, false],
+    [0, false],
+    [k - 1, true],
   ] as const) {
     const section = sections[s]!;
-    const centre: Vec3 = [0, 1, 2].map(
-      (c) => section.reduce((sum, p) => sum + p[c]!, 0) / m,
-    ) as Vec3;
-    const start = positions.length / 3;
-    positions.push(...centre);
-    for (const p of section) positions.push(...p);
+    const normal: Vec3 = [0, 0, 0];
     for (let j = 0; j < m; j++) {
-      const [b, c] = [start + 1 + j, start + 1 + ((j + 1) % m)];
-      if (reverse) indices.push(start, c, b);
-      else indices.push(start, b, c);
+      const [p, q] = [section[j]!, section[(j + 1) % m]!];
+      normal[0] += (p[1] - q[1]) * (p[2] + q[2]);
+      normal[1] += (p[2] - q[2]) * (p[0] + q[0]);
+      normal[2] += (p[0] - q[0]) * (p[1] + q[1]);
     }
-    caps.push({ centre, start });
+    const nl = Math.hypot(...normal) || 1;
+    const nn = normal.map((c) => c / nl) as Vec3;
+    const ref: Vec3 = Math.abs(nn[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+    const u: Vec3 = [
+      nn[1] * ref[2] - nn[2] * ref[1],
+      nn[2] * ref[0] - nn[0] * ref[2],
+      nn[0] * ref[1] - nn[1] * ref[0],
+    ];
+    const ul = Math.hypot(...u);
+    const uu = u.map((c) => c / ul) as Vec3;
+    const vv: Vec3 = [
+      nn[1] * uu[2] - nn[2] * uu[1],
+      nn[2] * uu[0] - nn[0] * uu[2],
+      nn[0] * uu[1] - nn[1] * uu[0],
+    ];
+    let flat = section.map(
+      (p) =>
+        [
+          p[0] * uu[0] + p[1] * uu[1] + p[2] * uu[2],
+          p[0] * vv[0] + p[1] * vv[1] + p[2] * vv[2],
+        ] as [number, number],
+    );
+    const ccw = area2(flat) > 0;
+    if (!ccw) flat = [...flat].reverse();
+    const tris = triangulate(flat).map((i) => (ccw ? i : m - 1 - i));
+    const start = positions.length / 3;
+    for (const p of section) positions.push(...p);
+    for (let t = 0; t < tris.length; t += 3) {
+      const [a, b, c] = [start + tris[t]!, start + tris[t + 1]!, start + tris[t + 2]!];
+      if (reverse) indices.push(a, c, b);
+      else indices.push(a, b, c);
+    }
+    caps.push({ start, count: tris.length / 3 });
   }
   if (signedVolume(positions, indices) < 0)
     for (let t = 0; t < indices.length; t += 3)
       [indices[t + 1], indices[t + 2]] = [indices[t + 2]!, indices[t + 1]!];
-  // Smooth normals over the sides, one flat normal per cap.
-  const sideCount = 6 * m * (k - 1);
-  const normals = smoothNormals(positions, indices.slice(0, sideCount));
-  for (const [c, { start }] of caps.entries()) {
-    const tris = indices.slice(sideCount + c * 3 * m, sideCount + (c + 1) * 3 * m);
+  const normals = new Array<number>(positions.length).fill(0);
+  for (const { first, count, tris } of stripRanges) {
+    const smooth = smoothNormals(positions, indices.slice(tris[0], tris[1]));
+    for (let v = first * 3; v < (first + count) * 3; v++) normals[v] = smooth[v]!;
+  }
+  // One flat normal per cap.
+  let capTri = sideEnd;
+  for (const { start, count } of caps) {
+    const tris = indices.slice(capTri, capTri + 3 * count);
+    capTri += 3 * count;
     const n: Vec3 = [0, 0, 0];
     for (let t = 0; t < tris.length; t += 3) {
       const f = faceNormal(positions, tris[t]! * 3, tris[t + 1]! * 3, tris[t + 2]! * 3);
       for (let q = 0; q < 3; q++) n[q] = n[q]! + f[q]!;
     }
     const len = Math.hypot(...n) || 1;
-    for (let v = start; v <= start + m; v++)
+    for (let v = start; v < start + m; v++)
       for (let q = 0; q < 3; q++) normals[v * 3 + q] = n[q]! / len;
   }
   return { positions, normals, indices };
@@ -920,4 +979,65 @@ export function boxUnion(boxes: readonly Box[]): Solid {
           }
       }
   return { positions, normals, indices };
+}
+
+/** A smooth curve through `points` (Catmull-Rom), `steps` samples per span, ends included. */
+export function smoothPath(points: readonly Vec3[], steps = 8): Vec3[] {
+  const n = points.length;
+  const out: Vec3[] = [];
+  for (let i = 0; i + 1 < n; i++) {
+    const p0 = points[Math.max(0, i - 1)]!;
+    const p1 = points[i]!;
+    const p2 = points[i + 1]!;
+    const p3 = points[Math.min(n - 1, i + 2)]!;
+    for (let s = 0; s < steps; s++) {
+      const t = s / steps;
+      const [t2, t3] = [t * t, t * t * t];
+      out.push(
+        [0, 1, 2].map(
+          (k) =>
+            0.5 *
+            (2 * p1[k]! +
+              (-p0[k]! + p2[k]!) * t +
+              (2 * p0[k]! - 5 * p1[k]! + 4 * p2[k]! - p3[k]!) * t2 +
+              (-p0[k]! + 3 * p1[k]! - 3 * p2[k]! + p3[k]!) * t3),
+        ) as Vec3,
+      );
+    }
+  }
+  out.push([...points[n - 1]!] as Vec3);
+  return out;
+}
+
+/**
+ * Places a solid built in a local frame: local x, y, z go to the world directions `x`, `y` and
+ * x × y (x and y should be orthonormal), and the local origin to `origin`.
+ */
+export function placeIn(s: Solid, x: Vec3, y: Vec3, origin: Vec3): Solid {
+  const z: Vec3 = [x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]];
+  return transform(s, [x[0], y[0], z[0], x[1], y[1], z[1], x[2], y[2], z[2]], origin);
+}
+
+/**
+ * A box with rounded edges (a superellipsoid |x|^p + |y|^p + |z|^p = 1 scaled to the box),
+ * centred at (x, y, z); larger `p` gives sharper edges.
+ */
+export function roundedBox(
+  width: number,
+  height: number,
+  depth: number,
+  x = 0,
+  y = 0,
+  z = 0,
+  p = 6,
+): Solid {
+  const half = [width / 2, height / 2, depth / 2] as const;
+  const s = polarSurface(24, 32, (u, v) => {
+    const theta = Math.PI * u;
+    const phi = 2 * Math.PI * v;
+    const d = [Math.sin(theta) * Math.cos(phi), -Math.cos(theta), Math.sin(theta) * Math.sin(phi)];
+    const k = (Math.abs(d[0]!) ** p + Math.abs(d[1]!) ** p + Math.abs(d[2]!) ** p) ** (-1 / p);
+    return [x + half[0] * k * d[0]!, y + half[1] * k * d[1]!, z + half[2] * k * d[2]!];
+  });
+  return s;
 }

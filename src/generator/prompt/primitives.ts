@@ -145,7 +145,7 @@ const dice: Template = {
 
 const crate: Template = {
   name: 'crate',
-  nouns: ['crate', 'box', 'chest', 'package', 'parcel', 'cardboard box'],
+  nouns: ['crate', 'box', 'package', 'parcel', 'cardboard box'],
   main: 'planks',
   finishes: {
     planks: { hex: '#b5894f', roughness: 0.8 },

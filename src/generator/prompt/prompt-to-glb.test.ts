@@ -135,7 +135,7 @@ describe('promptToGlb', () => {
   });
 
   it('gives different prompts without a known noun different forms', () => {
-    const prompts = ['a dragon', 'a melody', 'a shoe', 'the colour of time', 'quantum foam'];
+    const prompts = ['a whisper', 'a melody', 'a shoe', 'the colour of time', 'quantum foam'];
     const shapes = prompts.map((p) => {
       const model = buildPromptModel(p);
       expect(model.plan.template).toBe('abstract');
@@ -212,7 +212,7 @@ describe('planPrompt', () => {
     ['a wine barrel', 'barrel', null],
     ['a barrel', 'barrel', null],
     ['birthday candles', 'candle', null],
-    ['a dragon made of clouds', 'abstract', null],
+    ['a melody made of clouds', 'abstract', null],
   ] as const)('%j → %s', (prompt, template, variant) => {
     const plan = planPrompt(prompt);
     expect(plan.template).toBe(template);

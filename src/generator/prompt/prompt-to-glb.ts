@@ -14,7 +14,7 @@ import {
   type LinearFinish,
 } from './finish.ts';
 import { bounds, merge, toMesh, transform, type Solid } from './geometry.ts';
-import type { Part, RoleFinish, Template } from './template.ts';
+import { finishOf, type Part, type RoleFinish, type Template } from './template.ts';
 import { TEMPLATES } from './templates.ts';
 import { readPrompt, type ColourRead } from './understand.ts';
 
@@ -123,7 +123,12 @@ export function planPrompt(prompt: string): PromptPlan {
   const seed = fnv1a(normalised);
   const template = noun?.template;
   const base = template
-    ? resolveFinish(template.finishes[template.main]!, normalised, template.main, null)
+    ? resolveFinish(
+        finishOf(template, noun.variant, template.main),
+        normalised,
+        template.main,
+        null,
+      )
     : hashedFinish(seed);
   const finish = withWords(base, reading.colour, reading.material);
 
@@ -149,7 +154,7 @@ export function planPrompt(prompt: string): PromptPlan {
     }
     const role = template?.featureRoles?.[f.feature];
     if (role && f.wanted && (f.colour || f.material)) {
-      const spec = template.finishes[role]!;
+      const spec = finishOf(template, noun!.variant, role);
       partFinishes[role] = withWords(
         role === template.main ? finish : resolveFinish(spec, normalised, role, finish),
         f.colour,
@@ -285,9 +290,7 @@ export function buildPromptModel(prompt: string): PromptModel {
   const primitives = [...roles].map(([role, solids]) => {
     let finish = plan.partFinishes[role] ?? main;
     if (template && role !== template.main && !plan.partFinishes[role]) {
-      const spec = template.finishes[role];
-      if (!spec) throw new Error(`Template ${template.name} has no finish for ${role}`);
-      finish = resolveFinish(spec, normalised, role, main);
+      finish = resolveFinish(finishOf(template, plan.variant, role), normalised, role, main);
     }
     const material: MaterialSpec = {
       name: `${plan.template}-${role}`,

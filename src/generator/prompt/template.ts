@@ -44,6 +44,8 @@ export interface Template {
   main: string;
   /** Default finish of every role the builder uses. */
   finishes: Readonly<Record<string, RoleFinish>>;
+  /** Default finishes a variant changes (a fox's orange fur), by variant then role. */
+  variantFinishes?: Readonly<Record<string, Readonly<Record<string, RoleFinish>>>>;
   /**
    * Parts a prompt may add ("with wheels") or leave out ("without a handle"), each with whether
    * it is there by default. Features are named as in FEATURE_WORDS (understand.ts).
@@ -144,4 +146,11 @@ export function ribbedColumn(radius: number, height: number, ribs: number, depth
 /** A random angle in [0, 2π). */
 export function randomAngle(random: Random): number {
   return between(random, 0, 2 * Math.PI);
+}
+
+/** The default finish of a role of a template's variant. */
+export function finishOf(template: Template, variant: string | null, role: string): RoleFinish {
+  const spec = (variant && template.variantFinishes?.[variant]?.[role]) ?? template.finishes[role];
+  if (!spec) throw new Error(`Template ${template.name} has no finish for ${role}`);
+  return spec;
 }

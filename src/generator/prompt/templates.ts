@@ -1,7 +1,11 @@
 /** All prompt templates, and finding the first noun of a prompt that names one. */
+import { CREATURES } from './creatures.ts';
 import { FURNITURE } from './furniture.ts';
+import { HOUSEHOLD } from './household.ts';
+import { MACHINES } from './machines.ts';
 import { OUTDOORS } from './outdoors.ts';
 import { PRIMITIVES } from './primitives.ts';
+import { PRODUCE } from './produce.ts';
 import type { Template } from './template.ts';
 import { THINGS } from './things.ts';
 import { VESSELS } from './vessels.ts';
@@ -11,6 +15,10 @@ export const TEMPLATES: readonly Template[] = [
   ...FURNITURE,
   ...OUTDOORS,
   ...THINGS,
+  ...HOUSEHOLD,
+  ...CREATURES,
+  ...PRODUCE,
+  ...MACHINES,
   ...PRIMITIVES,
 ];
 
