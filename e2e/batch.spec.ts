@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import {
   DEMO_KEY,
   expectAccessible,
+  expectRenderedModel,
   libraryCount,
   overflowing,
   photo,
@@ -120,14 +121,29 @@ test('a batch of photos: priced first, resumed after a reload without a second t
   for (const name of names)
     expect(new TextDecoder().decode(files[name]!.slice(0, 4)), name).toBe('glTF');
 
-  // Open goes to the task; the board is still there on the way back.
+  // Open goes to the task, whose viewer draws the model's picture; back on the board, the
+  // item shows that picture (with the photo in its corner).
   await items
     .first()
     .getByRole('link', { name: /^Open / })
     .click();
   await expect(page).toHaveURL(/\/tasks\/task_/);
+  await expectRenderedModel(page.getByTestId('model-viewer'));
+  const opened = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+  await expect
+    .poll(async () => {
+      const res = await page.request.get(`/api/library/${opened}`, {
+        headers: { authorization: `Bearer ${DEMO_KEY}` },
+      });
+      return ((await res.json()) as { thumbnail_url?: string | null }).thumbnail_url ?? '';
+    })
+    .toMatch(/\.webp$/);
   await page.goBack();
   await expect(page.locator('[data-testid="batch-item"][data-status="completed"]')).toHaveCount(3);
+  const picture = page.getByRole('img', { name: '3D model made from chair.png' });
+  await expect
+    .poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0);
 
   // A phone.
   await page.setViewportSize({ width: 390, height: 844 });

@@ -1,12 +1,6 @@
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
-import {
-  isTerminal,
-  progressOf,
-  stageForProgress,
-  stageFromName,
-  type Task,
-} from '../../../contract/index.ts';
+import { isTerminal, type Task } from '../../../contract/index.ts';
 import { useClient, useKeyScope } from '../../api/api-client.ts';
 import type { BatchApi } from '../../api/batch-tasks.ts';
 import { useCredits } from '../../api/credits-query.ts';
@@ -14,54 +8,14 @@ import { downloadModelsZip } from '../../api/download-zip.ts';
 import { entryQuery } from '../../api/entry-query.ts';
 import { queryKeys } from '../../api/query-keys.ts';
 import { taskQuery } from '../../api/task-query.ts';
-import { describeError, fieldMessage } from '../../lib/describe-error.ts';
+import { describeError } from '../../lib/describe-error.ts';
 import { formatTime, promptExcerpt } from '../../lib/entry-format.ts';
 import { Link } from '../../ui/link.tsx';
 import type { BatchView } from './batch-controller.ts';
+import { itemStatus, type ItemStatus } from './batch-status.ts';
 import type { Batch, BatchItem } from './batch-store.ts';
 import { saveBlob } from './save-blob.ts';
 import { batchController } from './use-batch.ts';
-
-type Tone = 'waiting' | 'running' | 'ok' | 'failed';
-
-interface ItemStatus {
-  tone: Tone;
-  /** One short line: the stage, or what went wrong. */
-  line: string;
-  /** 0–100 while something moves (an upload, a task), else null. */
-  progress: number | null;
-}
-
-/** Where an item stands: before its task (queued, uploading, sending, refused) or its task's state. */
-export function itemStatus(item: BatchItem, task: Task | undefined, upload?: number): ItemStatus {
-  switch (item.state) {
-    case 'queued':
-      return { tone: 'waiting', line: 'Waiting to be sent', progress: null };
-    case 'uploading':
-      return {
-        tone: 'running',
-        line: `Uploading the photo${upload !== undefined ? ` ${Math.round(upload * 100)}%` : '…'}`,
-        progress: upload !== undefined ? Math.round(upload * 100) : null,
-      };
-    case 'creating':
-      return { tone: 'running', line: 'Sending…', progress: null };
-    case 'failed':
-      return { tone: 'failed', line: item.error ?? 'Not sent.', progress: null };
-    case 'created':
-      break;
-  }
-  if (!task) return { tone: 'running', line: 'Sent', progress: 0 };
-  if (task.status === 'completed') return { tone: 'ok', line: 'Completed', progress: 100 };
-  if (task.status === 'failed')
-    return {
-      tone: 'failed',
-      line: task.error ? fieldMessage(task.error) : 'The task failed.',
-      progress: null,
-    };
-  const progress = progressOf(task);
-  const stage = stageFromName(task.progress_stage) ?? stageForProgress(progress);
-  return { tone: 'running', line: `${stage.label} · ${progress}%`, progress };
-}
 
 function Thumb({ item, task }: { item: BatchItem; task: Task | undefined }) {
   const scope = useKeyScope();
