@@ -311,7 +311,7 @@ test('a failed task shows the refund, and the balance returns to where it was', 
   await page.getByRole('button', { name: 'Edit and try again' }).click();
   await expect(page.getByRole('heading', { name: 'New model' })).toBeVisible();
   await expect(page.locator('input[name="model"][value="gamma"]')).toBeChecked();
-  await expect(page.getByText('blank.png')).toBeVisible();
+  await expect(page.locator('.generate-form').getByText('blank.png')).toBeVisible();
   await expect(page.locator('.generate-form').getByText(reason.trim())).toBeVisible();
   await shot(page, info, 'edit-and-try-again');
   expect(creates).toHaveLength(1);
