@@ -162,6 +162,11 @@ export function resolveOptimisePlan(request: OptimiseRequest): OptimisePlan {
   }
 }
 
+/** The plan of a request given as typed (defaults filled in); throws when it is invalid. */
+export function optimisePlanOf(request: OptimiseRequestInput): OptimisePlan {
+  return resolveOptimisePlan(OptimiseRequestSchema.parse(request));
+}
+
 export type ParsedOptimise =
   { ok: true; value: OptimiseRequest; plan: OptimisePlan } | { ok: false; error: ErrorObject };
 

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ERROR_CODES,
   OptimiseJobSchema,
-  resolveOptimisePlan,
+  optimisePlanOf,
   type OptimiseJob,
 } from '../../contract/index.ts';
 import { ApiError } from '../middleware/api-error.ts';
@@ -14,8 +14,8 @@ import { createOptimiseJobs, type OptimiseJobsDeps } from './jobs.ts';
 import { OptimiseInputError, type OptimiseOutput } from './pipeline.ts';
 import type { RunOptimise } from './pool.ts';
 
-const WEB = resolveOptimisePlan({ preset: 'web' });
-const GAME = resolveOptimisePlan({ preset: 'game', triangles: 1000, texture_size: 512 });
+const WEB = optimisePlanOf({ preset: 'web' });
+const GAME = optimisePlanOf({ preset: 'game', triangles: 1000, texture_size: 512 });
 const FACTS = {
   triangles: 1,
   vertices: 3,
@@ -107,7 +107,7 @@ describe('optimise jobs', () => {
   it('two at once when the concurrency is 2', async () => {
     const { run, waiting } = controllableRun();
     const jobs = jobsWith({ run, concurrency: 2 });
-    for (const plan of [WEB, GAME, resolveOptimisePlan({ preset: 'print', height_mm: 10 })])
+    for (const plan of [WEB, GAME, optimisePlanOf({ preset: 'print', height_mm: 10 })])
       jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan });
     await until(() => waiting.length === 2);
     expect(jobs.load).toEqual({ running: 2, waiting: 1 });
@@ -194,7 +194,7 @@ describe('optimise jobs', () => {
     const { run } = controllableRun();
     const jobs = jobsWith({ run, maxWaiting: 3 });
     const plans = [100, 200, 300, 400].map((t) =>
-      resolveOptimisePlan({ preset: 'custom', triangles: t }),
+      optimisePlanOf({ preset: 'custom', triangles: t }),
     );
     for (const plan of plans.slice(0, 3))
       jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan });

@@ -2,11 +2,7 @@ import { getBounds, type Document } from '@gltf-transform/core';
 import { validateBytes } from 'gltf-validator';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  OptimiseRequestSchema,
-  resolveOptimisePlan,
-  type OptimiseRequestInput,
-} from '../../contract/index.ts';
+import { optimisePlanOf } from '../../contract/index.ts';
 import { IMAGE_QUALITY, imageToGlb, promptToGlb } from '../../generator/index.ts';
 import { photo, problems } from '../../testing/generator.ts';
 import { fixtureIO } from '../../testing/viewer-fixtures.ts';
@@ -15,8 +11,7 @@ import { OptimiseInputError, optimiseModel } from './pipeline.ts';
 import { STL_HEADER } from './print-mesh.ts';
 import { readStl, stlEdgeUse } from '../../testing/stl.ts';
 
-const plan = (request: OptimiseRequestInput) =>
-  resolveOptimisePlan(OptimiseRequestSchema.parse(request));
+const plan = optimisePlanOf;
 
 /** A GLB whose base colour texture is replaced by a `side` × `side` PNG (a big texture to shrink). */
 async function withTexture(glb: Uint8Array, side: number): Promise<Uint8Array> {

@@ -1,6 +1,6 @@
 import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveOptimisePlan } from '../../contract/index.ts';
+import { optimisePlanOf } from '../../contract/index.ts';
 import { IMAGE_QUALITY, imageToGlb } from '../../generator/index.ts';
 import { photo } from '../../testing/generator.ts';
 import { OptimiseInputError } from './pipeline.ts';
@@ -17,7 +17,7 @@ describe('createOptimisePool', () => {
     const timer = setInterval(() => ticks++, 5);
     const out = await pool.run(
       chair,
-      resolveOptimisePlan({
+      optimisePlanOf({
         preset: 'custom',
         triangles: 2000,
         texture_format: 'webp',
@@ -40,7 +40,7 @@ describe('createOptimisePool', () => {
     const error = await pool
       .run(
         new Uint8Array([1, 2, 3]),
-        resolveOptimisePlan({ preset: 'web' }),
+        optimisePlanOf({ preset: 'web' }),
         () => {},
         new AbortController().signal,
       )
@@ -53,7 +53,7 @@ describe('createOptimisePool', () => {
     const controller = new AbortController();
     const running = pool.run(
       chair,
-      resolveOptimisePlan({ preset: 'custom', texture_size: 256, texture_format: 'ktx2' }),
+      optimisePlanOf({ preset: 'custom', texture_size: 256, texture_format: 'ktx2' }),
       () => controller.abort(new Error('timeout')),
       controller.signal,
     );

@@ -17,6 +17,8 @@ export const queryKeys = {
   /** The other completed generations of an entry's input ("Compare with…"). */
   sameInput: (scope: string, id: string) => ['library', scope, 'same-input', id] as const,
   credits: (scope: string) => ['credits', scope] as const,
+  /** One optimise job: its progress, then its result (`GET /api/optimise/{id}`). */
+  optimiseJob: (scope: string, id: string) => ['optimise', scope, id] as const,
   /** The owner's link to one entry (under the entry, so refreshing the library refreshes it). */
   share: (scope: string, id: string) => ['library', scope, 'entry', id, 'share'] as const,
   /** What a public link shows (no key: the same for everyone). */

@@ -24,6 +24,7 @@ const BalanceChip = lazy(() =>
 const GalleryPage = lazy(() => import('../features/library/gallery-page.tsx'));
 const CreditsPage = lazy(() => import('../features/credits/credits-page.tsx'));
 const ViewerPage = lazy(() => import('../features/viewer/viewer-page.tsx'));
+const OptimisePage = lazy(() => import('../features/optimise/optimise-page.tsx'));
 const BatchPage = lazy(() => import('../features/batch/batch-page.tsx'));
 const SharePage = lazy(() => import('../features/share/share-page.tsx'));
 
@@ -46,6 +47,7 @@ export function App() {
       route.page !== 'studio' &&
       route.page !== 'task' &&
       route.page !== 'viewer' &&
+      route.page !== 'optimise' &&
       route.page !== 'batch' &&
       route.page !== 'share'
     )
@@ -112,6 +114,7 @@ export function App() {
               {route.page === 'gallery' && <GalleryPage />}
               {route.page === 'credits' && <CreditsPage />}
               {route.page === 'viewer' && <ViewerPage />}
+              {route.page === 'optimise' && <OptimisePage id={route.id} />}
               {route.page === 'batch' && <BatchPage />}
               {route.page === 'not-found' && (
                 <main className="page">

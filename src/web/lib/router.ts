@@ -8,6 +8,8 @@ export type Route =
   | { page: 'viewer' }
   | { page: 'batch' }
   | { page: 'task'; id: string }
+  /** Optimise a task's model for a target (`/tasks/{id}/optimise`). */
+  | { page: 'optimise'; id: string }
   /** A shared model's public page (`/s/{token}`), or its frameable variant (`/s/{token}/embed`). */
   | { page: 'share'; token: string; embed: boolean }
   | { page: 'not-found' };
@@ -18,6 +20,8 @@ export function parseRoute(pathname: string): Route {
   if (pathname === '/credits') return { page: 'credits' };
   if (pathname === '/viewer') return { page: 'viewer' };
   if (pathname === '/batch') return { page: 'batch' };
+  const optimise = /^\/tasks\/([^/]+)\/optimise$/.exec(pathname);
+  if (optimise?.[1]) return { page: 'optimise', id: decodeURIComponent(optimise[1]) };
   const task = /^\/tasks\/([^/]+)$/.exec(pathname);
   if (task?.[1]) return { page: 'task', id: decodeURIComponent(task[1]) };
   const share = /^\/s\/([A-Za-z0-9_-]+)(\/embed)?\/?$/.exec(pathname);

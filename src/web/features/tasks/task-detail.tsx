@@ -162,6 +162,11 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
             Open in viewer
           </Link>
         )}
+        {url && (
+          <Link className="button" href={`/tasks/${encodeURIComponent(task.id)}/optimise`}>
+            Optimise…
+          </Link>
+        )}
         {entry && <ShareButton entry={entry} />}
         {body && (
           <button type="button" onClick={sameInput}>

@@ -1,0 +1,271 @@
+import { Suspense, type ReactNode } from 'react';
+import { NotFoundError } from '../../../client/index.ts';
+import type { OptimiseJob, OptimiseResult } from '../../../contract/index.ts';
+import { useOptimiseJob } from '../../api/optimise-job.ts';
+import { describeError } from '../../lib/describe-error.ts';
+import { Link } from '../../ui/link.tsx';
+import { QueryState } from '../../ui/query-state.tsx';
+import { LazyModelViewer } from '../viewer/index.ts';
+import {
+  describeExtensions,
+  describePlan,
+  describeSize,
+  describeTextures,
+  formatBytes,
+  formatChange,
+  formatCount,
+} from './format.ts';
+
+/** A job: its progress while it runs, why it failed, or the result to compare and download. */
+export function JobPanel({
+  jobId,
+  original,
+  subject,
+  fileName,
+  onRetry,
+}: {
+  jobId: string;
+  /** The original model's URL (the left of the comparison). */
+  original: string;
+  /** "chair.png", "“a red mug”": what the model is of. */
+  subject: string;
+  /** The download's name. */
+  fileName: (job: OptimiseJob) => string;
+  onRetry: () => void;
+}) {
+  const job = useOptimiseJob(jobId);
+  return (
+    <QueryState
+      query={job}
+      loading="Loading the optimise job…"
+      failed="The optimise job could not be loaded"
+      className="opt-job"
+      describe={(error) =>
+        error instanceof NotFoundError
+          ? 'This optimise job is not known any more (Kiln keeps jobs for an hour, and not across a restart). Press Optimise to run it again.'
+          : describeError(error).message
+      }
+    >
+      {() => {
+        const j = job.data!;
+        if (j.status === 'queued' || j.status === 'running') return <Progress job={j} />;
+        if (j.status === 'failed')
+          return (
+            <div className="opt-job card" role="alert">
+              <h2>Optimising failed</h2>
+              <p>{j.error?.message ?? 'Kiln did not say why.'}</p>
+              <button type="button" onClick={onRetry}>
+                Try again
+              </button>
+            </div>
+          );
+        return (
+          <Result
+            job={j}
+            result={j.result!}
+            original={original}
+            subject={subject}
+            fileName={fileName(j)}
+          />
+        );
+      }}
+    </QueryState>
+  );
+}
+
+function Progress({ job }: { job: OptimiseJob }) {
+  return (
+    <div className="opt-job card" data-testid="optimise-progress">
+      <div className="opt-progress-head">
+        <strong aria-live="polite">{job.stage}</strong>
+        <span className="muted small">{job.progress}%</span>
+      </div>
+      <div
+        className="progress"
+        role="progressbar"
+        aria-label="Optimising"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={job.progress}
+        aria-valuetext={`${job.progress}% — ${job.stage}`}
+      >
+        <span style={{ width: `${Math.max(2, job.progress)}%` }} />
+      </div>
+      <p className="muted small">
+        Kiln optimises on its server, one model at a time; you may leave this page and come back
+        with its address.
+      </p>
+    </div>
+  );
+}
+
+function Row({
+  label,
+  before,
+  after,
+  change,
+}: {
+  label: string;
+  before: ReactNode;
+  after: ReactNode;
+  change?: string;
+}) {
+  return (
+    <tr>
+      <th scope="row">{label}</th>
+      <td>{before}</td>
+      <td>
+        {after}
+        {change && change !== 'same' && (
+          <span className={`opt-change${change.startsWith('−') ? ' opt-change--less' : ''}`}>
+            {' '}
+            ({change})
+          </span>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** "847 KB", and under it the exact count ("867,440 bytes"). */
+function Bytes({ n }: { n: number }) {
+  return (
+    <>
+      {formatBytes(n)} <span className="opt-bytes">{formatCount(n)} bytes</span>
+    </>
+  );
+}
+
+function Result({
+  job,
+  result,
+  original,
+  subject,
+  fileName,
+}: {
+  job: OptimiseJob;
+  result: OptimiseResult;
+  original: string;
+  subject: string;
+  fileName: string;
+}) {
+  const { before, after } = result;
+  const stl = result.format === 'stl';
+  const compare = `/viewer?a=${encodeURIComponent(original)}&b=${encodeURIComponent(result.preview_url)}`;
+  return (
+    <section
+      className="opt-result"
+      aria-labelledby="opt-result-title"
+      data-testid="optimise-result"
+    >
+      <div className="card">
+        <h2 id="opt-result-title">Before and after</h2>
+        <p className="muted small">{describePlan(job.plan)}</p>
+        <div className="opt-table-wrap">
+          <table className="opt-facts">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <span className="visually-hidden">Fact</span>
+                </th>
+                <th scope="col">Original (GLB)</th>
+                <th scope="col">Optimised ({result.format.toUpperCase()})</th>
+              </tr>
+            </thead>
+            <tbody>
+              <Row
+                label="Triangles"
+                before={formatCount(before.triangles)}
+                after={formatCount(after.triangles)}
+                change={formatChange(before.triangles, after.triangles)}
+              />
+              <Row
+                label="Vertices"
+                before={formatCount(before.vertices)}
+                after={formatCount(after.vertices)}
+                change={formatChange(before.vertices, after.vertices)}
+              />
+              <Row
+                label="File size"
+                before={<Bytes n={before.bytes} />}
+                after={<Bytes n={after.bytes} />}
+                change={formatChange(before.bytes, after.bytes)}
+              />
+              {!stl && (
+                <Row
+                  label="Textures"
+                  before={describeTextures(before.textures)}
+                  after={describeTextures(after.textures)}
+                />
+              )}
+              {!stl && (
+                <Row
+                  label="Needs"
+                  before={describeExtensions(before.extensions)}
+                  after={describeExtensions(after.extensions)}
+                />
+              )}
+              <Row
+                label="Size (w × d × h)"
+                before={describeSize(before.size_m, 'm')}
+                after={describeSize(after.size_m, stl ? 'mm' : 'm')}
+              />
+              {stl && (
+                <Row
+                  label="Watertight"
+                  before="—"
+                  after={result.watertight ? 'Yes: every edge joins two triangles' : 'No'}
+                />
+              )}
+            </tbody>
+          </table>
+        </div>
+        {result.notes.length > 0 && (
+          <ul className="opt-notes">
+            {result.notes.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+
+      <div className="card">
+        <h2>Side by side</h2>
+        {stl && (
+          <p className="muted small">
+            The right is the printed mesh (a GLB of the STL&rsquo;s triangles, shown in metres).
+          </p>
+        )}
+        <div className="opt-compare">
+          <figure>
+            <figcaption>Original · {formatBytes(before.bytes)}</figcaption>
+            <Suspense fallback={<div className="viewer-placeholder">Loading the viewer…</div>}>
+              <LazyModelViewer url={original} label={`3D model of ${subject}, original`} />
+            </Suspense>
+          </figure>
+          <figure>
+            <figcaption>
+              Optimised · {formatBytes(after.bytes)} · {formatCount(after.triangles)} triangles
+            </figcaption>
+            <Suspense fallback={<div className="viewer-placeholder">Loading the viewer…</div>}>
+              <LazyModelViewer
+                url={result.preview_url}
+                label={`3D model of ${subject}, optimised for ${job.plan.preset}`}
+                fileName={fileName.replace(/\.(glb|stl)$/, '')}
+              />
+            </Suspense>
+          </figure>
+        </div>
+        <div className="opt-download">
+          <a className="button primary" href={result.url} download={fileName}>
+            Download {result.format.toUpperCase()} · {formatBytes(result.bytes)}
+          </a>
+          <Link className="button" href={compare}>
+            Open both in the viewer
+          </Link>
+          <span className="muted small">{fileName}</span>
+        </div>
+      </div>
+    </section>
+  );
+}
