@@ -46,7 +46,7 @@ describe('createLimiter', () => {
     let running = 0;
     let peak = 0;
     const order: number[] = [];
-    await Promise.all(
+    const all = Promise.all(
       Array.from({ length: 6 }, (_, i) =>
         limit(async () => {
           running++;
@@ -57,6 +57,10 @@ describe('createLimiter', () => {
         }),
       ),
     );
+    await sleep(1);
+    // Counted live: two running, four waiting.
+    expect([limit.active, limit.waiting]).toEqual([2, 4]);
+    await all;
     expect(peak).toBe(2);
     expect(order).toEqual([0, 1, 2, 3, 4, 5]);
     expect(limit.active).toBe(0);

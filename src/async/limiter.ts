@@ -13,13 +13,10 @@ export function createLimiter(n: number) {
       queue.shift()?.();
     }
   };
-  return Object.assign(run, {
-    get active() {
-      return active;
-    },
-    get waiting() {
-      return queue.length;
-    },
-  });
+  // Getters defined on the function itself (Object.assign would copy their values once).
+  return Object.defineProperties(run, {
+    active: { get: () => active, enumerable: true },
+    waiting: { get: () => queue.length, enumerable: true },
+  }) as typeof run & { readonly active: number; readonly waiting: number };
 }
 export type Limiter = ReturnType<typeof createLimiter>;
