@@ -240,7 +240,7 @@ const cat: Template = {
     }
     if (features.has('tail')) {
       // Around the body on the ground, its tip coming forward on the right.
-      const bushy = fox ? 1.8 : 1;
+      const bushy = fox ? 1.5 : 1;
       const path = smoothPath(
         [
           [0, 0.12, -0.2],

@@ -20,8 +20,14 @@ const chair: Template = {
   nouns: ['chair', 'armchair', 'throne', 'dining chair', 'rocking chair', 'seat'],
   variants: { armchair: 'arms', throne: 'arms' },
   main: 'frame',
-  finishes: { frame: WOOD, cushion: [{ hex: '#7b2d3b' }, { hex: '#2f4f7f' }, { hex: '#55713f' }] },
-  build({ random, variant }) {
+  finishes: {
+    frame: WOOD,
+    cushion: [{ hex: '#7b2d3b' }, { hex: '#2f4f7f' }, { hex: '#55713f' }],
+    castors: { hex: '#1c1c1c', roughness: 0.6 },
+  },
+  features: { arms: false, wheels: false, cushion: false },
+  featureRoles: { cushion: 'cushion', wheels: 'castors' },
+  build({ random, variant, features }) {
     const seatH = between(random, 0.42, 0.48);
     const w = between(random, 0.42, 0.5);
     const d = between(random, 0.4, 0.48);
@@ -34,7 +40,7 @@ const chair: Template = {
     const post = (x: number, z: number, y1: number): Solid =>
       cuboid(x - leg / 2, 0, z - leg / 2, x + leg / 2, y1, z + leg / 2);
     // With arms, the front legs go on up to hold them (a second post there would share edges).
-    const arms = variant === 'arms';
+    const arms = variant === 'arms' || features.has('arms');
     const frontTop = arms ? seatH + 0.23 : seatH - t / 2;
     const frame: Solid[] = [
       post(-lx, fz, frontTop),
@@ -76,7 +82,7 @@ const chair: Template = {
       }
     }
     const parts: Part[] = part('frame', ...frame);
-    if (random() < 0.4) {
+    if (random() < 0.4 || features.has('cushion')) {
       parts.push(
         ...part(
           'cushion',
@@ -91,7 +97,21 @@ const chair: Template = {
         ),
       );
     }
-    return parts;
+    if (!features.has('wheels')) return parts;
+    // Castors: the chair rides up on a small wheel under each leg.
+    const lift = 0.06;
+    const castors: Solid[] = [];
+    for (const x of [-lx, lx])
+      for (const z of [fz, bz]) {
+        castors.push(
+          translate(rotateZ(cylinder(0.028, 0.028, -0.018, 0.018, 16), Math.PI / 2), x, 0.028, z),
+        );
+        castors.push(translate(cylinder(0.008, 0.008, 0.02, lift + 0.01, 8), x, 0, z));
+      }
+    return [
+      ...parts.map((p) => ({ role: p.role, solid: translate(p.solid, 0, lift, 0) })),
+      ...part('castors', ...castors),
+    ];
   },
 };
 

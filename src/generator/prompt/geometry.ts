@@ -738,19 +738,24 @@ export function tube(
       const p = positions.length / 3;
       positions.push(...pole.centre);
       normals.push(...pole.tangent.map((c) => (lo.index < 0 ? -c : c)));
-      for (let j = 0; j < sides; j++)
-        indices.push(p, ring.index + j, ring.index + ((j + 1) % sides));
+      // Outward by construction (rings run counter-clockwise about the tangent): the pole at
+      // the start runs against the ring, the one at the end with it.
+      for (let j = 0; j < sides; j++) {
+        const [a, b] = [ring.index + j, ring.index + ((j + 1) % sides)];
+        if (lo.index < 0) indices.push(p, b, a);
+        else indices.push(p, a, b);
+      }
       continue;
     }
     for (let j = 0; j < sides; j++) {
       const j2 = (j + 1) % sides;
       indices.push(
         lo.index + j,
-        hi.index + j,
-        lo.index + j2,
         lo.index + j2,
         hi.index + j,
+        lo.index + j2,
         hi.index + j2,
+        hi.index + j,
       );
     }
   }
@@ -767,10 +772,18 @@ export function tube(
       for (let k = 0; k < 3; k++) positions.push(positions[(ring.index + j) * 3 + k]!);
       normals.push(...cap);
     }
-    for (let j = 0; j < sides; j++)
-      indices.push(centre, centre + 1 + j, centre + 1 + ((j + 1) % sides));
+    for (let j = 0; j < sides; j++) {
+      const [a, b] = [centre + 1 + j, centre + 1 + ((j + 1) % sides)];
+      if (sign < 0) indices.push(centre, b, a);
+      else indices.push(centre, a, b);
+    }
   }
-  return orientToNormals({ positions, normals, indices });
+  // Winding by construction, not per triangle: a tube bent tighter than its radius folds, and
+  // per-triangle flips there would break the shell's consistency.
+  if (signedVolume(positions, indices) < 0)
+    for (let t = 0; t < indices.length; t += 3)
+      [indices[t + 1], indices[t + 2]] = [indices[t + 2]!, indices[t + 1]!];
+  return { positions, normals, indices };
 }
 
 /**

@@ -243,8 +243,11 @@ const snowman: Template = {
     carrot: { hex: '#ef6c00', roughness: 0.7 },
     twig: BARK,
     scarf: [{ hex: '#c62828' }, { hex: '#1e5bc6' }, { hex: '#2e7d32' }],
+    hat: { hex: '#1c1c1c', roughness: 0.6 },
   },
-  build({ random }) {
+  features: { hat: true, scarf: true, arms: true },
+  featureRoles: { hat: 'hat', scarf: 'scarf', arms: 'twig' },
+  build({ random, features }) {
     const r0 = between(random, 0.23, 0.26);
     const r1 = r0 * between(random, 0.68, 0.75);
     const r2 = r1 * between(random, 0.7, 0.78);
@@ -258,9 +261,11 @@ const snowman: Template = {
     ];
     const head: [number, number, number] = [0, y2, 0];
     const hatY = y2 + r2 * 0.75;
-    const coal: Solid[] = [
+    const hat: Solid[] = [
       cylinder(r2 * 1.15, r2 * 1.15, hatY, hatY + 0.02, 32),
       cylinder(r2 * 0.72, r2 * 0.72, hatY, hatY + between(random, 0.12, 0.17), 32),
+    ];
+    const coal: Solid[] = [
       ...[-1, 1].map((s) =>
         sphere(0.017, ...onSphere(head, r2 * 0.96, [s * 0.38, 0.3, 0.88]), 8, 12),
       ),
@@ -284,13 +289,15 @@ const snowman: Template = {
       y1 + r1 * 0.8,
       0,
     );
-    return [
+    const parts: Part[] = [
       ...part('snow', ...snow),
       ...part('coal', ...coal),
       ...part('carrot', nose),
-      ...part('twig', ...twigs),
-      ...part('scarf', scarf),
     ];
+    if (features.has('hat')) parts.push(...part('hat', ...hat));
+    if (features.has('arms')) parts.push(...part('twig', ...twigs));
+    if (features.has('scarf')) parts.push(...part('scarf', scarf));
+    return parts;
   },
 };
 

@@ -114,8 +114,11 @@ const car: Template = {
     hub: { hex: '#c9ccd1', metallic: 1, roughness: 0.3 },
     headlight: { hex: '#fff3c4', roughness: 0.2 },
     taillight: { hex: '#b71c1c', roughness: 0.3 },
+    wings: 'main',
   },
-  build({ random, variant }) {
+  features: { wheels: true, wings: false },
+  featureRoles: { wheels: 'tyre', wings: 'wings' },
+  build({ random, variant, features }) {
     const W = between(random, 0.4, 0.46);
     const rw = between(random, 0.09, 0.11);
     const yb = rw * 0.6;
@@ -235,14 +238,39 @@ const car: Template = {
     }
     const lights = (x0: number, x1: number): Solid[] =>
       [-1, 1].map((s) => cuboid(x0, front - 0.04, s * W * 0.25, x1, front, s * W * 0.4));
-    return [
+    const parts = [
       ...part('body', ...body),
       ...part('glass', ...glass),
-      ...part('tyre', ...tyres),
-      ...part('hub', ...hubs),
       ...part('headlight', ...lights(0.49, 0.506)),
       ...part('taillight', ...lights(-0.506, -0.49)),
     ];
+    // Without wheels it hovers: the body keeps its height.
+    if (features.has('wheels')) parts.push(...part('tyre', ...tyres), ...part('hub', ...hubs));
+    if (features.has('wings')) {
+      // A flying car: swept wings from the sills.
+      const wing = prism(
+        [
+          [0.16, 0],
+          [-0.16, 0],
+          [-0.27, 0.42],
+          [-0.08, 0.42],
+        ],
+        0.02,
+      );
+      for (const side of [-1, 1])
+        parts.push(
+          ...part(
+            'wings',
+            translate(
+              rotateX(wing, side * (Math.PI / 2 - 0.12)),
+              0,
+              yt - 0.07,
+              side * (W / 2 - 0.06),
+            ),
+          ),
+        );
+    }
+    return parts;
   },
 };
 

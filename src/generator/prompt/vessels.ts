@@ -42,23 +42,26 @@ const mug: Template = {
   name: 'mug',
   nouns: ['mug', 'tankard', 'stein', 'coffee mug'],
   main: 'body',
-  finishes: { body: 'hashed', coffee: { hex: '#3b2314', roughness: 0.15 } },
-  build({ random }) {
+  finishes: { body: 'hashed', handle: 'main', coffee: { hex: '#3b2314', roughness: 0.15 } },
+  features: { handle: true },
+  featureRoles: { handle: 'handle' },
+  build({ random, features }) {
     const height = between(random, 0.85, 1);
     const radius = height * between(random, 0.34, 0.42);
     const wall = 0.035;
     const floor = 0.06;
     const x = radius - wall / 2;
+    const grip = handle(
+      [x, height * between(random, 0.18, 0.28)],
+      [x, height * between(random, 0.74, 0.82)],
+      between(random, 0.2, 0.27),
+      0.04,
+    );
     const parts: Part[] = part(
       'body',
       latheSolid(hollowProfile(radius, radius, height, wall, floor), SEGMENTS),
-      handle(
-        [x, height * between(random, 0.18, 0.28)],
-        [x, height * between(random, 0.74, 0.82)],
-        between(random, 0.2, 0.27),
-        0.04,
-      ),
     );
+    if (features.has('handle')) parts.push(...part('handle', grip));
     if (random() < 0.5) {
       const r = radius - wall / 2;
       parts.push(
@@ -77,8 +80,11 @@ const cup: Template = {
     body: 'hashed',
     saucer: { hex: '#f4f1ea', roughness: 0.3 },
     tea: { hex: '#8a4a1c', roughness: 0.1 },
+    handle: 'main',
   },
-  build({ random }) {
+  features: { handle: true, saucer: true },
+  featureRoles: { handle: 'handle', saucer: 'saucer' },
+  build({ random, features }) {
     const rs = 0.45;
     const saucer = latheSolid(
       [
@@ -115,7 +121,10 @@ const cup: Template = {
     );
     const teaY = height * between(random, 0.65, 0.8);
     const tea = translate(cylinder(outerAt(floor), outerAt(teaY), floor - 0.01, teaY), 0, base, 0);
-    return [...part('saucer', saucer), ...part('body', body, grip), ...part('tea', tea)];
+    const parts: Part[] = [...part('body', body), ...part('tea', tea)];
+    if (features.has('handle')) parts.push(...part('handle', grip));
+    if (features.has('saucer')) parts.push(...part('saucer', saucer));
+    return parts;
   },
 };
 
