@@ -12,6 +12,7 @@ import {
   type Subject,
 } from './subject.ts';
 import { backFill } from './back-texture.ts';
+import { depthProfile, type DepthCueOptions } from './depth-cues.ts';
 import { bleedTransparent, encodeAtlas, sampleGrid } from '../core/raster.ts';
 
 /** Options of {@link imageToGlb}; every field has a default. */
@@ -24,6 +25,8 @@ export interface ImageToGlbOptions extends GenerateHooks {
   maxTriangles?: number;
   /** Height of the model, in metres. Default 1. */
   height?: number;
+  /** Which depth cues to apply (depth-cues.ts); all by default. For measuring them. */
+  depthCues?: DepthCueOptions;
 }
 
 export const IMAGE_TO_GLB_DEFAULTS = {
@@ -31,6 +34,7 @@ export const IMAGE_TO_GLB_DEFAULTS = {
   textureMaxSide: SUBJECT_DEFAULTS.textureMaxSide,
   maxTriangles: 12_000,
   height: 1,
+  depthCues: {},
 } as const;
 
 type Resolved = Required<Omit<ImageToGlbOptions, 'onPhase'>> & GenerateHooks;
@@ -73,10 +77,11 @@ function scaled(positions: Float32Array, factor: number): Float32Array {
 async function reliefGlb(subject: Subject, options: Resolved) {
   const { mask, raster } = subject;
   const matte = objectMatte(subject);
+  const colours = sampleGrid(matte, mask.width, mask.height);
   // One texture: the photo above, the back's colours (back-texture.ts) below.
   const atlas = encodeAtlas(
     textureRaster(subject, matte),
-    bleedTransparent(backFill(mask, sampleGrid(matte, mask.width, mask.height))),
+    bleedTransparent(backFill(mask, colours)),
     options.textureMaxSide,
     subject.usesAlpha,
   );
@@ -84,18 +89,19 @@ async function reliefGlb(subject: Subject, options: Resolved) {
     pixelWidth: raster.width,
     pixelHeight: raster.height,
     minDepthOverWidth: MIN_DEPTH_OVER_WIDTH,
+    profile: (input) => depthProfile(input, colours, options.depthCues),
   });
   options.onPhase?.('processing');
   const indices = await simplifyIndices(
     relief.positions,
-    concat(relief.front, relief.back, relief.walls),
+    concat(relief.front, relief.back, relief.walls, relief.extra),
     { targetTriangles: options.maxTriangles, maxError: SIMPLIFY_MAX_ERROR },
   );
   // The photo textures the front where it faces the camera. The back, the rim wall (every
   // triangle with a back vertex) and the front's steep slopes near the outline (seen from the
   // side, the photo's outermost pixels would streak over them) take the back's colours, which
   // have the mask grid's layout too and blend into the front's colours at the rim.
-  const frontCount = relief.sampleOf.length / 2;
+  const { frontCount } = relief;
   const p = relief.positions;
   const front: number[] = [];
   const back: number[] = [];
@@ -157,7 +163,10 @@ function mergeMeshes(a: MeshData, b: MeshData): MeshData {
  * Turns one photo into a textured, closed "inflated silhouette": the object's outline (from
  * the alpha channel, or from the difference to a plain backdrop, soft shadows excluded) is
  * inflated into a rounded volume whose front and back surfaces meet at a shared rim, so thin
- * parts become tubes and broad parts domes. Holes through the object stay holes. The photo
+ * parts become tubes and broad parts domes. Holes through the object stay holes. Depth cues
+ * (depth-cues.ts) go beyond that symmetric inflation: flat-coloured faces are flat, and
+ * furniture-like objects (legs under a seat or table top) get a deep plate, legs front and
+ * back, and a backrest at the rear. The photo
  * textures the front; the back and the rim take a second texture that continues the object's
  * dominant colours without the front's features (back-texture.ts); backdrop pixels are bled away
  * so none show on the surface. Y-up, metres, standing on the ground plane, `height` tall (or 2 ×

@@ -12,11 +12,38 @@ import { computeVertexNormals } from '../core/mesh.ts';
 export interface Relief {
   positions: Float32Array;
   normals: Float32Array;
-  /** Vertex → sample index (y * width + x) in the mask. */
+  /**
+   * Vertex → sample index (y * width + x) in the mask. The first half of the relief's own
+   * vertices are the front's, the second half the back's; the copies' vertices follow.
+   */
   sampleOf: Int32Array;
+  /** Vertices before this one are the front's. */
+  frontCount: number;
   front: Uint32Array;
   back: Uint32Array;
   walls: Uint32Array;
+  /** Closed copies of parts placed elsewhere in depth (hidden legs behind the seen ones). */
+  extra: Uint32Array;
+}
+
+/** What a depth profile is told about the inflated relief (model units: the object is 1 high). */
+export interface ProfileInput {
+  /** The mask the relief is built on (pinches filled). */
+  mask: Mask;
+  /** Per sample: the inflated half-depth (front at +h, back at −h); 0 off the object. */
+  halfDepth: Float32Array;
+  /** One sample's size. */
+  sampleSize: number;
+}
+
+/** Where the surfaces lie in depth, per sample, and which parts are repeated further back. */
+export interface DepthProfile {
+  /** Per sample: the front surface's z. */
+  front: Float32Array;
+  /** Per sample: the back surface's z (at most `front`'s). */
+  back: Float32Array;
+  /** Parts repeated elsewhere in depth: their samples, each closed, at their own depths. */
+  copies?: { inside: Uint8Array; front: Float32Array; back: Float32Array }[];
 }
 
 export interface ReliefOptions {
@@ -33,6 +60,8 @@ export interface ReliefOptions {
    * thin wide plate, is still given this much body). Default 0.
    */
   minDepthOverWidth?: number;
+  /** Moves the front and back surfaces (depth cues); default: the symmetric inflation. */
+  profile?: (input: ProfileInput) => DepthProfile;
 }
 
 /** Half-thickness of the rim wall, in samples: thin parts stay solid instead of collapsing. */
@@ -263,6 +292,17 @@ export function buildRelief(input: Mask, options: ReliefOptions): Relief {
   );
   const zScale = natural > 0 ? Math.max(0, target - rimZ) / natural : 0;
 
+  const halfDepth = new Float32Array(sampleCount);
+  for (let s = 0; s < sampleCount; s++)
+    if (used[s]) halfDepth[s] = rimZ + z[s]! * sz * scale * zScale;
+  let profile: DepthProfile = {
+    front: halfDepth,
+    back: halfDepth.map((h) => -h),
+  };
+  if (options.profile) profile = options.profile({ mask, halfDepth, sampleSize: sz * scale });
+  const xOf = (s: number) => (((s % width) + 0.5 + shiftX[s]!) * sx - cx) * scale;
+  const yOf = (s: number) => (-(Math.floor(s / width) + 0.5 + shiftY[s]!) * sy - cy) * scale;
+
   // Front copies first, then back copies, of every used sample.
   const vertexOf = new Int32Array(sampleCount).fill(-1);
   const samples: number[] = [];
@@ -273,14 +313,15 @@ export function buildRelief(input: Mask, options: ReliefOptions): Relief {
     }
   }
   const n = samples.length;
-  const positions = new Float32Array(n * 2 * 3);
-  const sampleOf = new Int32Array(n * 2);
+  const positions: number[] = new Array<number>(n * 6);
+  const sampleOf: number[] = new Array<number>(n * 2);
   samples.forEach((s, i) => {
-    const x = (((s % width) + 0.5 + shiftX[s]!) * sx - cx) * scale;
-    const y = (-(Math.floor(s / width) + 0.5 + shiftY[s]!) * sy - cy) * scale;
-    const depth = rimZ + z[s]! * sz * scale * zScale;
-    positions.set([x, y, depth], i * 3);
-    positions.set([x, y, -depth], (n + i) * 3);
+    const x = xOf(s);
+    const y = yOf(s);
+    positions[i * 3] = positions[(n + i) * 3] = x;
+    positions[i * 3 + 1] = positions[(n + i) * 3 + 1] = y;
+    positions[i * 3 + 2] = profile.front[s]!;
+    positions[(n + i) * 3 + 2] = profile.back[s]!;
     sampleOf[i] = sampleOf[n + i] = s;
   });
 
@@ -301,10 +342,65 @@ export function buildRelief(input: Mask, options: ReliefOptions): Relief {
     walls.set([u, n + u, v, v, n + u, n + v], e * 6);
   });
 
-  const all = new Uint32Array(front.length + back.length + walls.length);
+  // Copies: each its own closed relief over its samples, moved by dz.
+  const extra: number[] = [];
+  for (const copy of profile.copies ?? []) {
+    const part = withoutPinches({ ...mask, inside: copy.inside });
+    const partTris = triangulate(part, z);
+    const partOutline = outlineEdges(partTris, sampleCount);
+    const local = new Int32Array(sampleCount).fill(-1);
+    const partSamples: number[] = [];
+    for (const s of partTris) {
+      if (local[s] !== -1) continue;
+      if (!used[s]) {
+        partSamples.length = 0; // a pinch filled outside the object: leave this copy out
+        break;
+      }
+      local[s] = partSamples.length;
+      partSamples.push(s);
+    }
+    if (partSamples.length === 0) continue;
+    const base = positions.length / 3;
+    const m = partSamples.length;
+    for (const [side, zs] of [
+      [0, copy.front],
+      [1, copy.back],
+    ] as const)
+      partSamples.forEach((s, i) => {
+        const o = (base + side * m + i) * 3;
+        positions[o] = xOf(s);
+        positions[o + 1] = yOf(s);
+        positions[o + 2] = zs[s]!;
+        sampleOf[base + side * m + i] = s;
+      });
+    for (let t = 0; t < partTris.length; t += 3) {
+      const a = base + local[partTris[t]!]!;
+      const b = base + local[partTris[t + 1]!]!;
+      const c = base + local[partTris[t + 2]!]!;
+      extra.push(a, b, c, m + a, m + c, m + b);
+    }
+    for (const [su, sv] of partOutline) {
+      const u = base + local[su]!;
+      const v = base + local[sv]!;
+      extra.push(u, m + u, v, v, m + u, m + v);
+    }
+  }
+
+  const all = new Uint32Array(front.length + back.length + walls.length + extra.length);
   all.set(front, 0);
   all.set(back, front.length);
   all.set(walls, front.length + back.length);
-  const normals = computeVertexNormals(positions, all);
-  return { positions, normals, sampleOf, front, back, walls };
+  all.set(extra, front.length + back.length + walls.length);
+  const outPositions = Float32Array.from(positions);
+  const normals = computeVertexNormals(outPositions, all);
+  return {
+    positions: outPositions,
+    normals,
+    sampleOf: Int32Array.from(sampleOf),
+    frontCount: n,
+    front,
+    back,
+    walls,
+    extra: Uint32Array.from(extra),
+  };
 }
