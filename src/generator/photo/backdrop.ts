@@ -14,6 +14,68 @@ export interface Backdrop {
   horizon: number | null;
   /** How much of the border the field explains (the rest is the object reaching the frame). */
   explained: number;
+  /**
+   * The backdrop's own texture, when it varies mostly along one colour direction (wood grain,
+   * paper or cloth under light: lighter and darker of one hue): that unit direction and how much
+   * of a difference along it counts (0..1). Distances to the field shrink it by that much, so the
+   * texture's swing does not widen the tolerance for colours that differ in other ways (a grey
+   * leg on an orange grain). Null when the residual is about as wide every way.
+   */
+  grain: { axis: [number, number, number]; weight: number } | null;
+}
+
+/** A residual this much wider along its main direction than across it is a grain. */
+const GRAIN_ANISOTROPY = 3;
+/**
+ * A grain's direction still counts at least this much: a much lighter or darker object of the
+ * grain's own hue (black on wood) is still told from it.
+ */
+const MIN_GRAIN_WEIGHT = 0.25;
+
+/** The main direction and spread of 3-vectors: the top eigenpair of their covariance, and the next. */
+function principal(vectors: readonly (readonly number[])[]) {
+  const c = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+  for (const v of vectors)
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) c[i * 3 + j]! += v[i]! * v[j]!;
+  const n = Math.max(1, vectors.length);
+  for (let i = 0; i < 9; i++) c[i]! /= n;
+  const apply = (m: number[], v: number[]) =>
+    [0, 1, 2].map((i) => m[i * 3]! * v[0]! + m[i * 3 + 1]! * v[1]! + m[i * 3 + 2]! * v[2]!);
+  const top = (m: number[]) => {
+    let v = [0.577, 0.577, 0.577];
+    for (let it = 0; it < 50; it++) {
+      const w = apply(m, v);
+      const len = Math.hypot(w[0]!, w[1]!, w[2]!);
+      if (len < 1e-12) return { axis: v, value: 0 };
+      v = w.map((x) => x / len);
+    }
+    const w = apply(m, v);
+    return { axis: v, value: v[0]! * w[0]! + v[1]! * w[1]! + v[2]! * w[2]! };
+  };
+  const first = top(c);
+  const deflated = c.map(
+    (x, k) => x - first.value * first.axis[Math.floor(k / 3)]! * first.axis[k % 3]!,
+  );
+  const second = top(deflated);
+  return {
+    axis: first.axis as [number, number, number],
+    first: first.value,
+    second: Math.max(0, second.value),
+  };
+}
+
+/** The length of a residual with its grain component weighed down (see Backdrop.grain). */
+export function grainDistance(
+  dr: number,
+  dg: number,
+  db: number,
+  grain: Backdrop['grain'],
+): number {
+  if (!grain) return Math.hypot(dr, dg, db);
+  const [ax, ay, az] = grain.axis;
+  const along = dr * ax + dg * ay + db * az;
+  const cut = along * (1 - grain.weight);
+  return Math.hypot(dr - cut * ax, dg - cut * ay, db - cut * az);
 }
 
 /** The border band's width, in samples. */
@@ -141,6 +203,7 @@ export function fitBackdrop(grid: SampleGrid): Backdrop | undefined {
         ];
   const field = new Float32Array(width * height * 3);
   const residuals: number[] = [];
+  const vectors: number[][] = [];
   let kept = 0;
   let total = 0;
   for (const [from, to] of regions) {
@@ -179,12 +242,27 @@ export function fitBackdrop(grid: SampleGrid): Backdrop | undefined {
       if (weights[i]! > 0) {
         kept++;
         residuals.push(r);
+        const q = samples[i]!;
+        vectors.push([0, 1, 2].map((k) => grid.rgb[q * 3 + k]! - field[q * 3 + k]!));
       }
     });
   }
   residuals.sort((a, b) => a - b);
-  const noise = residuals[Math.floor(residuals.length * 0.8)] ?? 0;
+  let noise = residuals[Math.floor(residuals.length * 0.8)] ?? 0;
   const explained = total ? kept / total : 0;
   if (noise > 40 || explained < 0.5) return undefined;
-  return { field, noise, horizon, explained };
+  // A grain: the residual swings along one colour direction far more than across it.
+  let grain: Backdrop['grain'] = null;
+  const spread = principal(vectors);
+  if (spread.first > GRAIN_ANISOTROPY ** 2 * Math.max(spread.second, 1)) {
+    grain = {
+      axis: spread.axis,
+      weight: Math.max(MIN_GRAIN_WEIGHT, Math.sqrt(Math.max(spread.second, 1) / spread.first)),
+    };
+    const across = vectors
+      .map((v) => grainDistance(v[0]!, v[1]!, v[2]!, grain))
+      .sort((a, b) => a - b);
+    noise = across[Math.floor(across.length * 0.8)] ?? 0;
+  }
+  return { field, noise, horizon, explained, grain };
 }

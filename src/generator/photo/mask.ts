@@ -1,5 +1,5 @@
 import type { Raster, SampleGrid } from '../core/raster.ts';
-import { fitBackdrop } from './backdrop.ts';
+import { fitBackdrop, grainDistance, type Backdrop } from './backdrop.ts';
 
 /** A binary object mask over a sample grid: 1 = object, 0 = background. Row-major. */
 export interface Mask {
@@ -87,6 +87,8 @@ export interface Background {
   noise: number;
   /** The row where a wall meets a table (the field steps there), when there is one. */
   horizon: number | null;
+  /** The backdrop's grain, if any (backdrop.ts): distances weigh it down. */
+  grain: Backdrop['grain'];
   /** The grid the field is over. */
   width: number;
   height: number;
@@ -111,48 +113,58 @@ export function estimateBackground(grid: SampleGrid): Background | undefined {
     field,
     noise: backdrop.noise,
     horizon: backdrop.horizon,
+    grain: backdrop.grain,
     width: grid.width,
     height: grid.height,
   };
 }
 
 /**
- * How far sample `s` is from the backdrop. Samples on the horizon straddle the wall and the table
- * (their colour is a mix): they are measured against the row above it, the row below, and the mix.
+ * How far sample `s` is from the backdrop (its grain weighed down). Samples on the horizon
+ * straddle the wall and the table (their colour is a mix, in any proportion): they are measured
+ * against the colours between the row above it and the row below.
  */
 function backdropDistance(grid: SampleGrid, background: Background, s: number): number {
   const [r, g, b] = [grid.rgb[s * 3]!, grid.rgb[s * 3 + 1]!, grid.rgb[s * 3 + 2]!];
-  const here = colourDistance(r, g, b, backdropAt(background, s));
+  const here = distanceTo(background, r, g, b, backdropAt(background, s));
   const { horizon, width, height } = background;
   const y = Math.floor(s / width);
   if (horizon === null || Math.abs(y - horizon) > 1) return here;
   const x = s - y * width;
   const above = backdropAt(background, Math.max(0, horizon - 2) * width + x);
   const below = backdropAt(background, Math.min(height - 1, horizon + 1) * width + x);
-  const mixed = above.map((v, k) => (v + below[k]!) / 2);
-  return Math.min(
-    here,
-    colourDistance(r, g, b, above),
-    colourDistance(r, g, b, below),
-    colourDistance(r, g, b, mixed),
-  );
+  // The nearest point of the segment from `above` to `below`.
+  const d = [0, 1, 2].map((k) => below[k]! - above[k]!);
+  const len2 = d[0]! ** 2 + d[1]! ** 2 + d[2]! ** 2;
+  const t =
+    len2 > 0
+      ? Math.min(
+          1,
+          Math.max(
+            0,
+            ((r - above[0]) * d[0]! + (g - above[1]) * d[1]! + (b - above[2]) * d[2]!) / len2,
+          ),
+        )
+      : 0;
+  const mixed = above.map((v, k) => v + t * d[k]!);
+  return Math.min(here, distanceTo(background, r, g, b, mixed));
+}
+
+/** The distance from a colour to a backdrop colour, the backdrop's grain weighed down. */
+function distanceTo(
+  background: Background,
+  r: number,
+  g: number,
+  b: number,
+  colour: readonly number[],
+): number {
+  return grainDistance(r - colour[0]!, g - colour[1]!, b - colour[2]!, background.grain);
 }
 
 /** The backdrop's colour at sample `s`. */
 function backdropAt(background: Background, s: number): [number, number, number] {
   const f = background.field;
   return [f[s * 3]!, f[s * 3 + 1]!, f[s * 3 + 2]!];
-}
-
-function colourDistance(r: number, g: number, b: number, colour: readonly number[]): number {
-  return Math.sqrt(colourDistance2(r, g, b, colour));
-}
-
-function colourDistance2(r: number, g: number, b: number, colour: readonly number[]): number {
-  const dr = r - colour[0]!;
-  const dg = g - colour[1]!;
-  const db = b - colour[2]!;
-  return dr * dr + dg * dg + db * db;
 }
 
 /** Object = samples whose colour is far enough from the background's. */
@@ -362,12 +374,15 @@ export function matteFromBackground(raster: Raster, mask: Mask, background: Back
       const sx = Math.min(mask.width - 1, Math.floor((x * mask.width) / width));
       const p = (y * width + x) * 4;
       const isBackdrop =
-        colourDistance2(
+        distanceTo(
+          background,
           data[p]!,
           data[p + 1]!,
           data[p + 2]!,
           backdropAt(background, sy * mask.width + sx),
-        ) <= limit2;
+        ) **
+          2 <=
+        limit2;
       data[p + 3] =
         !mask.inside[sy * mask.width + sx] || (isBackdrop && nearOutside[sy * mask.width + sx])
           ? 0
