@@ -12,5 +12,10 @@ export {
 } from './photo/decode-image.ts';
 export { imageToGlb } from './photo/image-to-glb.ts';
 export { viewsToGlb } from './views/views-to-glb.ts';
-export { promptToGlb } from './prompt/prompt-to-glb.ts';
+export {
+  describePrompt,
+  promptToGlb,
+  PROMPT_EXAMPLES,
+  type PromptDescription,
+} from './prompt/prompt-to-glb.ts';
 export { QUALITIES, IMAGE_QUALITY, VIEWS_QUALITY, type Quality } from './runtime/quality.ts';

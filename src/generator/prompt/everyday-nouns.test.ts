@@ -80,6 +80,12 @@ const EVERYDAY_NOUNS = [
   'dragon',
   'fire extinguisher',
   'pillar',
+  'bridge',
+  'rock',
+  'orange',
+  'lemon',
+  'pear',
+  'tomato',
 ];
 
 /** Prompts with materials, colours and parts asked for or left out. */

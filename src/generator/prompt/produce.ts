@@ -1,12 +1,16 @@
 /** Templates for things that grow: pumpkin (and jack-o'-lantern), pineapple. */
 import {
+  cylinder,
+  latheSolid,
   polarSurface,
   prism,
+  rotateZ,
   rotateX,
   rotateY,
   smoothPath,
   translate,
   tube,
+  type ProfilePoint,
   type Solid,
 } from './geometry.ts';
 import { between, part, randomAngle, type Part, type Template } from './template.ts';
@@ -157,4 +161,166 @@ const pineapple: Template = {
   },
 };
 
-export const PRODUCE: readonly Template[] = [pumpkin, pineapple];
+/** A lathe profile from a radius function over height h (closed on the axis at both ends). */
+function roundProfile(h: number, radius: (t: number) => number, steps = 24): ProfilePoint[] {
+  return Array.from({ length: steps + 1 }, (_, k) => {
+    const t = k / steps;
+    return { r: k === 0 || k === steps ? 0 : radius(t), y: h * t };
+  });
+}
+
+const fruit: Template = {
+  name: 'fruit',
+  nouns: ['orange', 'lemon', 'lime', 'pear', 'peach', 'plum', 'tomato', 'tangerine', 'mandarin'],
+  variants: {
+    orange: 'orange',
+    tangerine: 'orange',
+    mandarin: 'orange',
+    lemon: 'lemon',
+    lime: 'lime',
+    pear: 'pear',
+    peach: 'peach',
+    plum: 'peach',
+    tomato: 'tomato',
+  },
+  main: 'skin',
+  finishes: {
+    skin: { hex: '#f08a1c', roughness: 0.55 },
+    stem: { hex: '#5b4a2a', roughness: 0.85 },
+    leaf: { hex: '#3f8a3a', roughness: 0.6 },
+  },
+  variantFinishes: {
+    lemon: { skin: { hex: '#f2d43a', roughness: 0.5 } },
+    lime: { skin: { hex: '#7cb342', roughness: 0.5 } },
+    pear: { skin: { hex: '#b9c43e', roughness: 0.5 } },
+    peach: { skin: { hex: '#f4a27a', roughness: 0.7 } },
+    tomato: { skin: { hex: '#d32f1f', roughness: 0.25 } },
+  },
+  build({ random, variant }) {
+    const parts: Part[] = [];
+    const leafAt = (y: number): Solid =>
+      translate(
+        rotateZ(
+          rotateX(
+            prism(
+              [
+                [0, 0],
+                [0.06, 0.05],
+                [0.16, 0.02],
+                [0.06, -0.03],
+              ],
+              0.01,
+            ),
+            Math.PI / 2,
+          ),
+          0.2,
+        ),
+        0.01,
+        y,
+        0,
+      );
+    if (variant === 'lemon' || variant === 'lime') {
+      // Lying on its side, pointed at both ends.
+      const L = 0.5;
+      const R = between(random, 0.3, 0.34);
+      const body = latheSolid(
+        roundProfile(2 * L, (t) => R * Math.sin(Math.PI * t) ** 0.5, 32),
+        40,
+      );
+      parts.push(...part('skin', translate(rotateZ(body, -Math.PI / 2), -L, R, 0)));
+      return parts;
+    }
+    if (variant === 'pear') {
+      const H = 0.85;
+      const body = latheSolid(
+        roundProfile(
+          H,
+          (t) => {
+            const bulb = 0.3 * Math.sin(Math.PI * Math.min(1, t / 0.72)) ** 0.45;
+            const neck =
+              0.11 * Math.sin(Math.PI * Math.min(1, Math.max(0, (t - 0.35) / 0.65))) ** 0.6;
+            return Math.max(bulb, neck, 0.01);
+          },
+          32,
+        ),
+        40,
+      );
+      parts.push(...part('skin', body));
+      parts.push(
+        ...part(
+          'stem',
+          tube(
+            [
+              [0, H - 0.03, 0],
+              [0.02, H + 0.08, 0.01],
+            ],
+            0.014,
+            8,
+          ),
+        ),
+      );
+      parts.push(...part('leaf', leafAt(H + 0.03)));
+      return parts;
+    }
+    if (variant === 'tomato') {
+      const R = 0.5;
+      const skin = polarSurface(24, 64, (u, v) => {
+        const theta = Math.PI * u;
+        const phi = 2 * Math.PI * v;
+        const s = Math.sin(theta);
+        const r = R * s * (1 - 0.04 * (1 - Math.abs(Math.cos(3 * phi))));
+        return [
+          r * Math.cos(phi),
+          0.36 - 0.36 * Math.cos(theta) * (1 - 0.2 * (1 - s) ** 2),
+          r * Math.sin(phi),
+        ];
+      });
+      const calyx: Solid[] = [];
+      for (let k = 0; k < 5; k++) {
+        const a = (2 * Math.PI * k) / 5;
+        calyx.push(
+          rotateY(
+            translate(
+              rotateX(
+                prism(
+                  [
+                    [-0.025, 0],
+                    [0.025, 0],
+                    [0, 0.16],
+                  ],
+                  0.012,
+                ),
+                Math.PI / 2 - 0.15,
+              ),
+              0,
+              0.69,
+              0.01,
+            ),
+            a,
+          ),
+        );
+      }
+      parts.push(
+        ...part('skin', skin),
+        ...part('leaf', ...calyx, cylinder(0.02, 0.015, 0.66, 0.76, 8)),
+      );
+      return parts;
+    }
+    // Orange and peach: round, a little flattened; an orange's skin is dimpled.
+    const R = 0.5;
+    const dimples = variant === 'orange';
+    const skin = polarSurface(32, 48, (u, v) => {
+      const theta = Math.PI * u;
+      const phi = 2 * Math.PI * v;
+      const d = dimples ? 1 + 0.005 * Math.cos(31 * phi) * Math.cos(27 * theta) : 1;
+      const r = R * Math.sin(theta) * d;
+      return [r * Math.cos(phi), 0.45 * (1 - Math.cos(theta)) * d, r * Math.sin(phi)];
+    });
+    parts.push(...part('skin', skin));
+    parts.push(...part('stem', cylinder(0.022, 0.018, 0.86, 0.93, 8)));
+    if (variant === 'peach') parts.push(...part('leaf', leafAt(0.91)));
+    return parts;
+  },
+};
+
+export const PRODUCE: readonly Template[] = [pumpkin, pineapple, fruit];

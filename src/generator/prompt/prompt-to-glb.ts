@@ -191,10 +191,10 @@ export function planPrompt(prompt: string): PromptPlan {
 export interface PromptDescription {
   /** True when the prompt names an object the generator has a model for. */
   known: boolean;
-  /** The object's name (a template: "teapot", "robot"), or null. */
+  /** The object, as the generator knows it ("kettle", "rubber duck", "orange"), or null. */
   object: string | null;
-  /** The word (or phrase) in the prompt that named it ("kettle", "rubber duck"), or null. */
-  noun: string | null;
+  /** The model it is made from (a template: "teapot" for a kettle, "fruit" for an orange). */
+  template: string | null;
   /** The main part's colour as read ("red", "dark blue"), or null. */
   colour: string | null;
   /** The main part's material ("ceramic", "wood"), or null. */
@@ -223,8 +223,8 @@ export function describePrompt(prompt: string): PromptDescription {
   const known = plan.template !== 'abstract';
   return {
     known,
-    object: known ? plan.template : null,
-    noun: plan.noun,
+    object: plan.noun,
+    template: known ? plan.template : null,
     colour: plan.colourWord,
     material: plan.materialWord,
     modifiers: [...plan.added.map((f) => `with ${f}`), ...plan.removed.map((f) => `without ${f}`)],

@@ -2,6 +2,7 @@
 import { CREATURES } from './creatures.ts';
 import { FURNITURE } from './furniture.ts';
 import { HOUSEHOLD } from './household.ts';
+import { LANDMARKS } from './landmarks.ts';
 import { MACHINES } from './machines.ts';
 import { OUTDOORS } from './outdoors.ts';
 import { PRIMITIVES } from './primitives.ts';
@@ -19,6 +20,7 @@ export const TEMPLATES: readonly Template[] = [
   ...CREATURES,
   ...PRODUCE,
   ...MACHINES,
+  ...LANDMARKS,
   ...PRIMITIVES,
 ];
 
