@@ -28,6 +28,7 @@ import { memoryInputs, refOf, type InputFiles } from './inputs.ts';
 import { hashKey, type KeyGrant } from './keys.ts';
 import type { ModelFiles } from './model-files.ts';
 import { CREDITS_PER_TASK, MODEL_DESCRIPTIONS } from './pricing.ts';
+import { promptKnowledgeRoutes } from './prompt-knowledge.ts';
 import { createRateLimiter, type RateLimit } from './rate-limit.ts';
 import type { SpeedProfile } from './speed.ts';
 import type { MockStore, StoredRequest, TaskRow } from './store.ts';
@@ -124,6 +125,9 @@ export function createMockApp(deps: MockAppDeps): MockApp {
       'Content-Disposition': `inline; filename="${id}.glb"`,
     });
   });
+
+  // Mock-only (not in the spec): what the demo generator understands of a prompt. No key.
+  app.route('/', promptKnowledgeRoutes());
 
   // Bearer auth and the per-key rate limit, for everything else.
   app.use('*', async (c, next) => {

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS, STAGES } from '../contract/index.ts';
+import { startTestMock, type TestMock } from '../testing/mock.ts';
+import type { PromptCheck } from './prompt-knowledge.ts';
+
+let mock: TestMock;
+beforeAll(async () => {
+  mock = await startTestMock();
+});
+afterAll(async () => {
+  await mock.close();
+});
+
+const check = (prompt: string, key: string | null = null) =>
+  mock.request(`/mock/prompt-check?prompt=${encodeURIComponent(prompt)}`, { key });
+
+describe('GET /v1/mock/prompt-check (mock only)', () => {
+  it('says what the demo generator knows of a prompt, without a key', async () => {
+    const res = await check('a ceramic teapot with wheels');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    const body = (await res.json()) as PromptCheck;
+    expect(body).toMatchObject({
+      object: 'mock.prompt_check',
+      prompt: 'a ceramic teapot with wheels',
+      known: true,
+      name: 'teapot',
+      template: 'teapot',
+      material: 'ceramic',
+      colour: null,
+      modifiers: [],
+      ignored_modifiers: ['wheels'],
+      abstract_form: null,
+    });
+    expect(body.message).toBe('Known object: ceramic teapot (it has no wheels).');
+    expect(body.examples.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('says honestly that an unknown object becomes an abstract form, and offers examples', async () => {
+    const body = (await (await check('a time machine', 'tr_test_key')).json()) as PromptCheck;
+    expect(body.known).toBe(false);
+    expect(body.name).toBeNull();
+    expect(body.abstract_form).toMatch(/^(blob|spindle|twist|crystals)$/);
+    expect(body.message).toBe('Not a known object: the demo generator will make an abstract form.');
+    // Every example is one the generator knows.
+    for (const example of body.examples) {
+      const known = (await (await check(example)).json()) as PromptCheck;
+      expect(known.known, example).toBe(true);
+    }
+  });
+
+  it('names parts added and left out', async () => {
+    const body = (await (await check('a green dragon without wings')).json()) as PromptCheck;
+    expect(body).toMatchObject({ known: true, colour: 'green', modifiers: ['without wings'] });
+    expect(body.message).toBe('Known object: green dragon, without wings.');
+  });
+
+  it('refuses a missing, empty or too long prompt in the spec’s error shape, naming the field', async () => {
+    const missing = await mock.request('/mock/prompt-check', { key: null });
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({
+      error: {
+        message: 'prompt is required: send the text to check as ?prompt=….',
+        type: 'invalid_request_error',
+        code: 'missing_field',
+        param: 'prompt',
+      },
+    });
+    const empty = await check('   ');
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({
+      error: { code: 'missing_field', param: 'prompt', message: expect.stringMatching(/empty/) },
+    });
+    const long = await check('x'.repeat(LIMITS.maxPromptLength + 1));
+    expect(long.status).toBe(400);
+    expect(await long.json()).toMatchObject({
+      error: {
+        code: 'prompt_too_long',
+        param: 'prompt',
+        message: expect.stringContaining(String(LIMITS.maxPromptLength)),
+      },
+    });
+  });
+
+  it('leaves the spec’s API as it was: other methods and paths still need a key', async () => {
+    expect(
+      (await mock.request('/mock/prompt-check?prompt=a', { method: 'POST', key: null })).status,
+    ).toBe(401);
+    expect((await mock.request('/models', { key: null })).status).toBe(401);
+    // A text task for an unknown object is an ordinary task with the spec's stages.
+    const res = await mock.request('/3d/generations', {
+      method: 'POST',
+      body: JSON.stringify({ model: 'beta-text', prompt: 'a time machine', mode: 'sync' }),
+    });
+    expect(res.status).toBe(200);
+    const task = (await res.json()) as { status: string; progress_stage: string };
+    expect(task.status).toBe('completed');
+    expect(STAGES.map((s) => s.label)).toContain(task.progress_stage);
+  });
+});
