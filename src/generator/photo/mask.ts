@@ -167,19 +167,42 @@ function backdropAt(background: Background, s: number): [number, number, number]
   return [f[s * 3]!, f[s * 3 + 1]!, f[s * 3 + 2]!];
 }
 
-/** Object = samples whose colour is far enough from the background's. */
+/**
+ * Object = samples whose colour is far enough from the background's, and (hysteresis) samples
+ * joined to those through samples still clearly off the backdrop for its noise: the tolerance's
+ * floor (kept for gradients and compression the field does not model) would otherwise punch holes
+ * in parts a little off the backdrop's colour, such as a house's light walls on a light sweep.
+ */
 export function maskFromBackground(grid: SampleGrid, background: Background): Mask {
   const { width, height } = grid;
   const inside = new Uint8Array(width * height);
   const coverage = new Float32Array(width * height);
+  const distance = new Float32Array(width * height);
+  const queue: number[] = [];
   for (let s = 0; s < inside.length; s++) {
     const d = backdropDistance(grid, background, s);
+    distance[s] = d;
     inside[s] = d > background.threshold ? 1 : 0;
+    if (inside[s]) queue.push(s);
     // Half covered at the threshold, fully from twice it.
     coverage[s] = Math.min(1, Math.max(0, d / background.threshold - 0.5));
   }
+  const low = Math.min(background.threshold, Math.max(WEAK_FLOOR, 3 * background.noise + 6));
+  for (let head = 0; head < queue.length; head++) {
+    const s = queue[head]!;
+    const x = s % width;
+    for (const t of [s - width, s + width, x > 0 ? s - 1 : -1, x + 1 < width ? s + 1 : -1]) {
+      if (t < 0 || t >= inside.length || inside[t] || distance[t]! <= low) continue;
+      inside[t] = 1;
+      coverage[t] = Math.min(1, Math.max(0, distance[t]! / low - 0.5));
+      queue.push(t);
+    }
+  }
   return { width, height, inside, coverage };
 }
+
+/** The weak (hysteresis) tolerance is at least this (RGB distance). */
+const WEAK_FLOOR = 12;
 
 /**
  * Soft shadows: the backdrop's own colour, darker (same chromaticity, lower brightness), lying on
