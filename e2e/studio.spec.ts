@@ -200,6 +200,53 @@ test('text: a live counter, a 2001-character prompt refused, then a prompt gener
   await downloadGlb(page);
 });
 
+test('text: before Generate, the studio says whether the demo generator knows the object, and offers ones it does', async ({
+  page,
+}, info) => {
+  await useKey(page);
+  await page.goto('/');
+  await pickModel(page, 'beta-text');
+  const prompt = page.getByRole('textbox', { name: 'Prompt' });
+  const said = page.getByTestId('prompt-check');
+  // An object the demo generator has no model of: said plainly, with examples that work.
+  await prompt.fill('a time machine');
+  await expect(said).toHaveText(
+    'Not a known object: the demo generator will make an abstract form.',
+  );
+  const examples = page.getByRole('button', { name: 'a ceramic teapot' });
+  await expect(examples).toBeVisible();
+  await expect(prompt).toHaveAttribute(
+    'aria-describedby',
+    new RegExp(`${await said.getAttribute('id')}`),
+  );
+  // The check never blocks Generate.
+  await expect(page.getByRole('button', { name: 'Generate' })).toBeEnabled();
+  await shot(page, info, 'prompt-unknown');
+  await expectAccessible(page);
+  // An example fills the prompt, and the studio says what it will make.
+  await page.getByRole('button', { name: 'a red robot with wheels' }).click();
+  await expect(prompt).toHaveValue('a red robot with wheels');
+  await expect(prompt).toBeFocused();
+  await expect(said).toHaveText('Known object: red robot, with wheels.');
+  await expect(page.getByRole('button', { name: 'a ceramic teapot' })).toHaveCount(0);
+  // A known object typed in: said quietly, no examples.
+  await prompt.fill('a green dragon');
+  await expect(said).toHaveText('Known object: green dragon.');
+  await shot(page, info, 'prompt-known');
+  // Cleared: nothing is said.
+  await prompt.fill('');
+  await expect(said).toHaveText('');
+  // At 390 px the note and its examples fit.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await prompt.fill('an ancient melody');
+  await expect(said).toHaveText(/Not a known object/);
+  expect(await overflowing(page), 'nothing sticks out at 390 px').toEqual([]);
+  await shot(page, info, 'prompt-unknown-390');
+  // Generate still makes it: an abstract form, through the spec's ordinary task.
+  const { detail } = await generate(page);
+  await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+});
+
 test('a pasted image address is fetched once by Kiln, previewed from Kiln, and shown in Recent tasks', async ({
   page,
 }, info) => {
