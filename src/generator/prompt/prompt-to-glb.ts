@@ -308,12 +308,15 @@ export function buildPromptModel(prompt: string): PromptModel {
  * primitive per material, Y-up, in metres, standing on y = 0, centred on x/z, its largest
  * dimension MODEL_SIZE (1 m).
  *
- * - The first noun naming a template picks it (mug, cup, bowl, bottle, vase, barrel, candle,
- *   can, chair, stool, table, lamp, tree, house, snowman, cactus, mushroom, apple, car, sword,
- *   rocket, pawn, wheel, ring, donut, ball, cube, dice, crate, cylinder, cone, torus; plurals
- *   and synonyms such as "armchair", "sedan", "pine", "sabre" included).
- * - The first colour word ("red", "wooden", "gold", "dark blue"…) colours the template's main
- *   part (a car's body, a sword's blade); other parts keep their default finishes.
+ * - The first noun naming a template picks it (47 templates, from mug, chair and car to teapot,
+ *   robot, dragon, bicycle and sailing ship; plurals, synonyms and phrases such as "kettle",
+ *   "rubber duck" or "jack-o-lantern" included); see `describePrompt` for what was understood.
+ * - Material words ("ceramic", "wooden", "gold", "glass") set the main part's metallic and
+ *   roughness, and its colour when the material has one; colour words ("red", "dark blue")
+ *   colour it (a car's body, a sword's blade); other parts keep their default finishes.
+ * - "with …" adds parts the object can have ("with wheels", "with wings"), "without …" leaves
+ *   default parts out, and colour or material words there finish that part ("with a bamboo
+ *   handle"); parts the object cannot have are ignored.
  * - "tall", "short", "wide", "thin" stretch the proportions.
  * - Otherwise the prompt gets a deterministic abstract form (blob, spindle, twisted column or
  *   crystal cluster) seeded from its hash.
