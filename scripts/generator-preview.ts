@@ -3,7 +3,7 @@
 //   docs/generator-preview.png   each fixture photo (fixtures/photos/*.png) through
 //                                imageToGlb, and the synthetic 4-view chair through viewsToGlb:
 //                                one row per model, the input then four angles;
-//   docs/generator-prompts.png   twelve prompts through promptToGlb, two angles each;
+//   docs/generator-prompts.png   eighteen prompts through promptToGlb, two angles each;
 //   docs/generator-backdrops.png the alpha photos composited over the backdrops artists shoot on
 //                                (src/testing/backdrops.ts): input, the mask the generator found
 //                                (the object cut out over dark grey), the model from two angles.
@@ -57,18 +57,24 @@ const COMPOSITES: [string, BackdropName][] = [
   ['hamburger', 'close-hue'],
 ];
 const PROMPTS = [
+  'a ceramic teapot',
+  'a red robot with wheels',
+  'a guitar',
+  'a bicycle',
+  'a pineapple',
+  'a cat',
+  'a rubber duck',
+  'a pumpkin',
+  'a sailing ship',
+  'a green dragon',
+  'a fire extinguisher',
+  'a treasure chest',
+  'an ancient stone bridge',
+  'a wooden chair',
   'a mug',
-  'a chair',
-  'a table',
+  'a car',
   'a tree',
   'a house',
-  'a car',
-  'a lamp',
-  'a bottle',
-  'a vase',
-  'a sword',
-  'a rocket',
-  'a snowman',
 ];
 const TIMEOUT_MS = Math.max(5000, Number(process.env.PREVIEW_TIMEOUT_MS ?? 60_000) || 60_000);
 /**
