@@ -15,7 +15,8 @@
 // (front, a little right and above) is the first angle; the others are the viewer's own orbit,
 // a mouse drag of a quarter of the canvas height = 90° about the vertical axis (OrbitControls
 // turns 2π × dx / height), each shot taken once WebGL has stopped drawing (the camera settled).
-// Usage: npm run generator:preview   (PREVIEW_TIMEOUT_MS bounds each model's load, default 60000)
+// Usage: npm run generator:preview   (PREVIEW_TIMEOUT_MS bounds each model's load, default 60000;
+// PREVIEW_ONLY=backdrops, or photos or prompts, comma-separated, writes only those sheets)
 // Takes 5–7 minutes on 2 busy cores: SwiftShader draws a few frames a second, and each damped
 // turn takes some 50 frames to come to rest.
 import { PHOTOS_DIR } from '../src/testing/fixtures.ts';
@@ -76,6 +77,13 @@ const PROMPTS = [
   'a tree',
   'a house',
 ];
+/** PREVIEW_ONLY=backdrops (or photos, prompts, comma-separated) writes only those sheets. */
+const ONLY = new Set(
+  (process.env.PREVIEW_ONLY ?? 'photos,prompts,backdrops')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 const TIMEOUT_MS = Math.max(5000, Number(process.env.PREVIEW_TIMEOUT_MS ?? 60_000) || 60_000);
 /**
  * The page's stage is min(68vh, 760px) tall and the page's width less 2 × 21 px wide: a 374 px
@@ -151,17 +159,20 @@ async function make(
 async function cutOutCell(input: Uint8Array): Promise<Buffer> {
   const { mask } = await loadSubject(input);
   const alpha = Buffer.from(mask.inside.map((v) => (v ? 255 : 0)));
+  const raw = { width: CELL, height: CELL };
+  // One step at a time: within one pipeline sharp resizes a one-channel picture to sRGB, and
+  // removes the alpha after joining one.
   const matte = await sharp(alpha, { raw: { width: mask.width, height: mask.height, channels: 1 } })
     .resize(CELL, CELL, { fit: 'fill', kernel: 'nearest' })
+    .extractChannel(0)
     .raw()
     .toBuffer();
-  return sharp(input)
-    .resize(CELL, CELL, { fit: 'fill' })
-    .removeAlpha()
-    .joinChannel(matte, { raw: { width: CELL, height: CELL, channels: 1 } })
-    .flatten({ background: '#3f3f46' })
+  const rgb = await sharp(input).resize(CELL, CELL, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+  const cut = await sharp(rgb, { raw: { ...raw, channels: 3 } })
+    .joinChannel(matte, { raw: { ...raw, channels: 1 } })
     .png()
     .toBuffer();
+  return sharp(cut).flatten({ background: '#3f3f46' }).png().toBuffer();
 }
 
 async function makeComposites(): Promise<Model[]> {
@@ -508,8 +519,11 @@ if (!found) {
 }
 ensureBuilt();
 console.log('generating…');
-const { photos, prompts } = await makeModels();
-const composites = await makeComposites();
+const { photos, prompts } =
+  ONLY.has('photos') || ONLY.has('prompts')
+    ? await makeModels()
+    : { photos: [] as Model[], prompts: [] as Model[] };
+const composites = ONLY.has('backdrops') ? await makeComposites() : [];
 const files = new Map([...photos, ...prompts, ...composites].map((m) => [m.id, m.glb]));
 const server = await startServer(files);
 let browser: Browser | undefined;
@@ -557,44 +571,52 @@ try {
   };
 
   console.log(`rendering in Chromium ${browser.version()} (${found.kind}) on ${origin}…`);
-  await writeSheet(
-    PREVIEW_PNG,
-    [
-      "Kiln's local generator: the fixture photos (imageToGlb) and a synthetic 4-view chair (viewsToGlb)",
-      `${how}.`,
-      "Angles: the viewer's first view (front, a little right and above), then turned 90° about the vertical axis each time (a mouse drag).",
-    ],
-    ['input', 'first view (front ¾)', '+90° (right)', '+180° (back)', '+270° (left)'],
-    await render(photos, 4, true),
-    1,
-  );
-  await writeSheet(
-    PROMPTS_PNG,
-    [
-      "Kiln's local generator: prompts (promptToGlb)",
-      `${how}.`,
-      "Angles: the viewer's first view (front, a little right and above), and turned 90° about the vertical axis (a mouse drag).",
-    ],
-    ['first view (front ¾)', '+90° (right)'],
-    await render(prompts, 2, false),
-    3,
-  );
-  await writeSheet(
-    BACKDROPS_PNG,
-    [
-      "Kiln's local generator: objects on real backdrops (the alpha photos composited; decision 0049)",
-      `${how}.`,
-      'Columns: the input, the object as the generator found it (cut out over dark grey), the first view and +90°.',
-    ],
-    ['input', 'found object', 'first view (front ¾)', '+90° (right)'],
-    await render(composites, 2, true),
-    2,
-  );
+  if (ONLY.has('photos'))
+    await writeSheet(
+      PREVIEW_PNG,
+      [
+        "Kiln's local generator: the fixture photos (imageToGlb) and a synthetic 4-view chair (viewsToGlb)",
+        `${how}.`,
+        "Angles: the viewer's first view (front, a little right and above), then turned 90° about the vertical axis each time (a mouse drag).",
+      ],
+      ['input', 'first view (front ¾)', '+90° (right)', '+180° (back)', '+270° (left)'],
+      await render(photos, 4, true),
+      1,
+    );
+  if (ONLY.has('prompts'))
+    await writeSheet(
+      PROMPTS_PNG,
+      [
+        "Kiln's local generator: prompts (promptToGlb)",
+        `${how}.`,
+        "Angles: the viewer's first view (front, a little right and above), and turned 90° about the vertical axis (a mouse drag).",
+      ],
+      ['first view (front ¾)', '+90° (right)'],
+      await render(prompts, 2, false),
+      3,
+    );
+  if (ONLY.has('backdrops'))
+    await writeSheet(
+      BACKDROPS_PNG,
+      [
+        "Kiln's local generator: objects on real backdrops (the alpha photos composited; decisions 0049, 0064)",
+        `${how}.`,
+        'Columns: the input, the object as the generator found it (cut out over dark grey), the first view and +90°.',
+      ],
+      ['input', 'found object', 'first view (front ¾)', '+90° (right)'],
+      await render(composites, 2, true),
+      2,
+    );
 } finally {
   await browser?.close();
   await server.close();
 }
-for (const path of [PREVIEW_PNG, PROMPTS_PNG, BACKDROPS_PNG]) {
+for (const [sheet, path] of [
+  ['photos', PREVIEW_PNG],
+  ['prompts', PROMPTS_PNG],
+  ['backdrops', BACKDROPS_PNG],
+] as const) {
+  if (!ONLY.has(sheet)) continue;
   const { width, height } = await sharp(path).metadata();
   console.log(
     `wrote ${relative(process.cwd(), path) || path} (${width}×${height}, ${(statSync(path).size / 1024).toFixed(0)} KB)`,
