@@ -98,11 +98,11 @@ const teapot: Template = {
       // From inside the lower body, out and up to a tip as high as the opening.
       const y0 = cy - ry * 0.35;
       const start: [number, number, number] = [radiusAt(y0) - 0.06, y0, 0];
-      const reach = kettle ? between(random, 0.14, 0.18) : between(random, 0.2, 0.26);
-      const tip: [number, number, number] = [rx + reach, yTop - (kettle ? 0.04 : 0.01), 0];
-      const bend: [number, number, number] = [rx + reach * 0.45, y0 + 0.02, 0];
-      const r0 = between(random, 0.055, 0.065);
-      const r1 = between(random, 0.024, 0.03);
+      const reach = kettle ? between(random, 0.13, 0.16) : between(random, 0.16, 0.2);
+      const tip: [number, number, number] = [rx + reach, yTop - (kettle ? 0.05 : 0.03), 0];
+      const bend: [number, number, number] = [rx + reach * 0.35, y0 + 0.03, 0];
+      const r0 = between(random, 0.07, 0.08);
+      const r1 = between(random, 0.032, 0.038);
       parts.push(
         ...part(
           'body',
