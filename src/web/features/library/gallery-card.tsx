@@ -18,8 +18,6 @@ import { StatusBadge } from '../../ui/status-badge.tsx';
 export interface GalleryCardProps {
   entry: LibraryEntry;
   selected: boolean;
-  /** The card the grid's Tab stop is on (roving tabindex). */
-  active: boolean;
   /** The id of the element that says how to use the grid's keys. */
   hintId: string;
   onSelect: (id: string, range: boolean) => void;
@@ -40,7 +38,6 @@ export function cardLabel(entry: LibraryEntry): string {
 export const GalleryCard = memo(function GalleryCard({
   entry,
   selected,
-  active,
   hintId,
   onSelect,
   onFavourite,
@@ -85,7 +82,8 @@ export const GalleryCard = memo(function GalleryCard({
         className={`card gallery-card${selected ? ' is-selected' : ''}`}
         data-task-id={entry.id}
         data-card=""
-        tabIndex={active ? 0 : -1}
+        // One card is the grid's Tab stop (0); the page moves it as focus moves.
+        tabIndex={-1}
         aria-label={`${label}${selected ? ', selected' : ''}${favourite ? ', favourite' : ''}`}
         aria-describedby={hintId}
       >

@@ -3,6 +3,7 @@ import {
   NO_FILTERS,
   activeFilterCount,
   clearedFilters,
+  describeFilters,
   describeList,
   filtersFromSearch,
   searchOfFilters,
@@ -92,6 +93,9 @@ describe('the gallery’s address ⇄ its filters', () => {
     expect(describeList(NO_FILTERS, 1, false)).toBe('1 task; newest first.');
     expect(describeList(all, 2, false)).toBe(
       '2 tasks, matching “red chair”, made with alpha, from one photo, failed, favourites; most credits first.',
+    );
+    expect(describeFilters({ ...NO_FILTERS, q: 'unicorn', status: 'pending' })).toBe(
+      'Tasks matching “unicorn”, in progress.',
     );
   });
 });

@@ -77,6 +77,16 @@ export const STATUS_LABELS: Record<LibraryStatusFilter, string> = {
  * there, the filters ("matching “chair”, photos, failed, favourites, alpha") and the order.
  */
 export function describeList(filters: LibraryFilters, count: number, more: boolean): string {
+  const tasks = `${count} ${count === 1 ? 'task' : 'tasks'}${more ? ' shown so far' : ''}`;
+  return `${[tasks, ...filterWords(filters)].join(', ')}; ${SORT_LABELS[filters.sort].toLowerCase()}.`;
+}
+
+/** The filters in words, for "nothing matches": "Tasks matching “chair”, failed." */
+export function describeFilters(filters: LibraryFilters): string {
+  return `Tasks ${filterWords(filters).join(', ')}.`;
+}
+
+function filterWords(filters: LibraryFilters): string[] {
   const parts: string[] = [];
   const q = filters.q.trim();
   if (q) parts.push(`matching “${q}”`);
@@ -87,6 +97,5 @@ export function describeList(filters: LibraryFilters, count: number, more: boole
     );
   if (filters.status) parts.push(STATUS_LABELS[filters.status].toLowerCase());
   if (filters.favourite) parts.push('favourites');
-  const tasks = `${count} ${count === 1 ? 'task' : 'tasks'}${more ? ' shown so far' : ''}`;
-  return `${[tasks, ...parts].join(', ')}; ${SORT_LABELS[filters.sort].toLowerCase()}.`;
+  return parts;
 }

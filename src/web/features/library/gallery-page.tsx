@@ -23,6 +23,7 @@ import { GalleryCard } from './gallery-card.tsx';
 import {
   activeFilterCount,
   clearedFilters,
+  describeFilters,
   describeList,
   filtersFromSearch,
   searchOfFilters,
@@ -71,7 +72,9 @@ export default function GalleryPage() {
   // The tasks hidden last, for Undo.
   const [lastHidden, setLastHidden] = useState<readonly string[]>([]);
   const [selection, setSelection] = useState<Selection>(NO_SELECTION);
-  const [activeId, setActiveId] = useState<string | null>(null);
+  // The card the grid's one Tab stop is on (roving tabindex), kept in the DOM rather than in
+  // state: moving between cards then re-renders nothing (measured in bench/gallery.ts).
+  const activeRef = useRef<string | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
   const hintId = useId();
@@ -129,7 +132,19 @@ export default function GalleryPage() {
     () => entries.filter((e) => selection.ids.has(e.id)),
     [entries, selection.ids],
   );
-  const active = activeId !== null && order.includes(activeId) ? activeId : (order[0] ?? null);
+  // Exactly one card is the Tab stop: the one last focused while it is shown, else the first.
+  useEffect(() => {
+    const grid = listRef.current;
+    if (!grid) return;
+    const id = activeRef.current;
+    const stop =
+      (id
+        ? grid.querySelector<HTMLElement>(`[data-card][data-task-id="${CSS.escape(id)}"]`)
+        : null) ?? grid.querySelector<HTMLElement>('[data-card]');
+    for (const card of grid.querySelectorAll<HTMLElement>('[data-card][tabindex="0"]'))
+      if (card !== stop) card.tabIndex = -1;
+    if (stop) stop.tabIndex = 0;
+  }, [entries]);
 
   const focusCard = (id: string | undefined, part: 'card' | 'open' = 'card') => {
     const card = id
@@ -247,7 +262,13 @@ export default function GalleryPage() {
   const onGridFocus = (e: FocusEvent<HTMLUListElement>) => {
     const card = (e.target as HTMLElement).closest<HTMLElement>('[data-card]');
     const id = card?.dataset.taskId;
-    if (id && id !== activeId) setActiveId(id);
+    if (!card || !id || id === activeRef.current) return;
+    for (const other of listRef.current?.querySelectorAll<HTMLElement>(
+      '[data-card][tabindex="0"]',
+    ) ?? [])
+      other.tabIndex = -1;
+    card.tabIndex = 0;
+    activeRef.current = id;
   };
 
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = library;
@@ -269,7 +290,7 @@ export default function GalleryPage() {
   const actionError = bulk.isError ? describeError(bulk.error).message : null;
 
   return (
-    <main className="page gallery-page">
+    <main className={`page gallery-page${selected.length > 0 ? ' has-selection' : ''}`}>
       <div className="gallery-head">
         <h1 ref={headingRef} tabIndex={-1}>
           Gallery
@@ -326,7 +347,7 @@ export default function GalleryPage() {
           (filtered ? (
             <>
               <p className="gallery-empty-title">No tasks match these filters.</p>
-              <p className="muted">{describeList(filters, 0, false)}</p>
+              <p className="muted">{describeFilters(filters)}</p>
               <p>
                 <button type="button" className="primary" onClick={clearFilters}>
                   Clear filters
@@ -348,7 +369,7 @@ export default function GalleryPage() {
         }
       >
         {() => (
-          <>
+          <div className="gallery-results">
             <div className="gallery-status-row">
               <p className="muted small gallery-count" aria-live="polite">
                 {describeList(filters, entries.length, Boolean(hasNextPage))}
@@ -371,7 +392,6 @@ export default function GalleryPage() {
                   key={entry.id}
                   entry={entry}
                   selected={selection.ids.has(entry.id)}
-                  active={entry.id === active}
                   hintId={hintId}
                   onSelect={onSelect}
                   onFavourite={onFavourite}
@@ -379,7 +399,7 @@ export default function GalleryPage() {
                 />
               ))}
             </ul>
-          </>
+          </div>
         )}
       </QueryState>
 

@@ -107,9 +107,10 @@ export function GalleryToolbar({
           Filters{active > 0 ? ` (${active})` : ''}{' '}
           <span aria-hidden="true">{open ? '▴' : '▾'}</span>
         </button>
-        <label className="gallery-inline-field gallery-sort">
-          <span>Sort</span>
+        <div className="gallery-inline-field gallery-sort">
+          <label htmlFor={`${id}-sort`}>Sort</label>
           <select
+            id={`${id}-sort`}
             value={filters.sort}
             onChange={(e) => set({ sort: e.target.value as LibrarySort })}
           >
@@ -119,7 +120,7 @@ export function GalleryToolbar({
               </option>
             ))}
           </select>
-        </label>
+        </div>
       </div>
       <div
         id={`${id}-filters`}
@@ -165,9 +166,13 @@ export function GalleryToolbar({
             ))}
           </div>
         </fieldset>
-        <label className="gallery-inline-field">
-          <span>Model</span>
-          <select value={filters.model} onChange={(e) => set({ model: e.target.value })}>
+        <div className="gallery-inline-field">
+          <label htmlFor={`${id}-model`}>Model</label>
+          <select
+            id={`${id}-model`}
+            value={filters.model}
+            onChange={(e) => set({ model: e.target.value })}
+          >
             <option value="">All models</option>
             {modelIds.map((m) => (
               <option key={m} value={m}>
@@ -175,7 +180,7 @@ export function GalleryToolbar({
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <button
           type="button"
           className={`small gallery-fav-filter${filters.favourite ? ' is-on' : ''}`}
