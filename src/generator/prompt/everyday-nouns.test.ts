@@ -110,6 +110,8 @@ const MODIFIED = [
   'a snowman with a red hat',
   'a teapot without a spout, handle or lid',
   'an electric guitar',
+  'a blue vase with handles',
+  'an amphora',
 ];
 
 /**

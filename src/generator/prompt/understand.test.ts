@@ -55,6 +55,7 @@ describe('describePrompt', () => {
       'with wings',
     ]);
     expect(describePrompt('a mug without a handle').modifiers).toEqual(['without handle']);
+    expect(describePrompt('a vase with handles').modifiers).toEqual(['with handle']);
     expect(describePrompt('a wingless dragon').modifiers).toEqual(['without wings']);
     expect(describePrompt('a teapot without a spout, handle or lid').modifiers).toEqual([
       'without handle',

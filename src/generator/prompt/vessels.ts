@@ -1,5 +1,12 @@
 /** Templates for things turned on a lathe: mug, cup, bowl, bottle, vase, barrel, candle, can. */
-import { cylinder, flatShade, latheSolid, translate, type ProfilePoint } from './geometry.ts';
+import {
+  cylinder,
+  flatShade,
+  latheSolid,
+  scale,
+  translate,
+  type ProfilePoint,
+} from './geometry.ts';
 import { between, handle, part, type Part, type Template } from './template.ts';
 
 const SEGMENTS = 48;
@@ -283,14 +290,33 @@ function bandProfile(profile: readonly ProfilePoint[], y0: number, y1: number): 
 const vase: Template = {
   name: 'vase',
   nouns: ['vase', 'urn', 'jar', 'pot', 'amphora', 'vessel', 'pitcher', 'flower vase'],
+  variants: { amphora: 'amphora' },
   main: 'body',
-  finishes: { body: 'hashed', band: { hex: '#e3b23c', metallic: 1, roughness: 0.3 } },
-  build({ random }) {
+  finishes: {
+    body: 'hashed',
+    band: { hex: '#e3b23c', metallic: 1, roughness: 0.3 },
+    handle: 'main',
+  },
+  features: { handle: false },
+  featureRoles: { handle: 'handle' },
+  build({ random, variant, features }) {
     const profile = vaseProfile(random());
     const parts = part('body', latheSolid(profile, SEGMENTS));
     if (random() < 0.5) {
       const y = between(random, 0.3, 0.6);
       parts.push(...part('band', latheSolid(bandProfile(profile, y, y + 0.05), SEGMENTS, true)));
+    }
+    if (features.has('handle') || variant === 'amphora') {
+      // Two loop handles from the shoulder up to the neck, either side (an amphora's).
+      const low = between(random, 0.5, 0.58);
+      const high = 0.86;
+      const ring = handle(
+        [radiusAt(profile, low) - 0.02, low],
+        [radiusAt(profile, high) - 0.015, high],
+        between(random, 0.12, 0.16),
+        0.025,
+      );
+      parts.push(...part('handle', ring, scale(ring, -1, 1, 1)));
     }
     return parts;
   },
