@@ -439,12 +439,13 @@ test('gallery and credits show what happened', async ({ page }, info) => {
   await expect(page.getByText('Completed').first()).toBeVisible();
   // A model that was shown has its own picture, with the input photo beside it; a task without
   // a model (the failed one) shows its input photo.
-  const model = page.getByRole('img', { name: /^3D model from the alpha task/ }).first();
+  const modelPicture = page.getByRole('img', { name: /^3D model from the alpha task/ });
+  const card = page.locator('.gallery-card').filter({ has: modelPicture }).first();
+  const model = card.getByRole('img', { name: /^3D model from the alpha task/ });
   await model.scrollIntoViewIfNeeded();
   await expect
     .poll(() => model.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
     .toBe(480);
-  const card = page.locator('.gallery-card', { has: model });
   await expect(card.getByRole('img', { name: /^Input photo/ })).toBeVisible();
   const thumb = page.getByRole('img', { name: /Input photo for \S+ task/ }).first();
   await thumb.scrollIntoViewIfNeeded();
