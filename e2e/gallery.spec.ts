@@ -171,6 +171,15 @@ test('the gallery searches, filters, sorts, stars, selects and hides with Undo, 
   const bar = page.getByRole('region', { name: 'Selected tasks' });
   await expect(bar).toContainText('3 selected');
   await shot(page, info, 'gallery-selected');
+  // The two with a model (the failed one has none) download as one zip.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    bar.getByRole('button', { name: 'Download 2 as zip' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/\.zip$/);
+  const zip = readFileSync(await download.path());
+  expect(zip.subarray(0, 2).toString()).toBe('PK');
+  expect(zip.includes(Buffer.from('.glb'))).toBe(true);
   await bar.getByRole('button', { name: 'Hide 3' }).click();
   await expect(page.getByText('3 tasks hidden.')).toBeVisible();
   await expect(cards(page)).toHaveCount(2);
