@@ -14,7 +14,7 @@ import { Link } from '../../ui/link.tsx';
 import type { BatchView } from './batch-controller.ts';
 import { itemStatus, type ItemStatus } from './batch-status.ts';
 import type { Batch, BatchItem } from './batch-store.ts';
-import { saveBlob } from './save-blob.ts';
+import { saveBlob } from '../../lib/save-blob.ts';
 import { batchController } from './use-batch.ts';
 
 function Thumb({ item, task }: { item: BatchItem; task: Task | undefined }) {

@@ -19,7 +19,7 @@ import { Canvas } from '@react-three/fiber';
 import { useDropzone } from 'react-dropzone';
 import { WebGLRenderer, type WebGLRendererParameters } from 'three';
 import type { CameraLink } from './camera-link.ts';
-import { downloadBlob } from './download.ts';
+import { saveBlob as downloadBlob } from '../../lib/save-blob.ts';
 import { isGlb } from './loaders.ts';
 import type { SaveWhat } from './save-menu.tsx';
 import {

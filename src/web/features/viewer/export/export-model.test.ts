@@ -21,7 +21,7 @@ import { STLLoader } from 'three/examples/jsm/loaders/STLLoader.js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { imageToGlb } from '../../../../generator/index.ts';
 import { photoPath } from '../../../../testing/fixtures.ts';
-import { downloadBlob } from '../download.ts';
+import { saveBlob as downloadBlob } from '../../../lib/save-blob.ts';
 import {
   EXPORT_FORMATS,
   exportClone,

@@ -1,3 +1,6 @@
+// Saving a blob as a file: the viewer's downloads (screenshots, the original GLB, exports) and
+// the batch's zip.
+
 /** Saves `blob` as `fileName` through a temporary `<a download>`; the object URL is revoked later. */
 export function saveBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
