@@ -454,27 +454,31 @@ test('gallery and credits show what happened', async ({ page }, info) => {
     .toBeGreaterThan(0);
   await shot(page, info, 'gallery');
   await expectAccessible(page);
-  // Hide the failed task: asked inline, then gone from the gallery and the library.
+  // Hide the failed gamma task (earlier files may have made other gamma tasks): asked inline,
+  // then gone from the gallery and the library.
   const count = await libraryCount(page);
-  await page
-    .getByRole('button', { name: /^Hide gamma/ })
+  const gammaId = await page
+    .locator('.gallery-card')
+    .filter({ has: page.getByRole('button', { name: /^Hide gamma/ }) })
+    .filter({ hasText: 'Failed' })
     .first()
-    .click();
-  await page.getByRole('button', { name: /^Yes, hide gamma/ }).click();
+    .getAttribute('data-task-id');
+  const gamma = page.locator(`.gallery-card[data-task-id="${gammaId}"]`);
+  const hideGamma = async () => {
+    await gamma.getByRole('button', { name: /^Hide gamma/ }).click();
+    await gamma.getByRole('button', { name: /^Yes, hide gamma/ }).click();
+  };
+  await hideGamma();
   await expect(page.getByText('Task hidden.')).toBeVisible();
-  await expect(page.getByRole('button', { name: /^Hide gamma/ })).toHaveCount(0);
+  await expect(gamma).toHaveCount(0);
   expect(await libraryCount(page)).toBe(count - 1);
   // Undo brings it back, focused; hidden again, its own address says so and offers Unhide.
   await page.getByRole('button', { name: 'Undo' }).click();
-  await expect(page.getByRole('button', { name: /^Hide gamma/ })).toHaveCount(1);
-  await expect(page.getByRole('link', { name: /^Open gamma/ })).toBeFocused();
+  await expect(gamma).toHaveCount(1);
+  await expect(gamma.getByRole('link', { name: /^Open gamma/ })).toBeFocused();
   expect(await libraryCount(page)).toBe(count);
-  const gammaId = await page
-    .locator('.gallery-card', { has: page.getByRole('button', { name: /^Hide gamma/ }) })
-    .getAttribute('data-task-id');
-  await page.getByRole('button', { name: /^Hide gamma/ }).click();
-  await page.getByRole('button', { name: /^Yes, hide gamma/ }).click();
-  await expect(page.getByRole('button', { name: /^Hide gamma/ })).toHaveCount(0);
+  await hideGamma();
+  await expect(gamma).toHaveCount(0);
   await page.goto(`/tasks/${gammaId}`);
   await expect(page.getByText('This task is hidden from your gallery.')).toBeVisible();
   await expect(page.getByText('The generation failed')).toBeVisible();
@@ -483,8 +487,7 @@ test('gallery and credits show what happened', async ({ page }, info) => {
   await expect(page.getByText('This task is hidden from your gallery.')).toHaveCount(0);
   expect(await libraryCount(page)).toBe(count);
   await page.goto('/gallery');
-  await page.getByRole('button', { name: /^Hide gamma/ }).click();
-  await page.getByRole('button', { name: /^Yes, hide gamma/ }).click();
+  await hideGamma();
   await expect(page.getByText('Task hidden.')).toBeVisible();
   expect(await libraryCount(page)).toBe(count - 1);
   await page.getByRole('link', { name: /^Open/ }).first().click();
