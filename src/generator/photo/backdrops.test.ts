@@ -29,24 +29,36 @@ describe('objects on real backdrops (composites of the alpha photos; the alpha i
     }
   });
 
-  it.each([
-    ['chair', 'two-tone-horizon'],
-    ['robot', 'vertical-gradient'],
-    ['horse', 'wall-with-shadow'],
-    ['hamburger', 'jpeg-70'],
-  ] as const)('%s on %s: a clean model whose front matches the alpha', async (name, backdrop) => {
-    const bytes = await photo(`${name}.png`);
-    const glb = await inspectGlb(await imageToGlb(await composite(bytes, backdrop)));
-    expectCleanModel(glb);
-    const { data, info } = await sharp(bytes)
-      .ensureAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const inside = new Uint8Array(info.width * info.height);
-    for (let i = 0; i < inside.length; i++) inside[i] = data[i * 4 + 3]! >= 128 ? 1 : 0;
-    const expected = normaliseMask({ width: info.width, height: info.height, inside }, 256, 256);
-    expect(iou(renderSilhouette(glb.doc, 'front', 256, 256), expected)).toBeGreaterThanOrEqual(0.9);
-  });
+  // The model's front silhouette, normalised by its bounding box, against the alpha: a harsher
+  // measure than the mask's, as a part missed or added at the object's extremes moves the box
+  // (decision 0073). Every composite reaches 0.9 but one: the flamingo on JPEG at quality 70
+  // (0.899), whose tail feathers' ringing stays a pixel or two beyond the alpha.
+  const MODEL_FLOOR: Partial<Record<`${string} on ${string}`, number>> = {
+    'flamingo on jpeg-70': 0.89,
+  };
+  it.each(PHOTOS)(
+    '%s: a clean model whose front matches the alpha on every backdrop',
+    async (name) => {
+      const bytes = await photo(`${name}.png`);
+      const { data, info } = await sharp(bytes)
+        .ensureAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const inside = new Uint8Array(info.width * info.height);
+      for (let i = 0; i < inside.length; i++) inside[i] = data[i * 4 + 3]! >= 128 ? 1 : 0;
+      const expected = normaliseMask({ width: info.width, height: info.height, inside }, 256, 256);
+      const scores: string[] = [];
+      for (const backdrop of BACKDROPS) {
+        const glb = await inspectGlb(await imageToGlb(await composite(bytes, backdrop)));
+        expectCleanModel(glb);
+        const score = iou(renderSilhouette(glb.doc, 'front', 256, 256), expected);
+        scores.push(`${backdrop} ${score.toFixed(3)}`);
+        expect(score, scores.join(', ')).toBeGreaterThanOrEqual(
+          MODEL_FLOOR[`${name} on ${backdrop}`] ?? 0.9,
+        );
+      }
+    },
+  );
 
   it("keeps backdrop-coloured parts at the base (a skate's grey frame), and drops the shadow", async () => {
     // A roller skate on a light grey sweep: a dark red boot, a grey frame under it (the

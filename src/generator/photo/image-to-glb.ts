@@ -39,6 +39,8 @@ export const IMAGE_TO_GLB_DEFAULTS = {
 
 type Resolved = Required<Omit<ImageToGlbOptions, 'onPhase'>> & GenerateHooks;
 
+/** A thin object's outline is looked for again on a grid this much finer (subject.ts). */
+const THIN_GRID_FACTOR = 2;
 /** Simplification may move the surface by at most this fraction of the model's size. */
 const SIMPLIFY_MAX_ERROR = 0.002;
 /** The model is at least this deep, as a fraction of its width. */
@@ -183,6 +185,7 @@ export async function imageToGlb(
   const subject = await loadSubject(image, {
     gridLongSide: resolved.gridLongSide,
     textureMaxSide: resolved.textureMaxSide,
+    thinGridFactor: THIN_GRID_FACTOR,
   });
   return reliefGlb(subject, resolved);
 }

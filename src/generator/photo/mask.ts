@@ -198,11 +198,131 @@ export function maskFromBackground(grid: SampleGrid, background: Background): Ma
       queue.push(t);
     }
   }
-  return { width, height, inside, coverage };
+  return widenThinParts({ width, height, inside, coverage }, coverage);
 }
 
-/** The weak (hysteresis) tolerance is at least this (RGB distance). */
-const WEAK_FLOOR = 12;
+/**
+ * How much of each outline sample the object covers, from its colour: a sample on the edge is a
+ * mix of the object's colour and the backdrop's, in the proportion of the cell the object covers
+ * (c = αf + (1 − α)b). The object's colour f is the mean of interior samples within two samples
+ * (for a part all outline, a leg a sample or two wide: its purest sample near), and α the length
+ * of c − b against f − b (not its projection, which a pale rim on a saturated interior read as
+ * barely covered). The distance-based coverage of {@link maskFromBackground} saturates on a
+ * contrasting edge and so put every outline half a sample out: a thin leg came out too wide.
+ * With `chromaBlurred` (JPEG, lossy WebP: colour stored at half resolution, so a saturated
+ * part's hue bleeds a pixel or two onto the backdrop) α is read from brightness alone where
+ * object and backdrop differ in it.
+ *
+ * Outline samples whose colour says they hold almost no object (α under {@link MIN_RIM_COVERAGE}:
+ * compression ringing beside a feather's tip, let in by the weak tolerance) are backdrop; the
+ * outline is peeled so, up to {@link MAX_PEELS} samples deep, and thin parts widened again.
+ */
+export function edgeCoverage(
+  mask: Mask,
+  grid: SampleGrid,
+  background: Background,
+  chromaBlurred = false,
+): Mask {
+  let current = mask;
+  for (let peel = 0; ; peel++) {
+    const { coverage, edge } = outlineCoverage(current, grid, background, chromaBlurred);
+    const inside = new Uint8Array(current.inside);
+    let dropped = 0;
+    if (peel < MAX_PEELS)
+      for (let s = 0; s < inside.length; s++)
+        if (edge[s] && coverage[s]! < MIN_RIM_COVERAGE) {
+          inside[s] = 0;
+          dropped++;
+        }
+    current = { ...current, inside, coverage };
+    if (dropped === 0) return current;
+  }
+}
+
+/** Outline samples covered less than this (by their colour) are backdrop. */
+const MIN_RIM_COVERAGE = 0.1;
+/** At most this many samples deep. */
+const MAX_PEELS = 3;
+
+/** Coverage of the outline samples by their colour (see {@link edgeCoverage}), and which they are. */
+function outlineCoverage(
+  mask: Mask,
+  grid: SampleGrid,
+  background: Background,
+  chromaBlurred: boolean,
+): { coverage: Float32Array; edge: Uint8Array } {
+  const { width, height, inside } = mask;
+  const coverage = mask.coverage ? Float32Array.from(mask.coverage) : Float32Array.from(inside);
+  const edge = new Uint8Array(inside.length);
+  for (let s = 0; s < inside.length; s++) {
+    if (!inside[s]) continue;
+    const x = s % width;
+    const y = (s - x) / width;
+    edge[s] =
+      (x > 0 && !inside[s - 1]) ||
+      (x + 1 < width && !inside[s + 1]) ||
+      (y > 0 && !inside[s - width]) ||
+      (y + 1 < height && !inside[s + width])
+        ? 1
+        : 0;
+  }
+  const rgb = (t: number): [number, number, number] => [
+    grid.rgb[t * 3]!,
+    grid.rgb[t * 3 + 1]!,
+    grid.rgb[t * 3 + 2]!,
+  ];
+  for (let s = 0; s < inside.length; s++) {
+    if (!edge[s]) continue;
+    const x = s % width;
+    const y = (s - x) / width;
+    const b = backdropAt(background, s);
+    const f = [0, 0, 0];
+    let n = 0;
+    let purest = -1;
+    let far = -1;
+    for (let dy = -2; dy <= 2; dy++)
+      for (let dx = -2; dx <= 2; dx++) {
+        const nx = x + dx;
+        const ny = y + dy;
+        if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+        const t = ny * width + nx;
+        if (!inside[t]) continue;
+        const c = rgb(t);
+        if (!edge[t]) {
+          for (let k = 0; k < 3; k++) f[k]! += c[k]!;
+          n++;
+        }
+        const d = Math.hypot(c[0] - b[0], c[1] - b[1], c[2] - b[2]);
+        if (d > far) [far, purest] = [d, t];
+      }
+    const object = n > 0 ? f.map((v) => v / n) : rgb(purest);
+    const c = rgb(s);
+    const fb = [0, 1, 2].map((k) => object[k]! - b[k]!);
+    const cb = [0, 1, 2].map((k) => c[k]! - b[k]!);
+    const lumaFb = luma(fb);
+    let alpha: number;
+    if (chromaBlurred && Math.abs(lumaFb) >= background.threshold / 2) {
+      alpha = luma(cb) / lumaFb;
+    } else {
+      const len2 = fb[0]! ** 2 + fb[1]! ** 2 + fb[2]! ** 2;
+      // Object and backdrop too alike to tell a mix by: keep the distance-based coverage.
+      if (len2 < background.threshold ** 2) continue;
+      alpha = Math.sqrt((cb[0]! ** 2 + cb[1]! ** 2 + cb[2]! ** 2) / len2);
+    }
+    coverage[s] = Math.min(1, Math.max(0, alpha));
+  }
+  return { coverage, edge };
+}
+
+/** Rec. 601 luma of an RGB difference. */
+const luma = (c: readonly number[]): number => 0.299 * c[0]! + 0.587 * c[1]! + 0.114 * c[2]!;
+
+/**
+ * The weak (hysteresis) tolerance is at least this (RGB distance). 8, not 0064's 12: the ringing
+ * 12 kept out is now peeled off the outline by its colour (edgeCoverage), and a pale wing tip 8
+ * to 12 off a flat backdrop of its hue is kept (decision 0073).
+ */
+const WEAK_FLOOR = 8;
 
 /**
  * Soft shadows: the backdrop's own colour, darker (same chromaticity, lower brightness), lying on
@@ -456,6 +576,13 @@ function components(mask: Mask, value: 0 | 1): { labels: Int32Array; sizes: numb
   return { labels, sizes };
 }
 
+/** Enclosed background regions up to this share of the grid are pinholes in the matte, filled. */
+const MAX_HOLE_SHARE = 0.001;
+/** Islands within this many samples of the object are parts of it (if not specks). */
+const NEAR_PART = 4;
+/** The smallest such part, in samples. */
+const MIN_NEAR_PART = 8;
+
 /**
  * Removes specks: object islands much smaller than the largest one, and small enclosed
  * background holes (noise in a matte). Large enclosed holes, such as a teapot's handle
@@ -469,9 +596,19 @@ export function cleanMask(mask: Mask): Mask {
   const fg = components(mask, 1);
   const largest = Math.max(0, ...fg.sizes);
   const minIsland = Math.max(4, largest * 0.02);
+  // A part cut off from the object by a stem thinner than a sample (a burger's sprig): close to
+  // it, and more than a speck, it stays.
+  const main = fg.sizes.indexOf(largest);
+  let near: Uint8Array = new Uint8Array(area);
+  for (let s = 0; s < area; s++) near[s] = fg.labels[s] === main ? 1 : 0;
+  for (let i = 0; i < NEAR_PART; i++) near = step8(near, width, height, true);
+  const nearLabels = new Set<number>();
+  for (let s = 0; s < area; s++) if (near[s] && fg.labels[s]! >= 0) nearLabels.add(fg.labels[s]!);
+  const minNearPart = Math.max(MIN_NEAR_PART, largest * 0.002);
   for (let s = 0; s < area; s++) {
     const label = fg.labels[s]!;
-    if (label >= 0 && fg.sizes[label]! < minIsland) inside[s] = 0;
+    if (label < 0 || fg.sizes[label]! >= minIsland) continue;
+    if (!(nearLabels.has(label) && fg.sizes[label]! >= minNearPart)) inside[s] = 0;
   }
 
   const cleaned: Mask = { ...mask, inside };
@@ -489,7 +626,7 @@ export function cleanMask(mask: Mask): Mask {
       if (label >= 0) touchesBorder[label] = 1;
     }
   }
-  const maxHole = Math.max(2, area * 0.003);
+  const maxHole = Math.max(2, area * MAX_HOLE_SHARE);
   for (let s = 0; s < area; s++) {
     const label = bg.labels[s]!;
     if (label >= 0 && !touchesBorder[label] && bg.sizes[label]! <= maxHole) inside[s] = 1;

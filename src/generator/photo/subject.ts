@@ -2,6 +2,8 @@ import { GeneratorInputError } from '../core/errors.ts';
 import { framedObject } from './framed-object.ts';
 import {
   cleanMask,
+  distanceToBackground,
+  edgeCoverage,
   countMeshableCells,
   estimateBackground,
   fillBackdropLookalikes,
@@ -30,6 +32,14 @@ export const SUBJECT_DEFAULTS = {
   gridLongSide: 160,
 } as const;
 
+/** Formats whose colour is stored at half resolution (edges bleed hue): lossy ones. */
+const CHROMA_SUBSAMPLED = new Set(['jpeg', 'webp', 'heif', 'avif']);
+
+/** Objects with at least this share of samples near the outline are thin (the flamingo: 0.43). */
+const THIN_SHARE = 0.3;
+/** A finer grid keeps at least this many pixels per sample. */
+const MIN_PIXELS_PER_SAMPLE = 1.5;
+
 /** Smallest image side, in pixels, that can show an object. */
 export const MIN_IMAGE_SIDE = 16;
 /** Fewer meshable mask cells than this: no usable object outline. */
@@ -54,6 +64,11 @@ export interface SubjectOptions {
   imageIndex?: number;
   gridLongSide?: number;
   textureMaxSide?: number;
+  /**
+   * For a thin object (mostly outline on the grid), how much finer a grid to look again on
+   * (limited by the photo's pixels). Default 1: no second look.
+   */
+  thinGridFactor?: number;
 }
 
 export function gridSize(width: number, height: number, longSide: number): [number, number] {
@@ -104,29 +119,25 @@ export async function loadSubject(
   if (maxAlpha(raster) < 8) {
     fail('is fully transparent: there is no object to model.', imageIndex);
   }
-  const [gw, gh] = gridSize(raster.width, raster.height, gridLongSide);
-  const grid = sampleGrid(raster, gw, gh);
   const usesAlpha = hasUsefulAlpha(raster);
-  let background: Background | undefined;
-  let mask: Mask;
-  if (usesAlpha) {
-    mask = cleanMask(maskFromAlpha(grid));
-  } else {
-    background = estimateBackground(grid);
-    if (!background) {
-      fail(
-        'has no plain background to tell the object from; use a photo of one object on a plain backdrop, or a PNG with a transparent background.',
-        imageIndex,
-      );
-    }
-    mask = cleanMask(
-      fillBackdropLookalikes(
-        removeSoftShadows(maskFromBackground(grid, background), grid, background),
-        grid,
-        background,
-      ),
+  const chromaBlurred = CHROMA_SUBSAMPLED.has(info.format);
+  let found = findMask(raster, gridLongSide, usesAlpha, chromaBlurred);
+  if (!found) {
+    fail(
+      'has no plain background to tell the object from; use a photo of one object on a plain backdrop, or a PNG with a transparent background.',
+      imageIndex,
     );
   }
+  // A thin object (a flamingo's legs, a lamp's stem) is mostly outline on the grid: look again
+  // on a finer one, as fine as the photo's pixels allow.
+  const finer = Math.min(
+    Math.round(gridLongSide * (options.thinGridFactor ?? 1)),
+    Math.floor(Math.max(raster.width, raster.height) / MIN_PIXELS_PER_SAMPLE),
+  );
+  if (finer > gridLongSide && thinShare(found.mask) >= THIN_SHARE)
+    found = findMask(raster, finer, usesAlpha, chromaBlurred) ?? found;
+  const { background } = found;
+  let mask = found.mask;
   const framed = framedObject(mask);
   if (framed.kind === 'several')
     fail(
@@ -151,6 +162,41 @@ export async function loadSubject(
     );
   }
   return { raster, mask, usesAlpha, background };
+}
+
+/**
+ * The object's mask on a grid of `gridLongSide` samples: from the alpha channel, or told from
+ * the backdrop fitted to the border (undefined when the border is no backdrop).
+ */
+function findMask(
+  raster: Raster,
+  gridLongSide: number,
+  usesAlpha: boolean,
+  chromaBlurred: boolean,
+): { mask: Mask; background: Background | undefined } | undefined {
+  const [gw, gh] = gridSize(raster.width, raster.height, gridLongSide);
+  const grid = sampleGrid(raster, gw, gh);
+  if (usesAlpha) return { mask: cleanMask(maskFromAlpha(grid)), background: undefined };
+  const background = estimateBackground(grid);
+  if (!background) return undefined;
+  const found = maskFromBackground(grid, background);
+  const mask = cleanMask(
+    fillBackdropLookalikes(removeSoftShadows(found, grid, background), grid, background),
+  );
+  return { mask: edgeCoverage(mask, grid, background, chromaBlurred), background };
+}
+
+/** The share of an object's samples within two samples of its outline. */
+function thinShare(mask: Mask): number {
+  const distance = distanceToBackground(mask);
+  let inside = 0;
+  let near = 0;
+  for (let s = 0; s < mask.inside.length; s++) {
+    if (!mask.inside[s]) continue;
+    inside++;
+    if (distance[s]! <= 2) near++;
+  }
+  return inside === 0 ? 0 : near / inside;
 }
 
 /**
