@@ -197,9 +197,14 @@ async function makeCases(): Promise<Case[]> {
   for (const p of photos.filter((x) => x.name !== 'teapot'))
     for (const backdrop of BACKDROPS) {
       const bytes = await composite(p.bytes, backdrop);
+      const truth = await alphaTruth(p.bytes);
+      const glb = await inspectGlb(await imageToGlb(bytes));
+      const score = truth
+        ? iou(renderSilhouette(glb.doc, 'front', 256, 256), truth).toFixed(3)
+        : '—';
       cases.push({
         group: 'on backdrops',
-        name: `${p.name} on ${backdrop}`,
+        name: `${p.name} on ${backdrop} (IoU ${score})`,
         input: `${await dimensions(bytes)} ${backdrop === 'jpeg-70' ? 'JPEG' : 'PNG'}, ${(bytes.byteLength / 1024).toFixed(0)} KB`,
         run: () => imageToGlb(bytes),
       });
