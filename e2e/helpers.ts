@@ -113,3 +113,35 @@ export async function overflowing(page: Page): Promise<string[]> {
       ),
   );
 }
+
+/** The canvas as raw RGB pixels (a page screenshot clipped to it). */
+export async function pixels(viewer: Locator): Promise<Buffer> {
+  await viewer.locator('canvas').scrollIntoViewIfNeeded();
+  const box = await viewer.locator('canvas').boundingBox();
+  if (!box) throw new Error('no canvas');
+  const png = await viewer.page().screenshot({ clip: box });
+  return sharp(png).removeAlpha().resize(160, 120, { fit: 'fill' }).raw().toBuffer();
+}
+
+/** Mean absolute difference per channel (0–255) between two pictures of the canvas. */
+export function difference(a: Buffer, b: Buffer): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs((a[i] ?? 0) - (b[i] ?? 0));
+  return sum / a.length;
+}
+
+/** Lets the on-demand canvas draw the change (a few animation frames). */
+export async function settle(page: Page) {
+  await page.evaluate(
+    () =>
+      new Promise((r) =>
+        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150))),
+      ),
+  );
+}
+
+export async function press(viewer: Locator, key: string) {
+  await viewer.focus();
+  await viewer.page().keyboard.press(key);
+  await settle(viewer.page());
+}

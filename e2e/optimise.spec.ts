@@ -5,12 +5,16 @@ import sharp from 'sharp';
 import { readStl, stlEdgeUse } from '../src/testing/stl.ts';
 import {
   DEMO_KEY,
+  difference,
   expectAccessible,
   expectRenderedModel,
   generate,
   overflowing,
   photo,
   pickModel,
+  pixels,
+  press,
+  settle,
   shot,
   useKey,
 } from './helpers.ts';
@@ -169,6 +173,23 @@ test('optimise a result for Web / AR: progress, before and after side by side, t
   await expect(viewers).toHaveCount(2);
   await expectRenderedModel(viewers.nth(0));
   await expectRenderedModel(viewers.nth(1));
+  // Their cameras are linked: turning the original turns the optimised one; unlinked, it stays.
+  await settle(page);
+  const before = await pixels(viewers.nth(1));
+  await press(viewers.nth(0), 'ArrowLeft');
+  await press(viewers.nth(0), 'ArrowLeft');
+  await page.waitForTimeout(600);
+  expect(
+    difference(before, await pixels(viewers.nth(1))),
+    'the optimised turned too',
+  ).toBeGreaterThan(1);
+  await result.getByLabel('Link cameras').uncheck();
+  await settle(page);
+  const still = await pixels(viewers.nth(1));
+  await press(viewers.nth(0), 'ArrowRight');
+  await page.waitForTimeout(600);
+  expect(difference(still, await pixels(viewers.nth(1))), 'unlinked, it stays').toBeLessThan(0.3);
+  await result.getByLabel('Link cameras').check();
   await shot(page, info, 'optimise-result');
   await expectAccessible(page);
 

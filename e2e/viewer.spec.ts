@@ -13,10 +13,14 @@ import { VIEWER_FIXTURES_DIR } from '../src/testing/fixtures.ts';
 import { glbFacts } from '../src/web/features/viewer/facts/glb-facts.ts';
 import {
   DEMO_KEY,
+  difference,
   expectAccessible,
   expectRenderedModel,
   overflowing,
   photo,
+  pixels,
+  press,
+  settle,
   useKey,
 } from './helpers.ts';
 
@@ -29,38 +33,6 @@ async function open(page: Page, name: string, viewer: Locator = viewerOf(page)) 
   await viewer.getByTestId('viewer-file-input').setInputFiles(fixture(name));
   await expect(viewer).toHaveAttribute('data-state', 'ready', { timeout: 45_000 });
   await expect(viewer.page().getByText(`${name}.glb`).first()).toBeVisible();
-}
-
-/** The canvas as raw RGB pixels (a page screenshot clipped to it). */
-async function pixels(viewer: Locator): Promise<Buffer> {
-  await viewer.locator('canvas').scrollIntoViewIfNeeded();
-  const box = await viewer.locator('canvas').boundingBox();
-  if (!box) throw new Error('no canvas');
-  const png = await viewer.page().screenshot({ clip: box });
-  return sharp(png).removeAlpha().resize(160, 120, { fit: 'fill' }).raw().toBuffer();
-}
-
-/** Mean absolute difference per channel (0–255) between two pictures of the canvas. */
-function difference(a: Buffer, b: Buffer): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += Math.abs((a[i] ?? 0) - (b[i] ?? 0));
-  return sum / a.length;
-}
-
-/** Lets the on-demand canvas draw the change (a few animation frames). */
-async function settle(page: Page) {
-  await page.evaluate(
-    () =>
-      new Promise((r) =>
-        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150))),
-      ),
-  );
-}
-
-async function press(viewer: Locator, key: string) {
-  await viewer.focus();
-  await viewer.page().keyboard.press(key);
-  await settle(viewer.page());
 }
 
 async function save(viewer: Locator, item: string): Promise<{ download: Download; bytes: Buffer }> {

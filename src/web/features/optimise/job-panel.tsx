@@ -1,11 +1,11 @@
-import { Suspense, type ReactNode } from 'react';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { NotFoundError } from '../../../client/index.ts';
 import type { OptimiseJob, OptimiseResult } from '../../../contract/index.ts';
 import { useOptimiseJob } from '../../api/optimise-job.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { Link } from '../../ui/link.tsx';
 import { QueryState } from '../../ui/query-state.tsx';
-import { LazyModelViewer } from '../viewer/index.ts';
+import { CameraLink, LazyModelViewer } from '../viewer/index.ts';
 import {
   describeExtensions,
   describePlan,
@@ -151,6 +151,13 @@ function Result({
 }) {
   const { before, after } = result;
   const stl = result.format === 'stl';
+  // Both viewers frame their model alike, so one camera pose shows both the same way: turning
+  // one turns the other, to compare the same spot before and after.
+  const [link] = useState(() => new CameraLink());
+  const [linked, setLinked] = useState(true);
+  useEffect(() => {
+    link.setEnabled(linked);
+  }, [link, linked]);
   const compare = `/viewer?a=${encodeURIComponent(original)}&b=${encodeURIComponent(result.preview_url)}`;
   return (
     <section
@@ -230,7 +237,13 @@ function Result({
       </div>
 
       <div className="card">
-        <h2>Side by side</h2>
+        <div className="opt-compare__head">
+          <h2>Side by side</h2>
+          <label>
+            <input type="checkbox" checked={linked} onChange={(e) => setLinked(e.target.checked)} />{' '}
+            Link cameras
+          </label>
+        </div>
         {stl && (
           <p className="muted small">
             The right is the printed mesh (a GLB of the STL&rsquo;s triangles, shown in metres).
@@ -240,7 +253,11 @@ function Result({
           <figure>
             <figcaption>Original · {formatBytes(before.bytes)}</figcaption>
             <Suspense fallback={<div className="viewer-placeholder">Loading the viewer…</div>}>
-              <LazyModelViewer url={original} label={`3D model of ${subject}, original`} />
+              <LazyModelViewer
+                url={original}
+                label={`3D model of ${subject}, original`}
+                cameraLink={link}
+              />
             </Suspense>
           </figure>
           <figure>
@@ -252,6 +269,7 @@ function Result({
                 url={result.preview_url}
                 label={`3D model of ${subject}, optimised for ${job.plan.preset}`}
                 fileName={fileName.replace(/\.(glb|stl)$/, '')}
+                cameraLink={link}
               />
             </Suspense>
           </figure>

@@ -3,6 +3,8 @@
 import { lazy } from 'react';
 
 export type { LocalFile, ModelViewerProps } from './model-viewer.tsx';
+// Plain TypeScript, no three.js: viewers given the same link share their camera moves.
+export { CameraLink } from './camera-link.ts';
 
 /** `<LazyModelViewer url label fileName? cameraLink? onOpenFile? />`, inside a <Suspense>. */
 export const LazyModelViewer = lazy(() => import('./model-viewer.tsx'));
