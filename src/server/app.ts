@@ -108,6 +108,9 @@ export function createServerApp(deps: ServerDeps): ServerApp {
 
   const optimiser = createOptimiser({
     store: storage.library,
+    jobStore: storage.optimiseJobs,
+    holder: storage.holder,
+    exclusive: storage.exclusive,
     blobs: deps.blobs,
     ownerOf,
     now,

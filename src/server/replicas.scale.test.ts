@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   LibraryEntrySchema,
   LibraryPageSchema,
+  OptimiseJobSchema,
+  OptimiseStartSchema,
   TaskSchema,
   UploadResultSchema,
   type Task,
@@ -168,6 +170,50 @@ describe('two replicas, one Kiln', () => {
     const part = await fetch(`${B()}${entry.model_url}`, { headers: { range: 'bytes=0-3' } });
     expect(part.status).toBe(206);
     expect(await part.text()).toBe('glTF');
+  });
+
+  it('an optimise job started on A is polled on B, and its file is served by both', async () => {
+    const res = await create(A(), { model: 'beta-text', prompt: 'a red mug', mode: 'sync' });
+    const { id } = TaskSchema.parse(await res.json());
+    let entry = LibraryEntrySchema.parse(
+      await (await fetch(`${A()}/api/library/${id}`, { headers: auth })).json(),
+    );
+    for (let i = 0; i < 50 && !entry.archived; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      entry = LibraryEntrySchema.parse(
+        await (await fetch(`${A()}/api/library/${id}`, { headers: auth })).json(),
+      );
+    }
+    expect(entry.archived).toBe(true);
+    const started = await fetch(`${A()}/api/library/${id}/optimise`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ preset: 'web' }),
+    });
+    expect(started.status).toBe(202);
+    const { job_id } = OptimiseStartSchema.parse(await started.json());
+    // Every poll on B: it did not start the job, yet knows it from the database.
+    let job = OptimiseJobSchema.parse(
+      await (await fetch(`${B()}/api/optimise/${job_id}`, { headers: auth })).json(),
+    );
+    for (let i = 0; i < 300 && (job.status === 'queued' || job.status === 'running'); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      const poll = await fetch(`${B()}/api/optimise/${job_id}`, { headers: auth });
+      expect(poll.status).toBe(200);
+      job = OptimiseJobSchema.parse(await poll.json());
+    }
+    expect(job.status).toBe('succeeded');
+    // Asked again on B: the job A has, not a second one.
+    const again = await fetch(`${B()}/api/library/${id}/optimise`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ preset: 'web' }),
+    });
+    expect(OptimiseStartSchema.parse(await again.json()).job_id).toBe(job_id);
+    const fromA = new Uint8Array(await (await fetch(`${A()}${job.result!.url}`)).arrayBuffer());
+    const fromB = new Uint8Array(await (await fetch(`${B()}${job.result!.url}`)).arrayBuffer());
+    expect(fromB).toEqual(fromA);
+    expect(new TextDecoder().decode(fromB.slice(0, 4))).toBe('glTF');
   });
 
   it('the library and credits read the same through nginx, whichever replica answers', async () => {

@@ -1,6 +1,7 @@
 import type { OwnerOf } from '../owner-id.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import type { LibraryStore } from '../storage/library.ts';
+import type { OptimiseJobStore } from '../storage/optimise-jobs.ts';
 import { createOptimiseJobs, type OptimiseJobs } from './jobs.ts';
 import { createOptimisePool, type RunOptimise } from './pool.ts';
 import { optimiseRoutes } from './routes.ts';
@@ -34,6 +35,11 @@ export function createOptimiser(
     ownerOf: OwnerOf;
     now?: () => number;
     log?: (message: string) => void;
+    /** Where jobs are shared with other replicas (and kept across a restart). */
+    jobStore?: OptimiseJobStore;
+    /** This process's name in it, and whether no other process shares it. */
+    holder?: string;
+    exclusive?: boolean;
   } & OptimiserOptions,
 ): Optimiser {
   const concurrency = Math.max(1, deps.concurrency ?? 1);
@@ -45,6 +51,9 @@ export function createOptimiser(
     ...(deps.timeoutMs ? { timeoutMs: deps.timeoutMs } : {}),
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.log ? { log: deps.log } : {}),
+    ...(deps.jobStore ? { store: deps.jobStore } : {}),
+    ...(deps.holder ? { holder: deps.holder } : {}),
+    ...(deps.exclusive !== undefined ? { exclusive: deps.exclusive } : {}),
   });
   return {
     routes: optimiseRoutes({ store: deps.store, jobs, ownerOf: deps.ownerOf, blobs: deps.blobs }),

@@ -1,5 +1,6 @@
-// Optimise jobs: an in-memory table, owner-scoped, run one or two at a time with a time limit.
-// A job outlives its request (the browser polls it), not the process: see decision 0069.
+// Optimise jobs: owner-scoped, run one or two at a time with a time limit. The jobs this process
+// runs are kept in memory and written through to the database (Storage.optimiseJobs), so any
+// replica answers a poll, and a restart still knows finished jobs: decisions 0069 and 0074.
 import { randomBytes } from 'node:crypto';
 import {
   ERROR_CODES,
@@ -11,6 +12,7 @@ import {
 import { createLimiter } from '../../async/index.ts';
 import { ApiError } from '../middleware/api-error.ts';
 import type { BlobStore } from '../storage/blobs.ts';
+import type { OptimiseJobStore, StoredOptimiseJob } from '../storage/optimise-jobs.ts';
 import { OptimiseInputError } from './pipeline.ts';
 import type { RunOptimise } from './pool.ts';
 
@@ -29,6 +31,20 @@ export interface OptimiseJobsDeps {
   /** Unfinished jobs one key may have (default 3). */
   perOwner?: number;
   log?: (message: string) => void;
+  /** Where jobs are kept for every replica; without it, only this process knows them. */
+  store?: OptimiseJobStore;
+  /** This process's name in the store (Storage.holder). */
+  holder?: string;
+  /**
+   * No other process shares the store (embedded SQLite): an unfinished job another holder wrote
+   * was left by a process that is gone.
+   */
+  exclusive?: boolean;
+  /**
+   * How often this process rewrites its unfinished jobs (default 5 s). A job not rewritten for
+   * six times as long was left by a process that stopped.
+   */
+  heartbeatMs?: number;
 }
 
 export interface StartJob {
@@ -44,9 +60,9 @@ export interface OptimiseJobs {
    * A new job (or the same key's unfailed job for the same model and plan). Throws a 429
    * ApiError when this key or the queue has too many.
    */
-  start(input: StartJob): OptimiseJob;
-  /** The job, when it is this owner's and still remembered. */
-  get(owner: string, id: string): OptimiseJob | undefined;
+  start(input: StartJob): Promise<OptimiseJob>;
+  /** The job, when it is this owner's and still remembered (by any replica). */
+  get(owner: string, id: string): Promise<OptimiseJob | undefined>;
   /** Stops running jobs (they fail, saying so) and waits for them. */
   stop(): Promise<void>;
   /** Jobs running and waiting (tests, diagnostics). */
@@ -59,6 +75,11 @@ interface Entry {
   key: string;
   job: OptimiseJob;
   controller: AbortController;
+  /** The store's writes of this job, in order. */
+  writing: Promise<void>;
+  /** When its progress was last written. */
+  writtenMs: number;
+  writtenStage: string;
 }
 
 const minutes = (ms: number) =>
@@ -77,6 +98,9 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
   const keepMs = deps.keepMs ?? 60 * 60 * 1000;
   const maxWaiting = deps.maxWaiting ?? 20;
   const perOwner = deps.perOwner ?? 3;
+  const { store } = deps;
+  const holder = deps.holder ?? 'this-process';
+  const heartbeatMs = deps.heartbeatMs ?? 5_000;
   const limiter = createLimiter(Math.max(1, deps.concurrency ?? 1));
   // Counted here: the limiter's own counts are copies taken when it was made.
   let runningCount = 0;
@@ -84,14 +108,63 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
   const entries = new Map<string, Entry>();
   const running = new Set<Promise<void>>();
   let stopping = false;
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let lastStoreSweep = 0;
 
-  const unfinished = (e: Entry) => e.job.status === 'queued' || e.job.status === 'running';
+  const isUnfinished = (job: OptimiseJob) => job.status === 'queued' || job.status === 'running';
+  const unfinished = (e: Entry) => isUnfinished(e.job);
+
+  /** Writes the job through to the store (in order, after the entry's earlier writes). */
+  function persist(entry: Entry): Promise<void> {
+    if (!store) return Promise.resolve();
+    const row: StoredOptimiseJob = {
+      owner: entry.owner,
+      dedupeKey: entry.key,
+      job: structuredClone(entry.job),
+      holder,
+      updatedMs: now(),
+    };
+    entry.writtenMs = row.updatedMs;
+    entry.writtenStage = entry.job.stage;
+    entry.writing = entry.writing
+      .then(() => store.put(row))
+      .catch((err: unknown) => log(`could not save job ${entry.job.id}: ${String(err)}`));
+    return entry.writing;
+  }
+
+  /**
+   * A job another process wrote: as it is, or failed when that process is gone (it stopped
+   * rewriting it, or the store is this process's alone).
+   */
+  function asSeen(row: StoredOptimiseJob): OptimiseJob {
+    const { job } = row;
+    if (!isUnfinished(job) || row.holder === holder) return job;
+    const gone = deps.exclusive || now() - row.updatedMs > 6 * heartbeatMs;
+    if (!gone) return job;
+    return {
+      ...job,
+      status: 'failed',
+      stage: 'Failed',
+      finished_ms: row.updatedMs,
+      error: {
+        message: 'The Kiln server that ran this job stopped before it finished. Start it again.',
+        type: ERROR_TYPES.api,
+        code: ERROR_CODES.optimiseFailed,
+      },
+    };
+  }
 
   function sweep() {
     const t = now();
     for (const [id, e] of entries)
       if (!unfinished(e) && e.job.finished_ms !== null && t - e.job.finished_ms > keepMs)
         entries.delete(id);
+    if (store && t - lastStoreSweep > 10 * 60 * 1000) {
+      lastStoreSweep = t;
+      store
+        .sweep(t - keepMs)
+        .catch((err: unknown) => log(`could not forget old jobs: ${String(err)}`));
+    }
   }
 
   function fail(entry: Entry, error: ErrorObject) {
@@ -109,11 +182,13 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
         type: ERROR_TYPES.api,
         code: ERROR_CODES.optimiseFailed,
       });
+      await persist(entry);
       return;
     }
     job.status = 'running';
     job.stage = 'Starting';
     job.progress = 1;
+    void persist(entry);
     const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs);
     timer.unref?.();
     try {
@@ -122,6 +197,8 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
         throw new OptimiseInputError(
           'The model’s file is missing from the library; it cannot be optimised.',
         );
+      // Stopped while the file was read: a signal already aborted may never fire again.
+      controller.signal.throwIfAborted();
       const output = await deps.run(
         source,
         job.plan,
@@ -129,10 +206,13 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
           if (job.status !== 'running') return;
           job.progress = Math.max(job.progress, Math.min(99, Math.round(progress)));
           job.stage = stage;
+          // Other replicas see a new stage at once, and the progress within it each second.
+          if (stage !== entry.writtenStage || now() - entry.writtenMs >= 1000) void persist(entry);
         },
         controller.signal,
       );
       job.stage = 'Saving';
+      void persist(entry);
       const stored = await deps.blobs.put('assets', output.file, output.format);
       const preview = output.preview
         ? await deps.blobs.put('assets', output.preview, 'glb')
@@ -183,21 +263,45 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
     } finally {
       clearTimeout(timer);
     }
+    await persist(entry);
+  }
+
+  /** Rewrites this process's unfinished jobs, so other replicas know it still runs them. */
+  function beat() {
+    if (!store || heartbeat) return;
+    heartbeat = setInterval(() => {
+      const mine = [...entries.values()].filter(unfinished);
+      if (mine.length === 0) {
+        clearInterval(heartbeat);
+        heartbeat = undefined;
+        return;
+      }
+      for (const e of mine) void persist(e);
+    }, heartbeatMs);
+    heartbeat.unref?.();
   }
 
   return {
-    start({ owner, taskId, sourceSha256, plan }) {
+    async start({ owner, taskId, sourceSha256, plan }) {
       sweep();
       const key = `${owner}\n${sourceSha256}\n${JSON.stringify(plan)}`;
       for (const e of entries.values())
         if (e.key === key && e.job.status !== 'failed') return structuredClone(e.job);
+      const known = await store?.findUnfailed(key);
+      if (known && asSeen(known).status !== 'failed') return asSeen(known);
       const mine = [...entries.values()].filter((e) => e.owner === owner && unfinished(e));
-      if (mine.length >= perOwner)
+      const elsewhere = store
+        ? (await store.unfinished(owner)).filter(
+            (r) => !entries.has(r.job.id) && isUnfinished(asSeen(r)),
+          )
+        : [];
+      const underWay = mine.length + elsewhere.length;
+      if (underWay >= perOwner)
         throw new ApiError(
           429,
           {
             code: ERROR_CODES.optimiseBusy,
-            message: `You have ${mine.length} optimise jobs under way; wait for one to finish.`,
+            message: `You have ${underWay} optimise jobs under way; wait for one to finish.`,
           },
           { headers: { 'retry-after': '10' } },
         );
@@ -224,8 +328,19 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
         result: null,
         error: null,
       };
-      const entry: Entry = { owner, key, job, controller: new AbortController() };
+      const entry: Entry = {
+        owner,
+        key,
+        job,
+        controller: new AbortController(),
+        writing: Promise.resolve(),
+        writtenMs: 0,
+        writtenStage: '',
+      };
       entries.set(job.id, entry);
+      // Written before it is answered: the next poll may reach another replica.
+      await persist(entry);
+      beat();
       waitingCount++;
       const done = limiter(async () => {
         waitingCount--;
@@ -239,15 +354,24 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
       running.add(done);
       return structuredClone(job);
     },
-    get(owner, id) {
+    async get(owner, id) {
       sweep();
       const e = entries.get(id);
-      return e && e.owner === owner ? structuredClone(e.job) : undefined;
+      if (e) return e.owner === owner ? structuredClone(e.job) : undefined;
+      const row = await store?.get(id);
+      if (!row || row.owner !== owner) return undefined;
+      const job = asSeen(row);
+      // Forgotten an hour after it finished, as this process forgets its own.
+      if (job.finished_ms !== null && now() - job.finished_ms > keepMs) return undefined;
+      return job;
     },
     async stop() {
       stopping = true;
+      if (heartbeat) clearInterval(heartbeat);
+      heartbeat = undefined;
       for (const e of entries.values()) if (unfinished(e)) e.controller.abort(new Error('stop'));
       await Promise.allSettled([...running]);
+      await Promise.allSettled([...entries.values()].map((e) => e.writing));
     },
     get load() {
       return { running: runningCount, waiting: waitingCount };

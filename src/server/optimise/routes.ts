@@ -80,7 +80,7 @@ export function optimiseRoutes(deps: OptimiseRouteDeps) {
               : 'Only a completed task’s model can be optimised.',
           param: 'id',
         });
-      const job = deps.jobs.start({
+      const job = await deps.jobs.start({
         owner: ownerId,
         taskId: id,
         sourceSha256: row.assetSha256,
@@ -111,13 +111,13 @@ export function optimiseRoutes(deps: OptimiseRouteDeps) {
     return served;
   });
 
-  app.get('/optimise/:job', required, (c) => {
-    const job = deps.jobs.get(theOwner(c), c.req.param('job'));
+  app.get('/optimise/:job', required, async (c) => {
+    const job = await deps.jobs.get(theOwner(c), c.req.param('job'));
     if (!job)
       throw new ApiError(404, {
         code: ERROR_CODES.optimiseJobNotFound,
         message:
-          'No such optimise job for your API key (jobs are kept for an hour after they finish, and not across a restart of Kiln).',
+          'No such optimise job for your API key (jobs are kept for an hour after they finish).',
         param: 'job_id',
       });
     return c.json(job, 200, { 'cache-control': 'no-store' });

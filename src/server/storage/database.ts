@@ -7,6 +7,7 @@ import { idempotencyStore, type IdempotencyStore } from './idempotency.ts';
 import { leases, type Leases } from './leases.ts';
 import { libraryStore, type LibraryStore } from './library.ts';
 import { migrations } from './migrations.ts';
+import { optimiseJobStore, type OptimiseJobStore } from './optimise-jobs.ts';
 import { shareStore, type ShareStore } from './shares.ts';
 import type { Tables } from './schema.ts';
 import { uploadIndex, type UploadIndex } from './uploads.ts';
@@ -20,6 +21,8 @@ export interface Storage {
   leases: Leases;
   /** Public links to models. */
   shares: ShareStore;
+  /** Optimise jobs, readable by every replica. */
+  optimiseJobs: OptimiseJobStore;
   /** This process's name in leases and in-flight records. */
   holder: string;
   /** True when no other process can share the database (embedded SQLite). */
@@ -35,6 +38,7 @@ export function storageOver(db: Kysely<Tables>, exclusive: boolean): Storage {
     counters: counters(db),
     leases: leases(db),
     shares: shareStore(db),
+    optimiseJobs: optimiseJobStore(db),
     holder: `${process.pid}-${randomBytes(6).toString('hex')}`,
     exclusive,
     close: () => db.destroy(),

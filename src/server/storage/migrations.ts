@@ -179,4 +179,35 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '007_optimise_jobs': {
+    // Optimise jobs (server/optimise/): written by the replica that runs one, read by any, so a
+    // poll that reaches another replica (or the same one after a restart) finds the job. The
+    // job itself is JSON (the contract's OptimiseJob); the columns beside it are what is looked
+    // up: its owner, the same-request key, whether it is unfinished, and the runner's heartbeat.
+    async up(db: Kysely<unknown>) {
+      const t = columnTypes(db);
+      await db.schema
+        .createTable('optimise_jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('dedupe_key', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('holder', 'text', (c) => c.notNull())
+        .addColumn('created_ms', t.bigint, (c) => c.notNull())
+        .addColumn('updated_ms', t.bigint, (c) => c.notNull())
+        .addColumn('finished_ms', t.bigint)
+        .addColumn('job_json', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('optimise_jobs_owner_status')
+        .on('optimise_jobs')
+        .columns(['owner', 'status'])
+        .execute();
+      await db.schema
+        .createIndex('optimise_jobs_dedupe_key')
+        .on('optimise_jobs')
+        .column('dedupe_key')
+        .execute();
+    },
+  },
 };

@@ -79,6 +79,23 @@ export interface Tables {
     holder: string;
     until_ms: number;
   };
+  optimise_jobs: {
+    /** `opt_` + 96 random bits. */
+    id: string;
+    owner: string;
+    /** Owner, model and plan: the same request asked again gets the same job. */
+    dedupe_key: string;
+    /** queued, running, succeeded or failed (also inside job_json). */
+    status: string;
+    /** The process that runs it (Storage.holder). */
+    holder: string;
+    created_ms: number;
+    /** Written by the runner at least every few seconds while the job is unfinished. */
+    updated_ms: number;
+    finished_ms: number | null;
+    /** The contract's OptimiseJob. */
+    job_json: string;
+  };
   shares: {
     /** The link's secret (base64url, 144 random bits): `/s/{token}`. */
     token: string;

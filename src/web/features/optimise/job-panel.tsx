@@ -42,7 +42,7 @@ export function JobPanel({
       className="opt-job"
       describe={(error) =>
         error instanceof NotFoundError
-          ? 'This optimise job is not known any more (Kiln keeps jobs for an hour, and not across a restart). Press Optimise to run it again.'
+          ? 'This optimise job is not known any more (Kiln keeps jobs for an hour after they finish). Press Optimise to run it again.'
           : describeError(error).message
       }
     >

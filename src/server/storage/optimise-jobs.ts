@@ -1,0 +1,105 @@
+import type { Kysely } from 'kysely';
+import { OptimiseJobSchema, type OptimiseJob } from '../../contract/index.ts';
+import type { Tables } from './schema.ts';
+
+/** A job as kept: the job, whose it is, and who runs it. */
+export interface StoredOptimiseJob {
+  owner: string;
+  dedupeKey: string;
+  job: OptimiseJob;
+  /** The process that runs it. */
+  holder: string;
+  /** When its runner last wrote it. */
+  updatedMs: number;
+}
+
+/**
+ * Optimise jobs shared by every replica (server/optimise/jobs.ts keeps the ones it runs in
+ * memory too, and writes them through here).
+ */
+export interface OptimiseJobStore {
+  /** Writes the job as it is now (inserted the first time). */
+  put(row: StoredOptimiseJob): Promise<void>;
+  get(id: string): Promise<StoredOptimiseJob | undefined>;
+  /** The newest job asked with this key that has not failed. */
+  findUnfailed(dedupeKey: string): Promise<StoredOptimiseJob | undefined>;
+  /** The owner's unfinished jobs (queued or running), whoever runs them. */
+  unfinished(owner: string): Promise<StoredOptimiseJob[]>;
+  /** Forgets jobs that finished before `beforeMs`; how many. */
+  sweep(beforeMs: number): Promise<number>;
+}
+
+type Row = Tables['optimise_jobs'];
+
+const fromRow = (r: Row): StoredOptimiseJob => ({
+  owner: r.owner,
+  dedupeKey: r.dedupe_key,
+  // Written by Kiln itself; parsed anyway, so a row from an older version fails loudly here.
+  job: OptimiseJobSchema.parse(JSON.parse(r.job_json)),
+  holder: r.holder,
+  updatedMs: Number(r.updated_ms),
+});
+
+export function optimiseJobStore(db: Kysely<Tables>): OptimiseJobStore {
+  return {
+    async put({ owner, dedupeKey, job, holder, updatedMs }) {
+      const values = {
+        status: job.status,
+        holder,
+        updated_ms: updatedMs,
+        finished_ms: job.finished_ms,
+        job_json: JSON.stringify(job),
+      };
+      await db
+        .insertInto('optimise_jobs')
+        .values({
+          id: job.id,
+          owner,
+          dedupe_key: dedupeKey,
+          created_ms: job.created_ms,
+          ...values,
+        })
+        .onConflict((oc) => oc.column('id').doUpdateSet(values))
+        .execute();
+    },
+
+    async get(id) {
+      const r = await db
+        .selectFrom('optimise_jobs')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return r && fromRow(r);
+    },
+
+    async findUnfailed(dedupeKey) {
+      const r = await db
+        .selectFrom('optimise_jobs')
+        .selectAll()
+        .where('dedupe_key', '=', dedupeKey)
+        .where('status', '!=', 'failed')
+        .orderBy('created_ms', 'desc')
+        .executeTakeFirst();
+      return r && fromRow(r);
+    },
+
+    async unfinished(owner) {
+      const rows = await db
+        .selectFrom('optimise_jobs')
+        .selectAll()
+        .where('owner', '=', owner)
+        .where('status', 'in', ['queued', 'running'])
+        .execute();
+      return rows.map(fromRow);
+    },
+
+    async sweep(beforeMs) {
+      const result = await db
+        .deleteFrom('optimise_jobs')
+        .where('finished_ms', 'is not', null)
+        .where('finished_ms', '<', beforeMs)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
