@@ -213,9 +213,10 @@ export function maskFromBackground(grid: SampleGrid, background: Background): Ma
  * part's hue bleeds a pixel or two onto the backdrop) α is read from brightness alone where
  * object and backdrop differ in it.
  *
- * Outline samples whose colour says they hold almost no object (α under {@link MIN_RIM_COVERAGE}:
- * compression ringing beside a feather's tip, let in by the weak tolerance) are backdrop; the
- * outline is peeled so, up to {@link MAX_PEELS} samples deep, and thin parts widened again.
+ * Outline samples whose colour says they hold almost no object (α under {@link MIN_RIM_COVERAGE},
+ * or {@link MIN_RIM_COVERAGE_LOSSY} in a lossy photo: compression ringing beside a feather's tip,
+ * let in by the weak tolerance) are backdrop; the outline is peeled so, up to {@link MAX_PEELS}
+ * samples deep.
  */
 export function edgeCoverage(
   mask: Mask,
@@ -224,13 +225,14 @@ export function edgeCoverage(
   chromaBlurred = false,
 ): Mask {
   let current = mask;
+  const floor = chromaBlurred ? MIN_RIM_COVERAGE_LOSSY : MIN_RIM_COVERAGE;
   for (let peel = 0; ; peel++) {
     const { coverage, edge } = outlineCoverage(current, grid, background, chromaBlurred);
     const inside = new Uint8Array(current.inside);
     let dropped = 0;
     if (peel < MAX_PEELS)
       for (let s = 0; s < inside.length; s++)
-        if (edge[s] && coverage[s]! < MIN_RIM_COVERAGE) {
+        if (edge[s] && coverage[s]! < floor) {
           inside[s] = 0;
           dropped++;
         }
@@ -241,6 +243,11 @@ export function edgeCoverage(
 
 /** Outline samples covered less than this (by their colour) are backdrop. */
 const MIN_RIM_COVERAGE = 0.1;
+/**
+ * The same in a lossy photo, whose compression puts colour beside every edge (ringing, bled
+ * hue) that reads as a fifth of the object or so (decision 0073).
+ */
+const MIN_RIM_COVERAGE_LOSSY = 0.2;
 /** At most this many samples deep. */
 const MAX_PEELS = 3;
 
