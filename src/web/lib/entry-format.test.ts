@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LibraryEntry } from '../../contract/index.ts';
 import {
   archiveNote,
+  describeEntries,
   describeEntry,
   formatNumber,
   isoDateTime,
@@ -181,5 +182,21 @@ describe('describeEntry', () => {
       entry({ prompt: 'a cube', created: Date.UTC(2026, 10, 24, 15, 33) / 1000 }),
     );
     expect(a).not.toBe(b);
+  });
+
+  it('tells apart entries that read alike in a list: the second, then a number', () => {
+    const at = (s: number) => Date.UTC(2026, 10, 24, 15, 32, s) / 1000;
+    const labels = describeEntries([
+      entry({ id: 'a', prompt: 'a cube', created: at(7) }),
+      entry({ id: 'b', prompt: 'a cube', created: at(41) }),
+      entry({ id: 'c', prompt: 'a cube', created: at(41) }),
+      entry({ id: 'd', prompt: 'a ball', created: at(41) }),
+    ]);
+    expect(new Set(labels).size).toBe(4);
+    // The one that reads apart already stays as it was.
+    expect(labels[3]).toBe(describeEntry(entry({ prompt: 'a ball', created: at(41) })));
+    expect(labels[0]).toMatch(/ \(.*\d{1,2}:32:07.*\)$/);
+    expect(labels[1]).toMatch(/:32:41.*\)$/);
+    expect(labels[2]).toMatch(/:32:41.*, 2\)$/);
   });
 });

@@ -124,3 +124,33 @@ export function describeEntry(entry: LibraryEntry): string {
         : `${entry.images.length} photos`;
   return `${entry.model} · ${subject} · ${formatDateTime(entry.created * 1000)}`;
 }
+
+const timeWithSeconds = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+
+/**
+ * {@link describeEntry} for a list, every label different: entries that read alike (the same
+ * model and input, made within one minute) get the time to the second, and, still alike, a
+ * number in the list's order: "… 15:32 (15:32:07)", "… 15:32 (15:32:07, 2)".
+ */
+export function describeEntries(entries: readonly LibraryEntry[]): string[] {
+  const labels = entries.map(describeEntry);
+  const count = (list: string[]) => {
+    const n = new Map<string, number>();
+    for (const l of list) n.set(l, (n.get(l) ?? 0) + 1);
+    return n;
+  };
+  const alike = count(labels);
+  const withSeconds = labels.map((label, i) =>
+    alike.get(label)! > 1
+      ? `${label} (${timeWithSeconds.format(new Date(entries[i]!.created * 1000))})`
+      : label,
+  );
+  const still = count(withSeconds);
+  const seen = new Map<string, number>();
+  return withSeconds.map((label) => {
+    if (still.get(label)! === 1) return label;
+    const n = (seen.get(label) ?? 0) + 1;
+    seen.set(label, n);
+    return n === 1 ? label : `${label.slice(0, -1)}, ${n})`;
+  });
+}

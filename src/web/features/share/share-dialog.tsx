@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useCreateShare } from '../../api/share-create.ts';
 import { useShareLink } from '../../api/share-link-query.ts';
@@ -75,15 +75,25 @@ export default function ShareDialog({
     (share ? copyRef : createRef).current?.focus();
   }, [ready, share]);
 
-  const focusLater = (ref: RefObject<HTMLElement | null>) =>
-    requestAnimationFrame(() => ref.current?.focus());
+  // After creating or revoking, focus goes to what comes next once it is drawn: the query's
+  // answer may render after the mutation's onSuccess (and after the next frame).
+  const focusNext = useRef<'copy' | 'create' | null>(null);
+  useEffect(() => {
+    const next = focusNext.current;
+    if (next === 'copy' && share) copyRef.current?.focus();
+    else if (next === 'create' && share === null) createRef.current?.focus();
+    else return;
+    focusNext.current = null;
+  }, [share]);
 
   const make = () => {
     setStatus('');
     create.mutate(undefined, {
       onSuccess: () => {
         setStatus('Link created. Anyone with it can see this model.');
-        focusLater(copyRef);
+        // Drawn already, or focused by the effect above once it is.
+        if (copyRef.current) copyRef.current.focus();
+        else focusNext.current = 'copy';
       },
     });
   };
@@ -119,7 +129,8 @@ export default function ShareDialog({
           setConfirming(false);
           setStatus('Sharing stopped: the link and its embeds no longer work.');
         });
-        focusLater(createRef);
+        if (createRef.current) createRef.current.focus();
+        else focusNext.current = 'create';
       },
     });
   };

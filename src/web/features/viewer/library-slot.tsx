@@ -4,7 +4,7 @@
 // opened without a key, or a file from this device, is shown without them).
 import { useEffect } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
-import { describeEntry } from '../../lib/entry-format.ts';
+import { describeEntries, describeEntry } from '../../lib/entry-format.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { useLibrary } from '../../api/library-query.ts';
 import type { Slot, UrlSlot } from './slot.ts';
@@ -61,6 +61,7 @@ function LibraryPicker({
   if (entries.length === 0)
     return <span className="muted small">No finished models in your library yet.</span>;
   const picked = entries.find((e) => e.model_url === value);
+  const labels = describeEntries(entries);
   return (
     <label className="viewer-slot__pick">
       <PickedThumb entry={picked} />
@@ -76,9 +77,9 @@ function LibraryPicker({
         <option value="" disabled>
           Choose a model…
         </option>
-        {entries.map((entry) => (
+        {entries.map((entry, i) => (
           <option key={entry.id} value={entry.model_url ?? ''}>
-            {describeEntry(entry)}
+            {labels[i]}
           </option>
         ))}
       </select>
