@@ -30,8 +30,7 @@ import {
   promptToGlb,
   viewsToGlb,
 } from '../src/generator/index.ts';
-import type { Mask } from '../src/generator/photo/mask.ts';
-import { inspectGlb, iou, normaliseMask, renderSilhouette } from '../src/testing/generator.ts';
+import { alphaSilhouette, inspectGlb, iou, renderSilhouette } from '../src/testing/generator.ts';
 import { syntheticViews } from '../src/generator/views/synthetic-views.ts';
 
 const RUNS = Math.max(1, Math.floor(Number(process.env.BENCH_RUNS ?? 3)) || 3);
@@ -107,20 +106,6 @@ async function dimensions(png: Uint8Array): Promise<string> {
 // The cases.
 
 /** The photo's alpha as a normalised front mask, or undefined for an opaque photo. */
-async function alphaTruth(bytes: Uint8Array): Promise<Mask | undefined> {
-  const { data, info } = await sharp(bytes)
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const inside = new Uint8Array(info.width * info.height);
-  let transparent = 0;
-  for (let i = 0; i < inside.length; i++) {
-    inside[i] = data[i * 4 + 3]! >= 128 ? 1 : 0;
-    if (!inside[i]) transparent++;
-  }
-  if (transparent === 0) return undefined;
-  return normaliseMask({ width: info.width, height: info.height, inside }, 256, 256);
-}
 
 async function makeCases(): Promise<Case[]> {
   if (!existsSync(PHOTOS_DIR)) {
@@ -171,7 +156,7 @@ async function makeCases(): Promise<Case[]> {
   for (const p of photos)
     for (const quality of QUALITIES) {
       const glb = await inspectGlb(await imageToGlb(p.bytes, IMAGE_QUALITY[quality]));
-      const truth = await alphaTruth(p.bytes);
+      const truth = await alphaSilhouette(p.bytes);
       const score = truth
         ? iou(renderSilhouette(glb.doc, 'front', 256, 256), truth).toFixed(3)
         : '—';
@@ -197,7 +182,7 @@ async function makeCases(): Promise<Case[]> {
   for (const p of photos.filter((x) => x.name !== 'teapot'))
     for (const backdrop of BACKDROPS) {
       const bytes = await composite(p.bytes, backdrop);
-      const truth = await alphaTruth(p.bytes);
+      const truth = await alphaSilhouette(p.bytes);
       const glb = await inspectGlb(await imageToGlb(bytes));
       const score = truth
         ? iou(renderSilhouette(glb.doc, 'front', 256, 256), truth).toFixed(3)

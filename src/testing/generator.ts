@@ -390,10 +390,10 @@ export function signedVolume(doc: Document): number {
 }
 
 /**
- * Edges of the surface not shared by exactly two triangles, with vertices welded by position
- * across primitives: 0 for a closed (watertight), edge-manifold surface.
+ * Every triangle of the document as three vertex ids, vertices welded by position across
+ * primitives (so edges can be matched between parts).
  */
-export function edgeDefects(doc: Document): number {
+export function weldedTriangles(doc: Document): [number, number, number][] {
   const t = worldTriangles(doc);
   const ids = new Map<string, number>();
   const id = (i: number): number => {
@@ -402,9 +402,18 @@ export function edgeDefects(doc: Document): number {
     if (n === undefined) ids.set(key, (n = ids.size));
     return n;
   };
+  const out: [number, number, number][] = [];
+  for (let i = 0; i < t.length; i += 9) out.push([id(i), id(i + 3), id(i + 6)]);
+  return out;
+}
+
+/**
+ * Edges of the surface not shared by exactly two triangles, with vertices welded by position
+ * across primitives: 0 for a closed (watertight), edge-manifold surface.
+ */
+export function edgeDefects(doc: Document): number {
   const uses = new Map<string, number>();
-  for (let i = 0; i < t.length; i += 9) {
-    const v = [id(i), id(i + 3), id(i + 6)];
+  for (const v of weldedTriangles(doc)) {
     for (let k = 0; k < 3; k++) {
       const a = v[k]!;
       const b = v[(k + 1) % 3]!;
@@ -415,6 +424,30 @@ export function edgeDefects(doc: Document): number {
   let defects = 0;
   for (const n of uses.values()) if (n !== 2) defects++;
   return defects;
+}
+
+/**
+ * The photo's alpha channel as a mask (alpha ≥ 128), cropped to its bounding box and resampled
+ * to width × height, as renderSilhouette draws a model; undefined for a photo with no
+ * transparent pixel.
+ */
+export async function alphaSilhouette(
+  bytes: Uint8Array,
+  width = 256,
+  height = 256,
+): Promise<Mask | undefined> {
+  const { data, info } = await sharp(bytes)
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const inside = new Uint8Array(info.width * info.height);
+  let transparent = 0;
+  for (let i = 0; i < inside.length; i++) {
+    inside[i] = data[i * 4 + 3]! >= 128 ? 1 : 0;
+    transparent += 1 - inside[i]!;
+  }
+  if (transparent === 0) return undefined;
+  return normaliseMask({ width: info.width, height: info.height, inside }, width, height);
 }
 
 /** Awaits a generator call that must fail with a GeneratorInputError whose message matches. */

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { imageToGlb } from '../index.ts';
 import { BACKDROPS, composite } from '../../testing/backdrops.ts';
 import {
+  alphaSilhouette,
   expectCleanModel,
   inspectGlb,
   iou,
-  normaliseMask,
   photo,
   renderSilhouette,
 } from '../../testing/generator.ts';
@@ -36,13 +36,7 @@ describe('objects on real backdrops (composites of the alpha photos; the alpha i
     '%s: a clean model whose front matches the alpha on every backdrop',
     async (name) => {
       const bytes = await photo(`${name}.png`);
-      const { data, info } = await sharp(bytes)
-        .ensureAlpha()
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      const inside = new Uint8Array(info.width * info.height);
-      for (let i = 0; i < inside.length; i++) inside[i] = data[i * 4 + 3]! >= 128 ? 1 : 0;
-      const expected = normaliseMask({ width: info.width, height: info.height, inside }, 256, 256);
+      const expected = (await alphaSilhouette(bytes))!;
       const scores: string[] = [];
       for (const backdrop of BACKDROPS) {
         const glb = await inspectGlb(await imageToGlb(await composite(bytes, backdrop)));

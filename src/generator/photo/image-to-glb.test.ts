@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { imageToGlb } from '../index.ts';
 import {
+  alphaSilhouette,
   edgeDefects,
   expectCleanModel,
   expectInputError,
   inspectGlb,
   iou,
-  normaliseMask,
   photo,
   problems,
   renderSilhouette,
@@ -136,13 +136,7 @@ describe('imageToGlb', () => {
       const bytes = await photo(name);
       const glb = await inspectGlb(await imageToGlb(bytes));
       // The foreground mask straight from the alpha channel, at full resolution.
-      const { data, info } = await sharp(bytes)
-        .ensureAlpha()
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      const inside = new Uint8Array(info.width * info.height);
-      for (let i = 0; i < inside.length; i++) inside[i] = data[i * 4 + 3]! >= 128 ? 1 : 0;
-      const expected = normaliseMask({ width: info.width, height: info.height, inside }, 256, 256);
+      const expected = (await alphaSilhouette(bytes))!;
       const front = renderSilhouette(glb.doc, 'front', 256, 256);
       expect(iou(front, expected), name).toBeGreaterThanOrEqual(0.9);
       const [width, , depth] = [0, 1, 2].map((k) => glb.max[k]! - glb.min[k]!);

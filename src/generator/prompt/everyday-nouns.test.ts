@@ -8,7 +8,7 @@ import {
   edgeDefects,
   expectCleanModel,
   inspectGlb,
-  worldTriangles,
+  weldedTriangles,
 } from '../../testing/generator.ts';
 
 const EVERYDAY_NOUNS = [
@@ -119,17 +119,8 @@ const MODIFIED = [
  * zero when every closed shell is wound consistently.
  */
 function unpairedDirectedEdges(doc: Document): number {
-  const t = worldTriangles(doc);
-  const ids = new Map<string, number>();
-  const id = (i: number): number => {
-    const key = `${t[i]},${t[i + 1]},${t[i + 2]}`;
-    let n = ids.get(key);
-    if (n === undefined) ids.set(key, (n = ids.size));
-    return n;
-  };
   const balance = new Map<string, number>();
-  for (let i = 0; i < t.length; i += 9) {
-    const v = [id(i), id(i + 3), id(i + 6)];
+  for (const v of weldedTriangles(doc)) {
     for (let k = 0; k < 3; k++) {
       const [a, b] = [v[k]!, v[(k + 1) % 3]!];
       const key = a < b ? `${a},${b}` : `${b},${a}`;

@@ -288,7 +288,8 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
       for (const e of entries.values())
         if (e.key === key && e.job.status !== 'failed') return structuredClone(e.job);
       const known = await store?.findUnfailed(key);
-      if (known && asSeen(known).status !== 'failed') return asSeen(known);
+      const seen = known && asSeen(known);
+      if (seen && seen.status !== 'failed') return seen;
       const mine = [...entries.values()].filter((e) => e.owner === owner && unfinished(e));
       const elsewhere = store
         ? (await store.unfinished(owner)).filter(
