@@ -133,11 +133,8 @@ function unpairedDirectedEdges(doc: Document): number {
 }
 
 async function expectSoundModel(prompt: string): Promise<void> {
-  const started = performance.now();
+  // How long it takes is bench/generator's to measure (prompts: tens of milliseconds).
   const bytes = await promptToGlb(prompt);
-  const ms = performance.now() - started;
-  // Prompts take tens of milliseconds; the budget for any model is 3 s.
-  expect(ms, `${prompt}: ${ms.toFixed(0)} ms`).toBeLessThan(1500);
   const glb = await inspectGlb(bytes);
   expectCleanModel(glb);
   expect(edgeDefects(glb.doc), `${prompt}: edges not shared by exactly two faces`).toBe(0);
