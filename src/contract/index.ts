@@ -6,3 +6,4 @@ export * from './kiln.ts';
 export * from './idempotency.ts';
 export * from './share.ts';
 export * from './optimise.ts';
+export * from './text.ts';

@@ -84,17 +84,36 @@ export const LibraryPageSchema = z.object({
 });
 export type LibraryPage = z.infer<typeof LibraryPageSchema>;
 
+/**
+ * What moved the balance: a task's `charge`, a failed task's `refund`, a figure the upstream
+ * `stated` (where the history starts), or an `adjusted` one (the upstream's figure differed from
+ * Kiln's ledger: a top-up, or the key used outside Kiln).
+ */
+export const BALANCE_POINT_KINDS = ['charge', 'refund', 'stated', 'adjusted'] as const;
+
 export const BalancePointSchema = z.object({
   balance: z.number(),
   learned_ms: z.number(),
   task_id: z.string().nullable(),
+  kind: z.enum(BALANCE_POINT_KINDS).optional(),
+  /** What the event changed (−price, +refund, or the adjustment); null when not known. */
+  change: z.number().nullable().optional(),
 });
 export type BalancePoint = z.infer<typeof BalancePointSchema>;
 
+/**
+ * `GET /api/credits`: the balance derived from what the upstream stated and every charge and
+ * refund since (decision 0076).
+ */
 export const CreditsSchema = z.object({
-  /** The last balance an upstream response showed; null before any. */
+  /** The balance now; null before the upstream has stated any. */
   balance: z.number().nullable(),
+  /** When the upstream stated the figure the balance is derived from. */
   learned_ms: z.number().nullable(),
+  /** True when every charge and refund since then is known exactly. */
+  exact: z.boolean().optional(),
+  /** Why the balance is not exact, in a sentence. */
+  note: z.string().nullable().optional(),
   /** Oldest first. */
   history: z.array(BalancePointSchema),
 });

@@ -576,8 +576,14 @@ describe('library, archive and credits', () => {
       post({ model: 'gamma', image_url: CHAIR, mode: 'sync' }),
     );
     const credits = CreditsSchema.parse(await (await s.request('/api/credits')).json());
-    expect(credits.balance).toBe(1000 - 10 - 30);
-    expect(credits.history.map((h) => h.balance)).toEqual([990, 960]);
+    expect(credits).toMatchObject({ balance: 1000 - 10 - 30, exact: true, note: null });
+    // The failed task's charge and its refund are in the history, each with what it changed.
+    expect(credits.history.map((h) => [h.kind, h.balance, h.change])).toEqual([
+      ['stated', 990, -10],
+      ['charge', 980, -10],
+      ['refund', 990, 10],
+      ['charge', 960, -30],
+    ]);
     const entry = LibraryPageSchema.parse(await (await s.request('/api/library')).json()).data.find(
       (e) => e.id === id,
     );

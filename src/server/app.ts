@@ -8,10 +8,13 @@ import { createArchiver } from './library/archive.ts';
 import { assetRoutes } from './library/assets.ts';
 import { libraryRoutes } from './library/routes.ts';
 import { createLibraryService } from './library/service.ts';
+import { listedPrices } from './library/prices.ts';
 import { ApiError, onApiError } from './middleware/api-error.ts';
+import { apiBoundary } from './middleware/boundary.ts';
 import { createOptimiser, type OptimiserOptions } from './optimise/index.ts';
 import { ownerHasher } from './owner-id.ts';
-import type { ProxyTarget } from './proxy/forward.ts';
+import { forwardRaw, type ProxyTarget } from './proxy/forward.ts';
+import { catchUp } from './proxy/catch-up.ts';
 import { proxyRoutes } from './proxy/routes.ts';
 import { securityHeaders } from './security.ts';
 import { sharePageRoutes, shareRoutes } from './share/routes.ts';
@@ -96,8 +99,20 @@ export function createServerApp(deps: ServerDeps): ServerApp {
     store: storage.library,
     uploads: storage.uploads,
     archiver,
+    intents: storage.intents,
     now,
+    log: (m) => log(`library: ${m}`),
   });
+  const prices = listedPrices(async (incoming) => {
+    const res = await forwardRaw(deps.upstream, {
+      incoming: new Request(incoming.url, {
+        headers: { authorization: incoming.headers.get('authorization') ?? '' },
+      }),
+      path: '/models',
+      timeoutMs: 5_000,
+    });
+    return res.ok ? res.json() : undefined;
+  }, now);
   const uploadSweeper = createUploadSweeper({
     index: storage.uploads,
     blobs: deps.blobs,
@@ -121,6 +136,20 @@ export function createServerApp(deps: ServerDeps): ServerApp {
   const app = new Hono();
   app.use('*', securityHeaders());
   app.onError(onApiError(log, { unavailable: isStorageUnavailable }));
+  // Paths and queries no store can hold are refused first; JSON bodies are capped at 1 MB except
+  // where a route sets its own limit (creates, uploads, pictures).
+  app.use(
+    '*',
+    apiBoundary((c) => {
+      const path = c.req.path;
+      return (
+        !path.startsWith('/api/') ||
+        path.startsWith('/api/v1/') ||
+        /^\/api\/uploads\/?$/.test(path) ||
+        /^\/api\/library\/[^/]+\/thumbnail$/.test(path)
+      );
+    }),
+  );
 
   app.get('/api/health', (c) => c.json({ ok: true }));
   app.get('/api/info', (c) => c.json(deps.info));
@@ -181,7 +210,20 @@ export function createServerApp(deps: ServerDeps): ServerApp {
       now,
     }),
   );
-  app.route('/api', libraryRoutes({ store: storage.library, library, ownerOf, blobs: deps.blobs }));
+  app.route(
+    '/api',
+    libraryRoutes({
+      store: storage.library,
+      library,
+      ownerOf,
+      blobs: deps.blobs,
+      intents: storage.intents,
+      prices,
+      catchUp: catchUp({ upstream: deps.upstream, library, now, log }),
+      now,
+      ...(storage.exclusive ? { clockMarginMs: 0 } : {}),
+    }),
+  );
   app.route('/api', optimiser.routes);
 
   const mock = deps.mock;

@@ -9,6 +9,7 @@ import { createServerApp, type ServerApp, type ServerDeps } from '../server/app.
 import { diskBlobStore } from '../server/storage/blobs.ts';
 import { openSqliteStorage, type Storage } from '../server/storage/database.ts';
 import type { LibraryStore } from '../server/storage/library.ts';
+import { blobsWithOutage, storageWithOutage, type Outage } from './outage.ts';
 
 export const ORIGIN = 'http://kiln.test';
 export const KEY = 'tr_test_key';
@@ -32,6 +33,8 @@ export async function startTestServer(
     upstream?: ServerDeps['upstream'];
     fetchGlb?: ServerDeps['fetchGlb'];
     dataDir?: string;
+    /** Switch `database.down` or `blobs.down` to make that store refuse every call. */
+    outages?: { database?: Outage; blobs?: Outage };
   } & Partial<
     Pick<
       ServerDeps,
@@ -49,7 +52,14 @@ export async function startTestServer(
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kiln-server-'));
   const mock = await startTestMock(options.mock ?? {});
   const mockRoot = new Hono().route('/mock/v1', mock.app);
-  const storage = await openSqliteStorage(join(dataDir, 'kiln.sqlite'));
+  const realStorage = await openSqliteStorage(join(dataDir, 'kiln.sqlite'));
+  const storage = options.outages?.database
+    ? storageWithOutage(realStorage, options.outages.database)
+    : realStorage;
+  const realBlobs = diskBlobStore(join(dataDir, 'blobs'));
+  const blobs = options.outages?.blobs
+    ? blobsWithOutage(realBlobs, options.outages.blobs)
+    : realBlobs;
   const logs: string[] = [];
   const server = createServerApp({
     upstream: options.upstream ?? {
@@ -59,7 +69,7 @@ export async function startTestServer(
     },
     mock: mockRoot,
     storage,
-    blobs: diskBlobStore(join(dataDir, 'blobs')),
+    blobs,
     secret: Buffer.alloc(32, 7),
     fetchGlb:
       options.fetchGlb ??
@@ -98,7 +108,7 @@ export async function startTestServer(
     async close() {
       await server.stop();
       await mock.close();
-      await storage.close();
+      await realStorage.close();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -188,20 +188,107 @@ export function storageSuite(name: string, open: () => Promise<Storage>) {
         expect(await shares.resolve(again.token)).toBeDefined();
       }));
 
-    it('keeps a balance history that a late poll of an old task does not rewrite', () =>
-      using(async ({ library }) => {
-        for (const t of ['b1', 'b2', 'b3']) await library.insert(row('o1', t));
-        await library.recordBalance('o1', 990, 1, 'b1');
-        await library.recordBalance('o1', 980, 2, 'b2');
-        await library.recordBalance('o1', 980, 3, 'b2');
-        await library.recordBalance('o1', 990, 4, 'b1'); // old news
-        await library.recordBalance('o1', 970, 5, 'b3');
-        expect((await library.balances('o1', 10)).map((b) => b.balance)).toEqual([990, 980, 970]);
-        expect((await library.balances('o1', 1))[0]).toEqual({
-          balance: 970,
-          learnedMs: 5,
-          taskId: 'b3',
+    it('keeps the windows of each charge and refund, and the balances refusals stated', () =>
+      using(async ({ library, intents }) => {
+        await library.insert(row('o1', 'w1', { sentMs: 100, answeredMs: 120, updatedMs: 120 }));
+        await library.insert(row('o1', 'w2', { sentMs: 130, answeredMs: 150, updatedMs: 150 }));
+        await library.update('w1', { ...completed, creditsRemaining: 990 }, 400);
+        await library.update(
+          'w2',
+          {
+            ...completed,
+            status: 'pending',
+            progress: 20,
+            creditsConsumed: null,
+            creditsRemaining: null,
+            upstreamModelUrl: null,
+            completedAt: null,
+          },
+          300,
+        );
+        await library.update(
+          'w2',
+          {
+            ...completed,
+            status: 'failed',
+            progress: 20,
+            creditsConsumed: null,
+            creditsRemaining: null,
+            upstreamModelUrl: null,
+            completedAt: null,
+            error: { message: 'no' },
+          },
+          500,
+        );
+        // A late poll of the failed one changes neither window.
+        await library.update(
+          'w2',
+          {
+            ...completed,
+            status: 'failed',
+            progress: 20,
+            creditsConsumed: null,
+            creditsRemaining: null,
+            upstreamModelUrl: null,
+            completedAt: null,
+            error: { message: 'no' },
+          },
+          900,
+        );
+        const ledger = await library.ledger('o1', 10);
+        expect(ledger).toEqual([
+          expect.objectContaining({
+            taskId: 'w1',
+            sentMs: 100,
+            answeredMs: 120,
+            endedMs: 400,
+            creditsRemaining: 990,
+          }),
+          expect.objectContaining({
+            taskId: 'w2',
+            sentMs: 130,
+            answeredMs: 150,
+            lastPendingMs: 300,
+            endedMs: 500,
+            status: 'failed',
+          }),
+        ]);
+        expect(await library.ledger('o2', 10)).toEqual([]);
+        await library.recordBalance('o1', 5, 700, null, 690);
+        expect(await library.refusals('o1', 10)).toEqual([
+          { balance: 5, sentMs: 690, answeredMs: 700 },
+        ]);
+        // Intents: written before a create is sent, gone once answered.
+        await intents.record({
+          id: 'i1',
+          owner: 'o1',
+          holder: 'h',
+          sentMs: 10,
+          model: 'alpha',
+          summary: 'a cube',
         });
+        await intents.record({
+          id: 'i2',
+          owner: 'o1',
+          holder: 'h',
+          sentMs: 20,
+          model: 'alpha',
+          summary: 'a cube',
+        });
+        await expect(
+          intents.record({
+            id: 'i2',
+            owner: 'o1',
+            holder: 'h',
+            sentMs: 20,
+            model: 'alpha',
+            summary: 'x',
+          }),
+        ).rejects.toThrow();
+        await intents.remove('i1');
+        expect((await intents.unresolved('o1', 1000)).map((i) => i.id)).toEqual(['i2']);
+        expect(await intents.unresolved('o1', 15)).toEqual([]);
+        expect(await intents.unresolved('o2', 1000)).toEqual([]);
       }));
 
     it('claims an idempotency key once, lets an expired lease be taken over, keeps answers', () =>

@@ -10,13 +10,17 @@ import {
   type LibraryPage,
 } from '../../contract/index.ts';
 import { ApiError } from '../middleware/api-error.ts';
+import { readJson } from '../middleware/boundary.ts';
 import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
 import type { OwnerOf } from '../owner-id.ts';
 import type { BlobStore } from '../storage/blobs.ts';
-import type { LibraryStore } from '../storage/library.ts';
+import type { IntentStore } from '../storage/intents.ts';
+import type { LibraryRow, LibraryStore } from '../storage/library.ts';
 import { tooLarge } from '../uploads/normalise-image.ts';
 import { downloadZipRoutes } from './download-zip.ts';
+import { deriveBalance } from './ledger.ts';
 import { cursorOf, parseListQuery } from './list-query.ts';
+import type { PriceLookup } from './prices.ts';
 import type { LibraryService } from './service.ts';
 import { THUMBNAIL_MAX_BYTES, normaliseThumbnail } from './thumbnail.ts';
 
@@ -26,7 +30,29 @@ export interface LibraryRouteDeps {
   ownerOf: OwnerOf;
   /** Where thumbnails are kept. */
   blobs: BlobStore;
+  /** Creates recorded before they were forwarded (the balance counts those in flight). */
+  intents?: IntentStore;
+  /** The upstream listing's prices, for charges whose task has not said its price. */
+  prices?: PriceLookup;
+  now?: () => number;
+  /** Asks the upstream about pending rows nobody has polled lately (proxy/catch-up.ts). */
+  catchUp?: CatchUp;
+  /** 0 when this process alone writes the database (embedded SQLite): one clock. */
+  clockMarginMs?: number;
 }
+
+/**
+ * Asks the upstream, with the reader's key, about rows that may be behind it; answers how many
+ * moved (proxy/catch-up.ts makes one).
+ */
+export type CatchUp = (
+  owner: string,
+  incoming: Request,
+  rows: readonly LibraryRow[],
+) => Promise<number>;
+
+/** Longer than any create takes (a sync one: 70 s): an intent older than this lost its answer. */
+const INTENT_IN_FLIGHT_MS = 90_000;
 
 const notInLibrary = () =>
   new ApiError(404, {
@@ -34,18 +60,6 @@ const notInLibrary = () =>
     message: 'No such task in your library.',
     param: 'id',
   });
-
-/** A JSON request body, or a 400 that shows the shape expected. */
-async function jsonBody(req: Request, shape: string): Promise<unknown> {
-  try {
-    return await req.json();
-  } catch {
-    throw new ApiError(400, {
-      code: ERROR_CODES.invalidJson,
-      message: `The body must be JSON: ${shape}.`,
-    });
-  }
-}
 
 /**
  * The parameter a body that failed its schema should be blamed on: the first key it has that is
@@ -73,7 +87,11 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
   // and an order, paged with a cursor that suits the order. Without them, newest first as before.
   app.get('/library', async (c) => {
     const { limit, filter, sort, after } = parseListQuery((name) => c.req.query(name));
-    const rows = await deps.store.list(theOwner(c), { limit: limit + 1, filter, sort, after });
+    const owner = theOwner(c);
+    const read = () => deps.store.list(owner, { limit: limit + 1, filter, sort, after });
+    let rows = await read();
+    // Pending rows nobody has polled lately are asked about first (catch-up.ts).
+    if (deps.catchUp && (await deps.catchUp(owner, c.req.raw, rows)) > 0) rows = await read();
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     const body: LibraryPage = {
@@ -87,7 +105,7 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
   // One action on several tasks at once (the gallery's selection): up to 100 ids, the caller's
   // own only; ids the caller has no task for are listed as not found and nothing is done to them.
   app.post('/library/bulk', async (c) => {
-    const body = await jsonBody(c.req.raw, '{ "ids": ["task_…"], "action": "hide" }');
+    const body = await readJson(c, '{ "ids": ["task_…"], "action": "hide" }');
     const parsed = LibraryBulkSchema.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -134,7 +152,11 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
   // One entry, hidden ones too (`hidden: true`): a task opened by its address says it is
   // hidden and offers to show it again, instead of looking lost.
   app.get('/library/:id', async (c) => {
-    const row = await deps.store.get(theOwner(c), c.req.param('id'));
+    const owner = theOwner(c);
+    const id = c.req.param('id');
+    let row = await deps.store.get(owner, id);
+    if (row && deps.catchUp && (await deps.catchUp(owner, c.req.raw, [row])) > 0)
+      row = await deps.store.get(owner, id);
     if (!row) throw notInLibrary();
     return c.json(deps.library.toEntry(row), 200, { 'cache-control': 'no-store' });
   });
@@ -142,7 +164,7 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
   // `{ "hidden": false }` shows a hidden task again (the gallery's Undo, the task page's
   // Unhide); `{ "hidden": true }` hides it, as DELETE does; `{ "favourite": true }` stars it.
   app.patch('/library/:id', async (c) => {
-    const body = await jsonBody(c.req.raw, '{ "hidden": false } or { "favourite": true }');
+    const body = await readJson(c, '{ "hidden": false } or { "favourite": true }');
     const parsed = LibraryPatchSchema.safeParse(body);
     if (!parsed.success) {
       const at = parsed.error.issues[0]?.path[0];
@@ -207,16 +229,46 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
     return c.body(null, 204);
   });
 
+  // The balance, derived (ledger.ts): the newest figure the upstream stated cleanly, less every
+  // charge and plus every refund since, with its history; "not exact" says why when it is not.
   app.get('/credits', async (c) => {
-    const history = await deps.store.balances(theOwner(c), 500);
-    const last = history[history.length - 1];
+    const owner = theOwner(c);
+    const now = deps.now?.() ?? Date.now();
+    const [tasks, refusals, intents, listed] = await Promise.all([
+      deps.store.ledger(owner, 500),
+      deps.store.refusals(owner, 100),
+      deps.intents?.unresolved(owner, now + 1) ?? [],
+      deps.prices?.(owner, c.req.raw) ?? new Map<string, number>(),
+    ]);
+    const prices = new Map(listed);
+    for (const t of tasks)
+      if (t.creditsConsumed !== null && !prices.has(t.model))
+        prices.set(t.model, t.creditsConsumed);
+    // A create still on its way (a sync one waits up to a minute) is a charge not known yet; one
+    // older than any create can take lost its answer.
+    const inFlight = intents.filter((i) => now - i.sentMs < INTENT_IN_FLIGHT_MS).length;
+    const derived = deriveBalance({
+      tasks,
+      refusals,
+      unresolvedSentMs: intents.map((i) => i.sentMs),
+      prices,
+      ...(deps.clockMarginMs !== undefined ? { clockMarginMs: deps.clockMarginMs } : {}),
+    });
+    const note =
+      inFlight > 0
+        ? `${inFlight === 1 ? 'A create is' : `${inFlight} creates are`} on the way to the upstream; the balance is exact once ${inFlight === 1 ? 'it is' : 'they are'} answered.`
+        : derived.note;
     const body: Credits = {
-      balance: last?.balance ?? null,
-      learned_ms: last?.learnedMs ?? null,
-      history: history.map((h) => ({
+      balance: derived.balance,
+      learned_ms: derived.asOfMs,
+      exact: derived.exact && inFlight === 0,
+      note: derived.balance === null ? null : note,
+      history: derived.history.map((h) => ({
         balance: h.balance,
-        learned_ms: h.learnedMs,
+        learned_ms: h.atMs,
         task_id: h.taskId,
+        kind: h.kind,
+        change: h.change,
       })),
     };
     return c.json(body, 200, { 'cache-control': 'no-store' });

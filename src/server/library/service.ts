@@ -9,6 +9,7 @@ import {
   type Task,
 } from '../../contract/index.ts';
 import type { LibraryRow, LibraryStore } from '../storage/library.ts';
+import type { IntentStore } from '../storage/intents.ts';
 import type { UploadIndex } from '../storage/uploads.ts';
 import { ARCHIVE_RETRY_DELAYS_MS, type Archiver } from './archive.ts';
 
@@ -16,8 +17,22 @@ export interface LibraryDeps {
   store: LibraryStore;
   uploads: UploadIndex;
   archiver: Archiver;
+  /** Creates recorded before they were forwarded; removed once their row is written. */
+  intents?: IntentStore;
   now: () => number;
+  log?: (message: string) => void;
 }
+
+/** When a create was sent upstream and answered, and the intent that stood for it meanwhile. */
+export interface CreateTimes {
+  sentMs: number;
+  answeredMs: number;
+  intentId?: string;
+}
+
+/** How often a create whose row could not be written is tried again, and for how long. */
+const UNWRITTEN_RETRY_MS = 5_000;
+const UNWRITTEN_KEEP_MS = 24 * 60 * 60 * 1000;
 
 const UPLOAD_PATH = /\/api\/uploads\/([a-f0-9]{64})\.(png|jpg|webp)$/;
 const DATA_URI = /^data:([^;,]+)?(;base64)?,/;
@@ -82,80 +97,147 @@ export function createLibraryService(deps: LibraryDeps) {
     string,
     { signature: string; sha: string | undefined; inLibrary: boolean }
   >();
-  const seenBalances = new Map<string, number>();
   const remember = <K, V>(map: Map<K, V>, key: K, value: V) => {
     map.delete(key);
     map.set(key, value);
     if (map.size > 10_000) map.delete(map.keys().next().value as K);
   };
 
-  async function noteBalance(owner: string, task: Task) {
-    const remaining = task.usage?.credits_remaining;
-    if (typeof remaining !== 'number' || seenBalances.get(`${owner}\n${task.id}`) === remaining)
-      return;
-    await deps.store.recordBalance(owner, remaining, deps.now(), task.id);
-    remember(seenBalances, `${owner}\n${task.id}`, remaining);
+  const log = deps.log ?? (() => {});
+
+  /**
+   * Creates the upstream answered whose rows could not be written (the database went away
+   * between the intent and the answer): kept here and written again every few seconds, and at
+   * once when the task is polled, until the database takes them (decision 0075).
+   */
+  const unwritten = new Map<
+    string,
+    { owner: string; body: CreateGenerationInput; task: Task; times: CreateTimes; since: number }
+  >();
+  let retryTimer: NodeJS.Timeout | undefined;
+  function scheduleRetry() {
+    if (retryTimer || unwritten.size === 0) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      void writeUnwritten().finally(scheduleRetry);
+    }, UNWRITTEN_RETRY_MS);
+    retryTimer.unref();
+  }
+  async function writeUnwritten(): Promise<void> {
+    for (const [taskId, u] of unwritten) {
+      if (deps.now() - u.since > UNWRITTEN_KEEP_MS) {
+        unwritten.delete(taskId);
+        log(`library: gave up writing ${taskId} after a day`);
+        continue;
+      }
+      try {
+        await insertCreate(u.owner, u.body, u.task, u.times);
+        unwritten.delete(taskId);
+        log(`library: wrote ${taskId}, which the database could not take before`);
+      } catch {
+        return; // still away: the next round tries again
+      }
+    }
+  }
+
+  async function insertCreate(
+    owner: string,
+    body: CreateGenerationInput,
+    task: Task,
+    times: CreateTimes,
+  ): Promise<void> {
+    const now = deps.now();
+    const images = body.image_urls ?? (body.image_url ? [body.image_url] : []);
+    const found = images.map(uploadOf); // hashes a data: URI's bytes: once per image
+    const uploads = found.filter((u) => u !== undefined);
+    const names = await deps.uploads.names(uploads.map((u) => u.sha256));
+    await deps.store.insert({
+      owner,
+      taskId: task.id,
+      model: body.model,
+      mode: body.mode === 'sync' ? 'sync' : 'async',
+      images: images.map((url, i) => {
+        const ref = imageRef(url, found[i]);
+        const sha = found[i]?.sha256;
+        const name = sha ? names.get(sha) : undefined;
+        return name ? { ...ref, name } : ref;
+      }),
+      prompt: body.prompt ?? null,
+      ...updateOf(task),
+      created: task.created ?? Math.floor(now / 1000),
+      createdMs: now,
+      updatedMs: now,
+      sentMs: times.sentMs,
+      answeredMs: times.answeredMs,
+    });
+    await deps.uploads.markReferenced(uploads.map((u) => u.sha256));
+    if (times.intentId) await deps.intents?.remove(times.intentId);
   }
 
   return {
     /**
      * A create refused for want of credits (402): when its message names the balance ("… the
-     * balance is 5."), that is the latest balance. A message that names none changes nothing.
+     * balance is 5."), that is the balance at a moment between the create's sending and its
+     * answer: an observation the balance is derived from. One that names none changes nothing.
      */
-    async noteRefusal(owner: string, body: string): Promise<void> {
+    async noteRefusal(
+      owner: string,
+      body: string,
+      window: { sentMs: number; answeredMs: number },
+    ): Promise<void> {
       const balance = balanceInRefusal(body);
-      if (balance !== undefined) await deps.store.recordBalance(owner, balance, deps.now(), null);
+      if (balance !== undefined)
+        await deps.store.recordBalance(owner, balance, window.answeredMs, null, window.sentMs);
     },
 
-    /** A create that passed through: a new library row. Returns the archived asset's sha when completed. */
+    /**
+     * A create that passed through: a new library row. Returns the archived asset's sha when
+     * completed. When the row cannot be written, the create is kept here and written later
+     * (and the error is thrown, so the answer is not remembered as recorded).
+     */
     async recordCreate(
       owner: string,
       body: CreateGenerationInput,
       task: Task,
+      times: CreateTimes,
     ): Promise<string | undefined> {
-      const now = deps.now();
-      const images = body.image_urls ?? (body.image_url ? [body.image_url] : []);
-      const found = images.map(uploadOf); // hashes a data: URI's bytes: once per image
-      const uploads = found.filter((u) => u !== undefined);
-      const names = await deps.uploads.names(uploads.map((u) => u.sha256));
-      await deps.store.insert({
-        owner,
-        taskId: task.id,
-        model: body.model,
-        mode: body.mode === 'sync' ? 'sync' : 'async',
-        images: images.map((url, i) => {
-          const ref = imageRef(url, found[i]);
-          const sha = found[i]?.sha256;
-          const name = sha ? names.get(sha) : undefined;
-          return name ? { ...ref, name } : ref;
-        }),
-        prompt: body.prompt ?? null,
-        ...updateOf(task),
-        created: task.created ?? Math.floor(now / 1000),
-        createdMs: now,
-        updatedMs: now,
-      });
-      await deps.uploads.markReferenced(uploads.map((u) => u.sha256));
-      await noteBalance(owner, task);
+      try {
+        await insertCreate(owner, body, task, times);
+      } catch (err) {
+        unwritten.set(task.id, { owner, body, task, times, since: deps.now() });
+        scheduleRetry();
+        throw err;
+      }
       if (!isCompleted(task)) return undefined;
       const row = await deps.store.get(owner, task.id);
       return row ? waitForArchive(deps.archiver.firstSighting(row)) : undefined;
     },
 
     /** A task read that passed through: updates the rows that know it; archives on completion. */
-    async recordTask(owner: string, task: Task): Promise<string | undefined> {
+    async recordTask(
+      owner: string,
+      task: Task,
+      options: { waitForArchive?: boolean } = {},
+    ): Promise<string | undefined> {
+      const late = unwritten.get(task.id);
+      if (late) {
+        await insertCreate(late.owner, late.body, late.task, late.times);
+        unwritten.delete(task.id);
+      }
       const update = updateOf(task);
       const signature = `${owner}\n${JSON.stringify(update)}`;
       const seen = seenTasks.get(task.id);
       if (seen?.signature === signature && (seen.sha || !seen.inLibrary || !isCompleted(task)))
         return seen.sha;
       const rows = await deps.store.update(task.id, update, deps.now());
-      await noteBalance(owner, task);
       const mine = rows.find((r) => r.owner === owner) ?? rows[0];
-      const sha =
-        mine && isCompleted(task)
-          ? await waitForArchive(deps.archiver.firstSighting(mine))
-          : undefined;
+      const archiving = mine && isCompleted(task) ? deps.archiver.firstSighting(mine) : undefined;
+      if (archiving && options.waitForArchive === false) {
+        // Nobody waits: the archive goes on, and the next read finds it.
+        archiving.catch(() => {});
+        return undefined;
+      }
+      const sha = archiving ? await waitForArchive(archiving) : undefined;
       remember(seenTasks, task.id, { signature, sha, inLibrary: rows.length > 0 });
       return sha;
     },

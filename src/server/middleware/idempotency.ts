@@ -36,7 +36,8 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
  * 3. When the holder dies (kill -9, a lost replica), its lease runs out and the next repeat
  *    takes the record over and forwards again. The key goes upstream with the create, so an
  *    upstream that honours it (Kiln's mock does) answers with the same task instead of a second.
- * 4. Answers worth repeating are kept; 5xx and 429 are not, so a retry can still succeed.
+ * 4. Answers worth repeating are kept; 5xx and 429 are not, so a retry can still succeed, and
+ *    neither are 401 and 403: a key the upstream does not know leaves nothing behind.
  *
  * Replays do not reach the middlewares after this one (the create rate limit).
  */
@@ -111,7 +112,7 @@ export function idempotency(options: IdempotencyOptions) {
         headers: Object.fromEntries(res.headers),
         body: new Uint8Array(await res.arrayBuffer()),
       };
-      if (answer.status < 500 && answer.status !== 429) {
+      if (answer.status < 500 && ![401, 403, 429].includes(answer.status)) {
         await store.finish(owner, key, holder, answer);
         kept = true;
       }

@@ -1,4 +1,4 @@
-import type { Context, Env } from 'hono';
+import type { Context, Env, MiddlewareHandler } from 'hono';
 import { rateLimiter } from 'hono-rate-limiter';
 import { ERROR_CODES } from '../../contract/index.ts';
 import type { Counters } from '../storage/counters.ts';
@@ -14,15 +14,17 @@ export interface RateLimitOptions<E extends Env> {
   message: (retryAfterS: string) => string;
   counters: Counters;
   now: () => number;
+  /** Answers that take their hit back (the create limit: 401 and 403, a key nobody knows). */
+  uncounted?: readonly number[];
 }
 
 /**
  * hono-rate-limiter, counting in the database (`Counters`), so that every replica counts against
  * one limit; 429 with Retry-After and the spec's error body.
  */
-export function rateLimit<E extends Env>(options: RateLimitOptions<E>) {
+export function rateLimit<E extends Env>(options: RateLimitOptions<E>): MiddlewareHandler<E> {
   let windowMs = options.windowMs;
-  return rateLimiter<E>({
+  const limiter = rateLimiter<E>({
     windowMs: options.windowMs,
     limit: options.limit,
     standardHeaders: 'draft-6',
@@ -51,4 +53,12 @@ export function rateLimit<E extends Env>(options: RateLimitOptions<E>) {
       );
     },
   });
+  const uncounted = options.uncounted ?? [];
+  if (uncounted.length === 0) return limiter;
+  return async (c, next) => {
+    const hitAt = options.now();
+    await limiter(c, next);
+    if (options.limit > 0 && uncounted.includes(c.res.status))
+      await options.counters.undo(options.keyOf(c), windowMs, hitAt).catch(() => {});
+  };
 }

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ERROR_CODES, parseOptimiseRequest, type OptimiseStart } from '../../contract/index.ts';
 import { ApiError } from '../middleware/api-error.ts';
+import { readJson } from '../middleware/boundary.ts';
 import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
 import type { OwnerOf } from '../owner-id.ts';
 import { serveBlob } from '../serve-blob.ts';
@@ -43,15 +44,7 @@ export function optimiseRoutes(deps: OptimiseRouteDeps) {
       },
     }),
     async (c) => {
-      let body: unknown;
-      try {
-        body = await c.req.json();
-      } catch {
-        throw new ApiError(400, {
-          code: ERROR_CODES.invalidJson,
-          message: 'The body must be JSON, such as { "preset": "web" }.',
-        });
-      }
+      const body = await readJson(c, 'such as { "preset": "web" }');
       const parsed = parseOptimiseRequest(body);
       if (!parsed.ok) {
         const { message, code, param } = parsed.error;

@@ -1,10 +1,13 @@
 import { Hono } from 'hono';
+import { createHash, randomUUID } from 'node:crypto';
 import { bodyLimit } from 'hono/body-limit';
 import {
-  CreateGenerationRequestSchema,
   ERROR_CODES,
   TaskSchema,
-  type CreateGenerationInput,
+  parseCreateRequest,
+  unstorableTextAt,
+  unstorableTextMessage,
+  type CreateGenerationRequest,
   type Task,
 } from '../../contract/index.ts';
 import type { LibraryService } from '../library/service.ts';
@@ -13,7 +16,8 @@ import { idempotency } from '../middleware/idempotency.ts';
 import { owner, type OwnerEnv } from '../middleware/owner.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { fingerprintOf, type OwnerOf } from '../owner-id.ts';
-import type { Storage } from '../storage/database.ts';
+import { isStorageUnavailable, type Storage } from '../storage/database.ts';
+import type { CreateIntent } from '../storage/intents.ts';
 import {
   DEFAULT_TIMEOUT_MS,
   SYNC_TIMEOUT_MS,
@@ -21,13 +25,93 @@ import {
   forwardRaw,
   passedBack,
   smallBodyText,
+  type ForwardRequest,
   type ProxyTarget,
 } from './forward.ts';
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+
+/**
+ * A create body Kiln can forward: JSON, valid by the contract (the mock's own rules, the same
+ * 400 naming the field), and holding only text the library can store. Kiln records what it
+ * forwards, so it forwards only what it can record (decision 0075).
+ */
+export function checkedCreate(
+  contentType: string | undefined,
+  raw: ArrayBuffer,
+): CreateGenerationRequest {
+  if (!JSON_TYPE.test(contentType ?? ''))
+    throw new ApiError(415, {
+      code: ERROR_CODES.unsupportedMediaType,
+      message: 'Send the request body as JSON, with "Content-Type: application/json".',
+    });
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(raw));
+  } catch {
+    throw new ApiError(400, {
+      code: ERROR_CODES.invalidJson,
+      message: 'The request body is not valid JSON.',
+    });
+  }
+  const parsed = parseCreateRequest(json);
+  if (!parsed.ok) {
+    const { message, code, param } = parsed.error;
+    throw new ApiError(400, {
+      message,
+      code: (code ?? ERROR_CODES.invalidValue) as typeof ERROR_CODES.invalidValue,
+      ...(param ? { param } : {}),
+    });
+  }
+  const at = unstorableTextAt(json);
+  if (at !== undefined)
+    throw new ApiError(400, {
+      code: ERROR_CODES.invalidValue,
+      message: unstorableTextMessage(at),
+      param: at,
+    });
+  return parsed.value;
+}
+
+/** What an artist would recognise a create by: its prompt, or how many photos. */
+function summaryOf(body: CreateGenerationRequest): string {
+  if (body.prompt) return body.prompt.slice(0, 120);
+  const n = body.image_urls?.length ?? (body.image_url ? 1 : 0);
+  return n === 1 ? '1 photo' : `${n} photos`;
+}
+
+function createRequest(incoming: Request, raw: ArrayBuffer, timeoutMs: number): ForwardRequest {
+  return { incoming, path: '/3d/generations', body: raw, timeoutMs };
+}
+
+/** A unique-key clash: the intent of this Idempotency-Key is there already (a retry). */
+function isDuplicate(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return (
+    code === '23505' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE'
+  );
+}
+
+/** The 503 of a create that could not be recorded: nothing was sent, nothing charged. */
+function unrecordable(err: unknown): Error {
+  if (!isStorageUnavailable(err)) return err instanceof Error ? err : new Error(String(err));
+  return new ApiError(
+    503,
+    {
+      code: ERROR_CODES.serviceUnavailable,
+      message:
+        'Kiln cannot reach its database just now, so it sent nothing upstream and nothing was charged. Try again in a few seconds.',
+    },
+    { headers: { 'retry-after': '5' }, cause: err },
+  );
+}
 
 export interface ProxyRouteDeps {
   upstream: ProxyTarget;
   library: LibraryService;
-  storage: Pick<Storage, 'idempotency' | 'counters' | 'holder'>;
+  storage: Pick<Storage, 'idempotency' | 'counters' | 'holder' | 'intents'>;
   ownerOf: OwnerOf;
   now: () => number;
   log: (message: string) => void;
@@ -50,13 +134,27 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
     defaultMs: DEFAULT_TIMEOUT_MS,
   };
 
-  /** Records what a task response says (the first sighting of a completed one waits for its archive). */
-  async function record(task: Task, recorded: Promise<string | undefined>) {
+  /**
+   * Records what a task response says (the first sighting of a completed one waits for its
+   * archive); false when the library could not take it. The answer goes on to the client either
+   * way (the upstream's word is true), but a write that failed is never remembered as done: the
+   * next poll of the task, or the next read of the library, writes it again (decision 0075).
+   */
+  async function record(task: Task, recorded: () => Promise<string | undefined>): Promise<boolean> {
     try {
-      await recorded;
+      await recorded();
+      return true;
     } catch (err) {
       deps.log(`library: could not record ${task.id}: ${String(err)}`);
+      return false;
     }
+  }
+
+  /** Removes an intent whose create charged nothing (best effort: a stale one only makes the balance say "about"). */
+  async function forget(intent: CreateIntent) {
+    await deps.storage.intents
+      .remove(intent.id)
+      .catch((err: unknown) => deps.log(`library: could not clear intent: ${String(err)}`));
   }
 
   /**
@@ -80,8 +178,8 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
       }
       const parsed = TaskSchema.safeParse(json);
       if (parsed.success) {
-        await record(parsed.data, onTask(parsed.data));
-        if (cacheKey) {
+        const recorded = await record(parsed.data, () => onTask(parsed.data));
+        if (cacheKey && recorded) {
           lastSeen.delete(cacheKey);
           lastSeen.set(cacheKey, text);
           if (lastSeen.size > 10_000) lastSeen.delete(lastSeen.keys().next().value as string);
@@ -114,41 +212,71 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
         `Too many new tasks from this key: at most ${deps.createsPerMinute} a minute. Wait ${wait} s and try again.`,
       counters: deps.storage.counters,
       now: deps.now,
+      uncounted: [401, 403],
     }),
     async (c) => {
       const raw = await c.req.arrayBuffer();
       const owner = c.var.owner;
+      // Without a key the upstream answers 401 itself: nothing can be charged.
+      if (!owner) return forward(deps.upstream, createRequest(c.req.raw, raw, defaultMs));
+      const body = checkedCreate(c.req.header('content-type'), raw);
       const idem = c.req.header('idempotency-key');
-      let body: CreateGenerationInput | undefined;
+      const intent: CreateIntent = {
+        id: idem
+          ? `key:${createHash('sha256').update(`${owner}\n${idem}`).digest('hex')}`
+          : randomUUID(),
+        owner,
+        holder: deps.storage.holder,
+        sentMs: deps.now(),
+        model: body.model,
+        summary: summaryOf(body),
+      };
+      // The intent is written before anything goes upstream: a create Kiln cannot record is
+      // never sent, so it is never charged (decision 0075).
       try {
-        const parsed = CreateGenerationRequestSchema.safeParse(
-          JSON.parse(new TextDecoder().decode(raw)),
-        );
-        if (parsed.success) body = parsed.data;
-      } catch {
-        // the upstream answers malformed bodies itself; the proxy stays faithful
+        await deps.storage.intents.record(intent);
+      } catch (err) {
+        if (!idem || !isDuplicate(err)) throw unrecordable(err);
       }
-      const res = await forwardRaw(deps.upstream, {
-        incoming: c.req.raw,
-        path: '/3d/generations',
-        body: raw,
-        timeoutMs: body?.mode === 'sync' ? syncMs : defaultMs,
-        // The key goes upstream too: an upstream that honours it answers a retry after a crash
-        // with the same task instead of a second one.
-        ...(idem ? { headers: { 'idempotency-key': idem } } : {}),
-      });
-      if (owner && res.status >= 200 && res.status < 300)
+      let res: Response;
+      try {
+        res = await forwardRaw(deps.upstream, {
+          ...createRequest(c.req.raw, raw, body.mode === 'sync' ? syncMs : defaultMs),
+          // The key goes upstream too: an upstream that honours it answers a retry after a crash
+          // with the same task instead of a second one.
+          ...(idem ? { headers: { 'idempotency-key': idem } } : {}),
+        });
+      } catch (err) {
+        // Unreachable: nothing was taken. A time-out may have been charged: the intent stays,
+        // and the balance says a charge is unknown until a retry with the key resolves it.
+        if (err instanceof ApiError && err.status === 502) await forget(intent);
+        throw err;
+      }
+      const answeredMs = deps.now();
+      if (res.status >= 200 && res.status < 300)
         deps.log(`create by ${fingerprintOf(owner)}: ${res.status}`);
-      if (owner && res.status === 402) {
+      if (res.status === 402) {
         // A refusal for want of credits names the balance: the header learns it too.
         const text = await res.text();
-        await deps.library.noteRefusal(owner, text);
+        await forget(intent);
+        await deps.library
+          .noteRefusal(owner, text, { sentMs: intent.sentMs, answeredMs })
+          .catch((err: unknown) => deps.log(`library: could not note a refusal: ${String(err)}`));
         return new Response(text, { status: res.status, headers: passedBack(res) });
       }
-      if (!owner || !body)
+      if (res.status < 200 || res.status >= 300) {
+        // Refused upstream (a bad key, a bad body): nothing charged, nothing to keep.
+        await forget(intent);
         return new Response(res.body, { status: res.status, headers: passedBack(res) });
-      const create = body;
-      return observe(res, undefined, (task) => deps.library.recordCreate(owner, create, task));
+      }
+      return observe(res, undefined, async (task) => {
+        const sha = await deps.library.recordCreate(owner, body, task, {
+          sentMs: intent.sentMs,
+          answeredMs,
+          intentId: intent.id,
+        });
+        return sha;
+      });
     },
   );
 

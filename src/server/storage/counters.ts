@@ -8,6 +8,8 @@ export interface Counters {
    * window ends.
    */
   hit(name: string, windowMs: number, nowMs: number): Promise<{ count: number; resetMs: number }>;
+  /** Takes one hit back (a request that turned out not to count); the row goes at zero. */
+  undo(name: string, windowMs: number, nowMs: number): Promise<void>;
 }
 
 export function counters(db: Kysely<Tables>): Counters {
@@ -30,6 +32,21 @@ export function counters(db: Kysely<Tables>): Counters {
           .where('window_start_ms', '<', start - windowMs)
           .execute();
       return { count: Number(r.count), resetMs: start + windowMs };
+    },
+    async undo(name, windowMs, nowMs) {
+      const start = Math.floor(nowMs / windowMs) * windowMs;
+      await db
+        .updateTable('counters')
+        .set({ count: sql`count - 1` })
+        .where('name', '=', name)
+        .where('window_start_ms', '=', start)
+        .execute();
+      await db
+        .deleteFrom('counters')
+        .where('name', '=', name)
+        .where('window_start_ms', '=', start)
+        .where('count', '<=', 0)
+        .execute();
     },
   };
 }

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { migrate, openSqlite } from '../../db/index.ts';
 import { counters, type Counters } from './counters.ts';
 import { idempotencyStore, type IdempotencyStore } from './idempotency.ts';
+import { intentStore, type IntentStore } from './intents.ts';
 import { leases, type Leases } from './leases.ts';
 import { libraryStore, type LibraryStore } from './library.ts';
 import { migrations } from './migrations.ts';
@@ -16,6 +17,8 @@ import { uploadIndex, type UploadIndex } from './uploads.ts';
 export interface Storage {
   library: LibraryStore;
   idempotency: IdempotencyStore;
+  /** Creates recorded before they are forwarded. */
+  intents: IntentStore;
   uploads: UploadIndex;
   counters: Counters;
   leases: Leases;
@@ -34,6 +37,7 @@ export function storageOver(db: Kysely<Tables>, exclusive: boolean): Storage {
   return {
     library: libraryStore(db),
     idempotency: idempotencyStore(db),
+    intents: intentStore(db),
     uploads: uploadIndex(db),
     counters: counters(db),
     leases: leases(db),

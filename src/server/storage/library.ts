@@ -39,6 +39,15 @@ export interface LibraryRow {
   /** Starred by its owner. */
   favourite: boolean;
   seq: number;
+  /**
+   * The windows of its charge and refund (decision 0076): the create was sent at `sentMs` and
+   * answered at `answeredMs`; the task was last seen pending at `lastPendingMs` and first seen
+   * ended at `endedMs`. Null on rows older than migration 008.
+   */
+  sentMs: number | null;
+  answeredMs: number | null;
+  lastPendingMs: number | null;
+  endedMs: number | null;
 }
 
 /** What a list keeps (all given ones at once). */
@@ -93,6 +102,28 @@ export interface TaskUpdate {
   upstreamModelUrl: string | null;
 }
 
+/** One task as the balance's ledger needs it (library/ledger.ts). */
+export interface LedgerTask {
+  taskId: string;
+  model: string;
+  status: string;
+  /** The window of its charge: the create was sent, then answered. */
+  sentMs: number;
+  answeredMs: number;
+  /** The window of its refund, when it failed: last seen pending, first seen failed. */
+  lastPendingMs: number | null;
+  endedMs: number | null;
+  creditsConsumed: number | null;
+  creditsRemaining: number | null;
+}
+
+/** A balance stated by a 402 at a moment between `sentMs` and `answeredMs`. */
+export interface Refusal {
+  balance: number;
+  sentMs: number;
+  answeredMs: number;
+}
+
 /** Library rows and balances: every task made through Kiln, and what each key's balance was. */
 export interface LibraryStore {
   /** Records a task created through Kiln (no-op when already recorded). */
@@ -107,7 +138,11 @@ export interface LibraryStore {
       | 'assetSha256'
       | 'thumbnailSha256'
       | 'favourite'
-    >,
+      | 'sentMs'
+      | 'answeredMs'
+      | 'lastPendingMs'
+      | 'endedMs'
+    > & { sentMs?: number | null; answeredMs?: number | null },
   ): Promise<void>;
   /** Applies what a response showed to every owner's row of this task. Returns the rows after. */
   update(taskId: string, update: TaskUpdate, nowMs: number): Promise<LibraryRow[]>;
@@ -140,17 +175,21 @@ export interface LibraryStore {
   /** Completed tasks whose archive is due (never tried, or a retry whose time has come). */
   archiveDue(nowMs: number, limit: number): Promise<LibraryRow[]>;
 
-  /** Appends a balance when it differs from the last one known. */
+  /**
+   * Keeps a balance the upstream stated outside a task (a 402's message): true at a moment
+   * between `sentMs` and `nowMs`.
+   */
   recordBalance(
     owner: string,
     balance: number,
     nowMs: number,
     taskId: string | null,
+    sentMs?: number,
   ): Promise<void>;
-  balances(
-    owner: string,
-    limit: number,
-  ): Promise<{ balance: number; learnedMs: number; taskId: string | null }[]>;
+  /** The balances stated by refusals, oldest first (the newest `limit`). */
+  refusals(owner: string, limit: number): Promise<Refusal[]>;
+  /** The owner's newest `limit` tasks as the ledger reads them, hidden ones too, oldest first. */
+  ledger(owner: string, limit: number): Promise<LedgerTask[]>;
 }
 
 function toRow(r: Selectable<Tables['library']>): LibraryRow {
@@ -180,6 +219,10 @@ function toRow(r: Selectable<Tables['library']>): LibraryRow {
     thumbnailSha256: r.thumbnail_sha256 ?? null,
     favourite: Number(r.favourite ?? 0) === 1,
     seq: Number(r.seq),
+    sentMs: r.sent_ms == null ? null : Number(r.sent_ms),
+    answeredMs: r.answered_ms == null ? null : Number(r.answered_ms),
+    lastPendingMs: r.last_pending_ms == null ? null : Number(r.last_pending_ms),
+    endedMs: r.ended_ms == null ? null : Number(r.ended_ms),
   };
 }
 
@@ -252,6 +295,10 @@ export function libraryStore(db: Kysely<Tables>): LibraryStore {
           error_json: row.error ? JSON.stringify(row.error) : null,
           upstream_model_url: row.upstreamModelUrl,
           archive_next_ms: row.status === 'completed' ? 0 : null,
+          sent_ms: row.sentMs ?? null,
+          answered_ms: row.answeredMs ?? null,
+          last_pending_ms: TERMINAL.includes(row.status) ? null : (row.answeredMs ?? row.updatedMs),
+          ended_ms: TERMINAL.includes(row.status) ? (row.answeredMs ?? row.updatedMs) : null,
         })
         .onConflict((oc) => oc.columns(['owner', 'task_id']).doNothing())
         .execute();
@@ -273,6 +320,10 @@ export function libraryStore(db: Kysely<Tables>): LibraryStore {
           error_json: u.error ? JSON.stringify(u.error) : null,
           upstream_model_url: sql`coalesce(${u.upstreamModelUrl}, upstream_model_url)`,
           archive_next_ms: DUE_WHEN_COMPLETED(u.status),
+          // The windows of the refund (decision 0076): last seen pending, first seen ended.
+          ...(TERMINAL.includes(u.status)
+            ? { ended_ms: sql`coalesce(ended_ms, ${nowMs})` }
+            : { last_pending_ms: sql`${nowMs}` }),
         })
         .where('task_id', '=', taskId)
         // Forward only: two replicas polling one task at once may answer out of order, and a
@@ -496,48 +547,69 @@ export function libraryStore(db: Kysely<Tables>): LibraryStore {
       return rows.map(toRow);
     },
 
-    async recordBalance(owner, balance, nowMs, taskId) {
-      await db.transaction().execute(async (trx) => {
-        const last = await trx
-          .selectFrom('balances as b')
-          .leftJoin('library as l', (j) =>
-            j.onRef('l.task_id', '=', 'b.task_id').onRef('l.owner', '=', 'b.owner'),
-          )
-          .select(['b.balance', 'l.seq as taskSeq'])
-          .where('b.owner', '=', owner)
-          .orderBy('b.seq', 'desc')
-          .limit(1)
-          .executeTakeFirst();
-        if (last?.balance === balance) return;
-        // A task's usage says the balance right after its own charge: one from a task made
-        // before the one the last balance came from is history, not news.
-        if (last?.taskSeq != null && taskId !== null) {
-          const mine = await trx
-            .selectFrom('library')
-            .select('seq')
-            .where('owner', '=', owner)
-            .where('task_id', '=', taskId)
-            .executeTakeFirst();
-          if (mine && Number(mine.seq) < Number(last.taskSeq)) return;
-        }
-        await trx
-          .insertInto('balances')
-          .values({ owner, balance, learned_ms: nowMs, task_id: taskId })
-          .execute();
-      });
+    async recordBalance(owner, balance, nowMs, taskId, sentMs) {
+      await db
+        .insertInto('balances')
+        .values({ owner, balance, learned_ms: nowMs, task_id: taskId, sent_ms: sentMs ?? nowMs })
+        .execute();
     },
 
-    async balances(owner, limit) {
+    async refusals(owner, limit) {
       const rows = await db
         .selectFrom('balances')
-        .select(['balance', 'learned_ms', 'task_id'])
+        .select(['balance', 'learned_ms', 'sent_ms'])
+        .where('owner', '=', owner)
+        .where('task_id', 'is', null)
+        .orderBy('seq', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.reverse().map((r) => ({
+        balance: r.balance,
+        sentMs: Number(r.sent_ms ?? r.learned_ms),
+        answeredMs: Number(r.learned_ms),
+      }));
+    },
+
+    async ledger(owner, limit) {
+      const rows = await db
+        .selectFrom('library')
+        .select([
+          'task_id',
+          'model',
+          'status',
+          'created_ms',
+          'updated_ms',
+          'sent_ms',
+          'answered_ms',
+          'last_pending_ms',
+          'ended_ms',
+          'credits_consumed',
+          'credits_remaining',
+        ])
         .where('owner', '=', owner)
         .orderBy('seq', 'desc')
         .limit(limit)
         .execute();
-      return rows
-        .reverse()
-        .map((r) => ({ balance: r.balance, learnedMs: Number(r.learned_ms), taskId: r.task_id }));
+      return rows.reverse().map((r) => {
+        const created = Number(r.created_ms);
+        const answered = r.answered_ms == null ? created : Number(r.answered_ms);
+        return {
+          taskId: r.task_id,
+          model: r.model,
+          status: r.status,
+          sentMs: r.sent_ms == null ? answered : Number(r.sent_ms),
+          answeredMs: answered,
+          lastPendingMs: r.last_pending_ms == null ? null : Number(r.last_pending_ms),
+          endedMs:
+            r.ended_ms != null
+              ? Number(r.ended_ms)
+              : TERMINAL.includes(r.status)
+                ? Number(r.updated_ms)
+                : null,
+          creditsConsumed: r.credits_consumed,
+          creditsRemaining: r.credits_remaining,
+        };
+      });
     },
   };
 }

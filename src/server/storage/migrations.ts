@@ -210,4 +210,31 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '008_ledger_and_intents': {
+    // Truth under faults (decisions 0075, 0076). The library keeps when each create was sent and
+    // answered, when its task was last seen pending and when it was first seen ended: the windows
+    // in which its charge and its refund happened, from which the balance is derived. A create is
+    // recorded as an intent before it is forwarded (nothing is charged that Kiln cannot record).
+    async up(db: Kysely<unknown>) {
+      const t = columnTypes(db);
+      for (const column of ['sent_ms', 'answered_ms', 'last_pending_ms', 'ended_ms'])
+        await db.schema.alterTable('library').addColumn(column, t.bigint).execute();
+      // A refusal's balance was true at a moment between the create's sending and its answer.
+      await db.schema.alterTable('balances').addColumn('sent_ms', t.bigint).execute();
+      await db.schema
+        .createTable('create_intents')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('holder', 'text', (c) => c.notNull())
+        .addColumn('sent_ms', t.bigint, (c) => c.notNull())
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('summary', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('create_intents_owner')
+        .on('create_intents')
+        .columns(['owner', 'sent_ms'])
+        .execute();
+    },
+  },
 };

@@ -35,6 +35,22 @@ export interface Tables {
     thumbnail_sha256: ColumnType<string | null, string | null | undefined, string | null>;
     /** 1 when its owner starred it (migration 006). */
     favourite: Generated<number>;
+    /** When the create was sent upstream and when its answer came (its charge is between). */
+    sent_ms: ColumnType<number | null, number | null | undefined, number | null>;
+    answered_ms: ColumnType<number | null, number | null | undefined, number | null>;
+    /** The last time the task was seen pending, and the first time it was seen ended. */
+    last_pending_ms: ColumnType<number | null, number | null | undefined, number | null>;
+    ended_ms: ColumnType<number | null, number | null | undefined, number | null>;
+  };
+  /** A create recorded before it is forwarded; deleted once its answer is known (migration 008). */
+  create_intents: {
+    id: string;
+    owner: string;
+    holder: string;
+    sent_ms: number;
+    model: string;
+    /** The prompt, or the photos' names, shortened: what the artist would recognise. */
+    summary: string;
   };
   balances: {
     seq: Generated<number>;
@@ -42,6 +58,8 @@ export interface Tables {
     balance: number;
     learned_ms: number;
     task_id: string | null;
+    /** When the refused create was sent (migration 008); learned_ms is when it was answered. */
+    sent_ms: ColumnType<number | null, number | null | undefined, number | null>;
   };
   idempotency_keys: {
     owner: string;

@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { ERROR_CODES, type UploadResult } from '../../contract/index.ts';
 import { SafeFetchError } from '../../net/index.ts';
 import { ApiError } from '../middleware/api-error.ts';
+import { readJson } from '../middleware/boundary.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import type { Counters } from '../storage/counters.ts';
@@ -112,15 +113,8 @@ export function uploadRoutes(deps: UploadRoutesDeps): Hono {
   // policy, checked and stored like an upload. The studio previews it from Kiln (its CSP allows
   // only Kiln's own images) and an address that does not work never costs a create.
   app.post('/from-url', limit, async (c) => {
-    let url: unknown;
-    try {
-      url = ((await c.req.json()) as { url?: unknown }).url;
-    } catch {
-      throw new ApiError(400, {
-        code: ERROR_CODES.invalidJson,
-        message: 'Send JSON: { "url": "https://…/photo.jpg" }.',
-      });
-    }
+    const body = await readJson(c, '{ "url": "https://…/photo.jpg" }');
+    const url = (body as { url?: unknown } | null)?.url;
     if (typeof url !== 'string' || !/^https?:\/\/\S+$/i.test(url) || !URL.canParse(url))
       throw new ApiError(400, {
         code: ERROR_CODES.invalidValue,

@@ -1,0 +1,237 @@
+// The balance, derived from what is really known (decision 0076).
+//
+// The upstream tells a balance in two places only: a completed task's `usage.credits_remaining`
+// (the balance right after *that task's* charge) and a 402's message (the balance when the
+// create was refused). It charges at creation and refunds a task that fails. So Kiln keeps, for
+// every task, the window in which its charge happened (between sending the create and its
+// answer) and, for a failed one, the window of its refund (between the last sighting of it
+// pending and the first of it failed), and derives the balance as a ledger:
+//
+//   balance = the newest *clean* observation + every refund after it − every charge after it,
+//
+// where an observation is clean when no other charge's or refund's window overlaps its own:
+// then every other event is surely before it (already in the figure) or surely after it (added
+// here). In a burst many charges overlap and no task in it is clean, but the ledger from the
+// clean observation before the burst is exact once the burst's prices are known. With no clean
+// observation at all, the balance is the newest figure the upstream stated, as of when it did,
+// and says that it is not exact.
+
+import type { LedgerTask, Refusal } from '../storage/library.ts';
+
+export type { LedgerTask, Refusal };
+
+export type LedgerPointKind = 'charge' | 'refund' | 'stated' | 'adjusted';
+
+export interface LedgerPoint {
+  balance: number;
+  /** When the event was seen (the end of its window). */
+  atMs: number;
+  kind: LedgerPointKind;
+  taskId: string | null;
+  /** What the event changed: −price for a charge, +price for a refund, the gap for an adjustment. */
+  change: number | null;
+}
+
+export interface LedgerInput {
+  tasks: readonly LedgerTask[];
+  refusals: readonly Refusal[];
+  /** When creates were sent whose answers Kiln never got (a charge it cannot see). */
+  unresolvedSentMs: readonly number[];
+  /** Credits per task of each model (the listing's, or learned from completed tasks). */
+  prices: ReadonlyMap<string, number>;
+  /**
+   * How far the clocks that wrote the windows may disagree: 0 when one process wrote them all
+   * (embedded SQLite), CLOCK_MARGIN_MS across replicas. Windows that only touch are ordered.
+   */
+  clockMarginMs?: number;
+}
+
+export interface Balance {
+  /** The balance now; null before the upstream has stated any. */
+  balance: number | null;
+  /** When the upstream stated the figure this one is derived from. */
+  asOfMs: number | null;
+  /** True when every charge and refund since that statement is known exactly. */
+  exact: boolean;
+  /** Why it is not exact, in a sentence (null when it is). */
+  note: string | null;
+  /** Oldest first. */
+  history: LedgerPoint[];
+}
+
+/** Clocks of two replicas may differ by this much: windows are widened by it. */
+export const CLOCK_MARGIN_MS = 50;
+
+interface Event {
+  kind: 'charge' | 'refund';
+  task: LedgerTask;
+  from: number;
+  to: number;
+  amount: number | undefined;
+}
+
+interface Observation {
+  balance: number;
+  from: number;
+  to: number;
+  /** The charge this observation follows (a completed task's), if any. */
+  charge: Event | undefined;
+}
+
+const TERMINAL = new Set(['completed', 'failed']);
+
+/** The price of a task: what it was charged, else its model's known price. */
+function priceOf(task: LedgerTask, prices: ReadonlyMap<string, number>): number | undefined {
+  return task.creditsConsumed ?? prices.get(task.model);
+}
+
+function eventsOf(input: LedgerInput): Event[] {
+  const events: Event[] = [];
+  for (const task of input.tasks) {
+    const amount = priceOf(task, input.prices);
+    events.push({ kind: 'charge', task, from: task.sentMs, to: task.answeredMs, amount });
+    if (task.status === 'failed')
+      events.push({
+        kind: 'refund',
+        task,
+        from: task.lastPendingMs ?? task.sentMs,
+        to: task.endedMs ?? Math.max(task.answeredMs, task.lastPendingMs ?? 0),
+        amount,
+      });
+  }
+  return events;
+}
+
+type Window = { from: number; to: number };
+/** Derives the balance and its history from the owner's tasks and refusals. */
+export function deriveBalance(input: LedgerInput): Balance {
+  const m = input.clockMarginMs ?? CLOCK_MARGIN_MS;
+  const overlaps = (a: Window, b: Window) => a.from - m < b.to + m && b.from - m < a.to + m;
+  /** True when the event surely happened after the observation (its window starts after). */
+  const isCleanlyAfter = (e: Event, o: Observation) => e.from - m >= o.to + m;
+  const events = eventsOf(input);
+  const chargeOf = new Map(events.filter((e) => e.kind === 'charge').map((e) => [e.task, e]));
+  const observations: Observation[] = [
+    ...input.tasks
+      .filter((t) => t.status === 'completed' && t.creditsRemaining !== null)
+      .map((t) => ({
+        balance: t.creditsRemaining!,
+        from: t.sentMs,
+        to: t.answeredMs,
+        charge: chargeOf.get(t),
+      })),
+    ...input.refusals.map((r) => ({
+      balance: r.balance,
+      from: r.sentMs,
+      to: r.answeredMs,
+      charge: undefined,
+    })),
+  ].sort((a, b) => a.to - b.to);
+  if (observations.length === 0)
+    return { balance: null, asOfMs: null, exact: false, note: null, history: [] };
+
+  const isClean = (o: Observation) =>
+    events.every((e) => e === o.charge || !overlaps(o, e)) &&
+    input.unresolvedSentMs.every((t) => !overlaps(o, { from: t, to: t }));
+  const clean = observations.filter(isClean);
+  const anchor = clean[clean.length - 1];
+  const first = clean[0] ?? observations[0]!;
+
+  // The walk: from the first clean observation (or the first of all), every event after it in
+  // the order it was seen, re-anchored at each later clean observation.
+  const history: LedgerPoint[] = [];
+  const after = (e: Event, o: Observation) =>
+    e !== o.charge && (isCleanlyAfter(e, o) || (!clean.includes(o) && e.to > o.to));
+  let value = first.balance;
+  history.push({
+    balance: value,
+    atMs: first.to,
+    kind: 'stated',
+    taskId: first.charge?.task.taskId ?? null,
+    change: first.charge?.amount === undefined ? null : -first.charge.amount,
+  });
+  const later = events
+    .filter((e) => after(e, first))
+    .sort((a, b) => a.to - b.to || (a.kind === 'charge' ? -1 : 1));
+  let missing = 0;
+  let anchoredTo = first.to;
+  let ci = clean.indexOf(first) + 1;
+  /** The upstream's figure differs from the walk: something outside Kiln (a top-up, another app). */
+  const adjust = (to: number, atMs: number, taskId: string | null) => {
+    if (to === value) return;
+    history.push({ balance: to, atMs, kind: 'adjusted', taskId, change: to - value });
+    value = to;
+  };
+  const reanchor = (o: Observation) => {
+    anchoredTo = o.to;
+    missing = 0;
+  };
+  for (const e of later) {
+    // A clean refusal seen before this event: the upstream's figure wins.
+    while (clean[ci] && !clean[ci]!.charge && clean[ci]!.to < e.from) {
+      const o = clean[ci++]!;
+      adjust(o.balance, o.to, null);
+      reanchor(o);
+    }
+    // A clean observation is the balance right after its own charge.
+    const own = clean.find((o) => o.charge === e);
+    if (own) {
+      ci = Math.max(ci, clean.indexOf(own) + 1);
+      if (e.amount !== undefined) adjust(own.balance + e.amount, e.from, null);
+      const change = e.amount === undefined ? own.balance - value : -e.amount;
+      value = own.balance;
+      history.push({ balance: value, atMs: e.to, kind: 'charge', taskId: e.task.taskId, change });
+      reanchor(own);
+      continue;
+    }
+    if (e.amount === undefined) {
+      // A failed task whose price is unknown is charged and refunded: when both fall after the
+      // anchor it changes nothing in the end. A pending or completed one leaves the figure
+      // unknown, and so does a refund whose charge the anchor's figure already holds.
+      const charge = chargeOf.get(e.task);
+      if (e.kind === 'charge' ? e.task.status !== 'failed' : !charge || charge.to <= anchoredTo)
+        missing++;
+      continue;
+    }
+    value += e.kind === 'charge' ? -e.amount : e.amount;
+    history.push({
+      balance: value,
+      atMs: e.to,
+      kind: e.kind,
+      taskId: e.task.taskId,
+      change: e.kind === 'charge' ? -e.amount : e.amount,
+    });
+  }
+  while (clean[ci]) {
+    const o = clean[ci++]!;
+    adjust(o.balance, o.to, null);
+    reanchor(o);
+  }
+
+  const lost = input.unresolvedSentMs.filter((t) => !anchor || t > anchor.from).length;
+  let note: string | null = null;
+  if (!anchor)
+    note =
+      'Your tasks so far were charged at overlapping moments, so Kiln cannot tell their order; this is the upstream’s own figure as of then, and the next task on its own makes it exact.';
+  else if (missing > 0)
+    note = `The price of ${missing === 1 ? 'a task' : `${missing} tasks`} under way is not known yet; the balance is exact again when ${missing === 1 ? 'it completes' : 'they complete'}.`;
+  else if (lost > 0)
+    note = `Kiln lost the answer to ${lost === 1 ? 'a create' : `${lost} creates`} (a restart or a time-out), so a charge it cannot see may have happened; the next task makes the balance exact again.`;
+  if (!anchor) {
+    // Not exact: the newest figure the upstream stated, as of when it stated it.
+    const newest = observations[observations.length - 1]!;
+    return { balance: newest.balance, asOfMs: newest.to, exact: false, note, history };
+  }
+  return {
+    balance: value,
+    asOfMs: anchor.to,
+    exact: missing === 0 && lost === 0,
+    note,
+    history,
+  };
+}
+
+/** Whether a task has ended (no more charges or refunds to come from it). */
+export function hasEnded(task: Pick<LedgerTask, 'status'>): boolean {
+  return TERMINAL.has(task.status);
+}
