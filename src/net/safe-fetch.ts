@@ -133,6 +133,8 @@ const bareHost = (hostname: string) =>
 interface HostRule {
   hostname: string;
   port: number | undefined; // undefined: any port
+  /** `https:` when the rule was an origin: then only that scheme (and its effective port). */
+  protocol?: string;
 }
 
 function parseHostRule(entry: string): HostRule | undefined {
@@ -140,8 +142,10 @@ function parseHostRule(entry: string): HostRule | undefined {
   if (e === '') return undefined;
   try {
     if (e.includes('://')) {
+      // An origin allows exactly itself: scheme, host and effective port (443 for https
+      // without one), never every port of the host.
       const u = new URL(e);
-      return { hostname: u.hostname, port: effectivePort(u) };
+      return { hostname: u.hostname, port: effectivePort(u), protocol: u.protocol };
     }
     // A bare IPv6 address without brackets.
     if (isIPv6(e)) return { hostname: new URL(`http://[${e}]`).hostname, port: undefined };
@@ -157,8 +161,21 @@ function parseHostRule(entry: string): HostRule | undefined {
 function isAllowedHost(url: URL, rules: readonly HostRule[]): boolean {
   const port = effectivePort(url);
   return rules.some(
-    (r) => r.hostname === url.hostname && (r.port === undefined || r.port === port),
+    (r) =>
+      r.hostname === url.hostname &&
+      (r.port === undefined || r.port === port) &&
+      (r.protocol === undefined || r.protocol === url.protocol),
   );
+}
+
+/**
+ * Whether `allowedHosts` lets `url` past the address guard (a pure function, for tests and
+ * callers that explain a refusal): an origin entry allows exactly its scheme, host and
+ * effective port; `host:port` that port of any scheme; a bare hostname any port.
+ */
+export function isAllowedBy(url: string, allowedHosts: readonly string[]): boolean {
+  const rules = allowedHosts.map(parseHostRule).filter((r): r is HostRule => r !== undefined);
+  return URL.canParse(url) && isAllowedHost(new URL(url), rules);
 }
 
 async function defaultLookup(hostname: string): Promise<ResolvedAddress[]> {

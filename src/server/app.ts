@@ -19,7 +19,7 @@ import { proxyRoutes } from './proxy/routes.ts';
 import { securityHeaders } from './security.ts';
 import { sharePageRoutes, shareRoutes } from './share/routes.ts';
 import { MANIFEST_PATH, readManifest, routeShells } from './spa-shell.ts';
-import type { BlobStore } from './storage/blobs.ts';
+import { guardedBlobs, isBlobStoreUnavailable, type BlobStore } from './storage/blobs.ts';
 import { isStorageUnavailable, type Storage } from './storage/database.ts';
 import { createUploadSweeper } from './uploads/retention.ts';
 import { uploadRoutes } from './uploads/routes.ts';
@@ -81,7 +81,9 @@ export interface ServerApp {
 export const KTX2_WORKER_CSP =
   "default-src 'none'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'";
 
-export function createServerApp(deps: ServerDeps): ServerApp {
+export function createServerApp(input: ServerDeps): ServerApp {
+  // Outages of the file store are told apart from the database's (their 503 says which).
+  const deps = { ...input, blobs: guardedBlobs(input.blobs) };
   const now = deps.now ?? Date.now;
   const log = deps.log ?? (() => {});
   const ownerOf = ownerHasher(deps.secret);
@@ -135,7 +137,12 @@ export function createServerApp(deps: ServerDeps): ServerApp {
 
   const app = new Hono();
   app.use('*', securityHeaders());
-  app.onError(onApiError(log, { unavailable: isStorageUnavailable }));
+  app.onError(
+    onApiError(log, {
+      unavailable: isStorageUnavailable,
+      blobsUnavailable: isBlobStoreUnavailable,
+    }),
+  );
   // Paths and queries no store can hold are refused first; JSON bodies are capped at 1 MB except
   // where a route sets its own limit (creates, uploads, pictures).
   app.use(
@@ -184,10 +191,11 @@ export function createServerApp(deps: ServerDeps): ServerApp {
               maxBytes,
               timeoutMs: 15_000,
               accept: 'image/png,image/jpeg,image/webp,image/*;q=0.8',
-              // Public addresses, and Kiln's own (an image address copied from Kiln itself).
+              // Public addresses, and Kiln's own origins exactly (an image address copied from
+              // Kiln itself): scheme, host and effective port, never the host's other ports.
               allowedHosts: [deps.ownOrigin?.(), deps.publicUrl]
                 .filter((u): u is string => Boolean(u))
-                .map((u) => new URL(u).host),
+                .map((u) => new URL(u).origin),
             })
           ).bytes),
       urlFor: uploadUrlStrategy({

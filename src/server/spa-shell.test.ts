@@ -121,6 +121,17 @@ describe('withMeta', () => {
     expect(html.indexOf('og:title')).toBeLessThan(html.indexOf('</head>'));
   });
 
+  it('takes directional controls out of titles and descriptions', () => {
+    const html = withMeta('<html><head><title>Kiln</title></head></html>', {
+      title: 'a \u202egnp.exe\u202c vase\u2066\u2069',
+      description: 'made \u200f\u202d from a photo',
+    });
+    expect(html).toContain('<title>a gnp.exe vase · Kiln</title>');
+    expect(html).toContain('<meta property="og:title" content="a gnp.exe vase" />');
+    expect(html).toContain('<meta name="twitter:description" content="made  from a photo" />');
+    expect(html).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f]/);
+  });
+
   it('adds the picture with its facts, and a title where there was none', () => {
     const html = withMeta('<html><head></head></html>', {
       ...meta,

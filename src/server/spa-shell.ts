@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { neutraliseBidi } from '../contract/index.ts';
 
 /** The part of Vite's manifest (`build.manifest`) read here: chunk files and their imports. */
 const ManifestSchema = z.record(
@@ -119,7 +120,14 @@ export const escapeHtml = (text: string) =>
  * `html` with its title and description replaced, and Open Graph and Twitter card tags (a chat
  * app's link preview) and robots added before </head>. Every value is escaped.
  */
-export function withMeta(html: string, meta: PageMeta): string {
+export function withMeta(html: string, given: PageMeta): string {
+  // No directional controls in a title or a preview (they could show words in another order).
+  const meta = {
+    ...given,
+    title: neutraliseBidi(given.title),
+    description: neutraliseBidi(given.description),
+    image: given.image && { ...given.image, alt: neutraliseBidi(given.image.alt) },
+  };
   const tag = (attr: 'name' | 'property', key: string, value: string | number) =>
     `\n    <meta ${attr}="${key}" content="${escapeHtml(String(value))}" />`;
   const image = meta.image;

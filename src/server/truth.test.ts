@@ -3,6 +3,7 @@
 // written again without a restart, and text no store can hold is refused before any charge.
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -12,6 +13,7 @@ import {
   TaskSchema,
   type Task,
 } from '../contract/index.ts';
+import { photoPath } from '../testing/fixtures.ts';
 import { ledgerOf } from '../testing/mock.ts';
 import type { Outage } from '../testing/outage.ts';
 import { KEY, startTestServer, type TestServer } from '../testing/server.ts';
@@ -257,5 +259,70 @@ describe('the balance after a create refused for want of credits', () => {
     expect(refused.status).toBe(402);
     const credits = CreditsSchema.parse(await (await server.request('/api/credits')).json());
     expect(credits).toMatchObject({ balance: 5, exact: true });
+  });
+});
+
+describe('PUBLIC_URL without a port', () => {
+  it('lets a pasted address reach that origin only, not the host’s other ports', async () => {
+    server = await startTestServer({ publicUrl: 'http://127.0.0.1' });
+    for (const url of [
+      'http://127.0.0.1:5432/a.png',
+      'http://127.0.0.1:6379/',
+      'https://127.0.0.1/a.png',
+    ]) {
+      const res = await server.request('/api/uploads/from-url', post({ url }));
+      expect(res.status, url).toBe(400);
+      const { error } = ErrorBodySchema.parse(await res.json());
+      expect(error.message, url).toContain(
+        'Kiln fetches images only from public http(s) addresses',
+      );
+    }
+  });
+});
+
+describe('a file store outage', () => {
+  it('is said as the file store, not the database', async () => {
+    const blobs: Outage = { down: true };
+    server = await startTestServer({ outages: { blobs } });
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([new Uint8Array(readFileSync(photoPath('chair.png')))]),
+      'chair.png',
+    );
+    const res = await server.request('/api/uploads', { method: 'POST', body: form });
+    expect(res.status).toBe(503);
+    const { error } = ErrorBodySchema.parse(await res.json());
+    expect(error.message).toMatch(/file store/);
+    expect(error.message).not.toMatch(/database/);
+  });
+
+  it('holds an archive until the store is back, without giving up on the model', async () => {
+    const blobs: Outage = { down: true };
+    let clock = Date.now();
+    server = await startTestServer({ outages: { blobs }, now: () => clock });
+    const created = TaskSchema.parse(
+      await (
+        await server.request(
+          '/api/v1/3d/generations',
+          post({ model: 'beta-text', prompt: 'a bowl', mode: 'sync' }),
+        )
+      ).json(),
+    );
+    expect(created.status).toBe('completed');
+    let entry = await entryOf(server, created.id);
+    expect(entry.archived).toBe(false);
+    expect(entry.archive?.attempts).toBe(0);
+    // Hours of outage: sweeps come and go, and none counts against the model.
+    for (let i = 0; i < 6; i++) {
+      clock += 20 * 60_000;
+      await server.server.sweep();
+    }
+    entry = await entryOf(server, created.id);
+    expect(entry.archive).toMatchObject({ attempts: 0 });
+    blobs.down = false;
+    clock += 20_000;
+    await server.server.sweep();
+    expect(await entryOf(server, created.id)).toMatchObject({ archived: true });
   });
 });

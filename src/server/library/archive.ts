@@ -1,5 +1,6 @@
 import { createLimiter } from '../../async/index.ts';
-import type { BlobStore } from '../storage/blobs.ts';
+import { isBlobStoreUnavailable, type BlobStore } from '../storage/blobs.ts';
+import { isStorageUnavailable } from '../storage/database.ts';
 import type { Leases } from '../storage/leases.ts';
 import type { LibraryRow, LibraryStore } from '../storage/library.ts';
 
@@ -17,6 +18,8 @@ export interface ArchiverDeps {
 
 /** Waits after the first, second, … failed attempt; past the last, Kiln gives up and says so. */
 export const ARCHIVE_RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000];
+/** How soon an archive interrupted by a storage outage is tried again (not counted as an attempt). */
+const STORE_OUTAGE_RETRY_MS = 15_000;
 /** How long a claim on a task's download lasts (a download gives up after 30 s). */
 const LEASE_MS = 60_000;
 
@@ -48,6 +51,20 @@ export function createArchiver(deps: ArchiverDeps) {
       return sha256;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
+      if (isBlobStoreUnavailable(err) || isStorageUnavailable(err)) {
+        // Kiln's own store is away (a bucket or database outage): not the model's fault, so
+        // it is not counted against giving up; the sweep tries again soon.
+        await deps.store
+          .archiveFailed(
+            row.taskId,
+            'Kiln’s storage could not be reached; trying again.',
+            deps.now() + STORE_OUTAGE_RETRY_MS,
+            false,
+          )
+          .catch(() => {});
+        deps.log(`archive of ${row.taskId} waits for storage: ${message}`);
+        return undefined;
+      }
       const delay = ARCHIVE_RETRY_DELAYS_MS[attempts];
       const next = delay === undefined ? null : deps.now() + delay;
       await deps.store.archiveFailed(row.taskId, message, next).catch(() => {});

@@ -49,10 +49,26 @@ export class ApiError extends HTTPException {
  */
 export function onApiError(
   log: (message: string) => void,
-  options: { unavailable?: (err: unknown) => boolean } = {},
+  options: {
+    unavailable?: (err: unknown) => boolean;
+    /** The file store (uploads, models, pictures) cannot be reached: said apart from the database. */
+    blobsUnavailable?: (err: unknown) => boolean;
+  } = {},
 ): ErrorHandler {
   return (err, c) => {
     if (err instanceof ApiError) return err.getResponse();
+    if (options.blobsUnavailable?.(err)) {
+      log(`file store unavailable on ${c.req.method} ${c.req.path}: ${String(err)}`);
+      return new ApiError(
+        503,
+        {
+          code: ERROR_CODES.serviceUnavailable,
+          message:
+            'Kiln cannot reach its file store (where uploads and models are kept) just now. Try again in a few seconds.',
+        },
+        { headers: { 'retry-after': '5' } },
+      ).getResponse();
+    }
     if (options.unavailable?.(err)) {
       log(`unavailable on ${c.req.method} ${c.req.path}: ${String(err)}`);
       return new ApiError(

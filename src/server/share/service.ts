@@ -1,7 +1,7 @@
 // Public links to a model: tokens, addresses, the embed snippet, and what a link shows anyone.
 // Pure functions over what the share store gives; the routes (routes.ts) do the HTTP.
 import { randomBytes } from 'node:crypto';
-import { SHARE_TOKEN, type PublicShare, type Share } from '../../contract/index.ts';
+import { SHARE_TOKEN, type PublicShare, type Share, neutraliseBidi } from '../../contract/index.ts';
 import { escapeHtml } from '../spa-shell.ts';
 import type { ShareRow, SharedModel } from '../storage/shares.ts';
 
@@ -35,7 +35,8 @@ export function embedSnippet(embedUrl: string, title: string): string {
 
 /** A title for a shared model: its prompt (shortened), or what it was made from. */
 export function shareTitle(model: Pick<SharedModel, 'prompt' | 'photos'>): string {
-  const prompt = model.prompt?.trim().replace(/\s+/g, ' ');
+  // Directional controls are taken out: a prompt cannot turn the preview's words around.
+  const prompt = model.prompt && neutraliseBidi(model.prompt).trim().replace(/\s+/g, ' ');
   if (prompt) return prompt.length > 100 ? `${prompt.slice(0, 99)}…` : prompt;
   return model.photos > 1 ? `A 3D model from ${model.photos} photos` : 'A 3D model from a photo';
 }

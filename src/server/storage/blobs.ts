@@ -117,3 +117,57 @@ export function diskBlobStore(root: string): BlobStore {
     },
   };
 }
+
+/**
+ * The blob store could not be reached or written (a stopped bucket, a full disk): requests that
+ * need it get a 503 that names the file store, not the database.
+ */
+export class BlobStoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(
+      `the blob store is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`,
+      {
+        cause,
+      },
+    );
+    this.name = 'BlobStoreUnavailableError';
+  }
+}
+
+/** Codes and statuses that say the store is not there (or full) right now. */
+const BLOB_UNAVAILABLE =
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ENOSPC|EDQUOT|EIO|EROFS|TimeoutError|RequestTimeout|ServiceUnavailable|SlowDown|InternalError)$/;
+
+/** True for an error that says the blob store cannot be used just now. */
+export function isBlobStoreUnavailable(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 5; depth++) {
+    if (e instanceof BlobStoreUnavailableError) return true;
+    const { code, name, $metadata } = e as {
+      code?: unknown;
+      name?: unknown;
+      $metadata?: { httpStatusCode?: number };
+    };
+    if (typeof code === 'string' && BLOB_UNAVAILABLE.test(code)) return true;
+    if (typeof name === 'string' && BLOB_UNAVAILABLE.test(name)) return true;
+    if (($metadata?.httpStatusCode ?? 0) >= 500) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** The store, its outages thrown as BlobStoreUnavailableError (the 503 then says which store). */
+export function guardedBlobs(store: BlobStore): BlobStore {
+  const guard = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (err) {
+      throw isBlobStoreUnavailable(err) ? new BlobStoreUnavailableError(err) : err;
+    }
+  };
+  return {
+    put: (kind, bytes, ext) => guard(() => store.put(kind, bytes, ext)),
+    get: (kind, sha, ext) => guard(() => store.get(kind, sha, ext)),
+    open: (kind, sha, ext, range) => guard(() => store.open(kind, sha, ext, range)),
+    delete: (kind, sha, ext) => guard(() => store.delete(kind, sha, ext)),
+  };
+}

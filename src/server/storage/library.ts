@@ -170,8 +170,16 @@ export interface LibraryStore {
    * not the owner's, not archived yet, or already has its picture.
    */
   setThumbnail(owner: string, taskId: string, sha256: string): Promise<boolean>;
-  /** Counts a failed attempt; `nextMs` is when to try again, or null to give up. */
-  archiveFailed(taskId: string, error: string, nextMs: number | null): Promise<void>;
+  /**
+   * Notes a failed attempt (counted unless `counted` is false: an outage of Kiln's own storage);
+   * `nextMs` is when to try again, or null to give up.
+   */
+  archiveFailed(
+    taskId: string,
+    error: string,
+    nextMs: number | null,
+    counted?: boolean,
+  ): Promise<void>;
   /** Completed tasks whose archive is due (never tried, or a retry whose time has come). */
   archiveDue(nowMs: number, limit: number): Promise<LibraryRow[]>;
 
@@ -520,13 +528,13 @@ export function libraryStore(db: Kysely<Tables>): LibraryStore {
       return r.numUpdatedRows > 0n;
     },
 
-    async archiveFailed(taskId, message, nextMs) {
+    async archiveFailed(taskId, message, nextMs, counted = true) {
       await db
         .updateTable('library')
         .set({
           archive_error: message,
           archive_next_ms: nextMs,
-          archive_attempts: sql`archive_attempts + 1`,
+          archive_attempts: counted ? sql`archive_attempts + 1` : sql`archive_attempts`,
         })
         .where('task_id', '=', taskId)
         .where('asset_sha256', 'is', null)
