@@ -1,6 +1,7 @@
 // Tests only: one behaviour suite for Kiln's storage, run against SQLite (the unit tests) and
 // PostgreSQL (the scale tests), so that both dialects answer alike.
 import { describe, expect, it } from 'vitest';
+import { optimisePlanOf } from '../contract/index.ts';
 import type { Storage } from '../server/storage/database.ts';
 import type { LibraryRow } from '../server/storage/library.ts';
 
@@ -353,6 +354,101 @@ export function storageSuite(name: string, open: () => Promise<Storage>) {
           new Map([['c'.repeat(64), 'second.webp']]),
         );
         expect(await uploads.names([])).toEqual(new Map());
+      }));
+
+    it('takes room for uploads atomically, and none for bytes stored before', () =>
+      using(async ({ uploads }) => {
+        const sha = (i: number) => i.toString(16).padStart(64, '0');
+        const outcomes = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => uploads.reserve(sha(i), 'png', 100, 1, null, 1000)),
+        );
+        expect(outcomes.filter((o) => o === 'new')).toHaveLength(10);
+        expect(outcomes.filter((o) => o === 'full')).toHaveLength(10);
+        expect(await uploads.totalBytes()).toBe(1000);
+        // Full, yet an image already stored is taken (its name updated), and needs no room.
+        const kept = outcomes.indexOf('new');
+        expect(await uploads.reserve(sha(kept), 'png', 100, 2, 'again.png', 1000)).toBe('stored');
+        expect(await uploads.names([sha(kept)])).toEqual(new Map([[sha(kept), 'again.png']]));
+        // A reservation whose bytes never arrived is taken back.
+        await uploads.forget(sha(kept));
+        expect(await uploads.totalBytes()).toBe(900);
+        expect(await uploads.reserve(sha(99), 'png', 100, 3, null, 1000)).toBe('new');
+      }));
+
+    it('lets a key start optimise jobs up to its limit, whichever replica asks', () =>
+      using(async ({ optimiseJobs }) => {
+        const job = (i: number) => ({
+          object: 'optimise_job' as const,
+          id: `opt_${i}`,
+          task_id: 't',
+          status: 'queued' as const,
+          progress: 0,
+          stage: 'Queued',
+          plan: optimisePlanOf({ preset: 'web' }),
+          created_ms: 1_000 + i,
+          finished_ms: null,
+          result: null,
+          error: null,
+        });
+        const outcomes = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            optimiseJobs.insertIfUnder(
+              {
+                owner: 'o',
+                dedupeKey: `k${i}`,
+                job: job(i),
+                holder: `replica-${i % 2}`,
+                updatedMs: 5_000,
+              },
+              3,
+              { holder: `replica-${i % 2}`, sinceMs: 4_000 },
+            ),
+          ),
+        );
+        expect(outcomes.filter((o) => o.kind === 'inserted')).toHaveLength(3);
+        expect(outcomes.filter((o) => o.kind === 'full')).toHaveLength(17);
+        // The same request again finds its job; another owner has a limit of its own.
+        const first = outcomes.findIndex((o) => o.kind === 'inserted');
+        expect(
+          (
+            await optimiseJobs.insertIfUnder(
+              {
+                owner: 'o',
+                dedupeKey: `k${first}`,
+                job: job(100),
+                holder: 'replica-0',
+                updatedMs: 5_000,
+              },
+              3,
+              { holder: 'replica-0', sinceMs: 4_000 },
+            )
+          ).kind,
+        ).toBe('existing');
+        expect(
+          (
+            await optimiseJobs.insertIfUnder(
+              { owner: 'p', dedupeKey: 'p1', job: job(101), holder: 'replica-0', updatedMs: 5_000 },
+              3,
+              { holder: 'replica-0', sinceMs: 4_000 },
+            )
+          ).kind,
+        ).toBe('inserted');
+        // Jobs whose runner stopped writing them no longer count.
+        expect(
+          (
+            await optimiseJobs.insertIfUnder(
+              {
+                owner: 'o',
+                dedupeKey: 'late',
+                job: job(102),
+                holder: 'replica-2',
+                updatedMs: 9_000,
+              },
+              3,
+              { holder: 'replica-2', sinceMs: 6_000 },
+            )
+          ).kind,
+        ).toBe('inserted');
       }));
 
     it('counts hits per window, concurrently', () =>

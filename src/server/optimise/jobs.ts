@@ -287,18 +287,8 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
       const key = `${owner}\n${sourceSha256}\n${JSON.stringify(plan)}`;
       for (const e of entries.values())
         if (e.key === key && e.job.status !== 'failed') return structuredClone(e.job);
-      const known = await store?.findUnfailed(key);
-      const seen = known && asSeen(known);
-      if (seen && seen.status !== 'failed') return seen;
-      const mine = [...entries.values()].filter((e) => e.owner === owner && unfinished(e));
-      const elsewhere = store
-        ? (await store.unfinished(owner)).filter(
-            (r) => !entries.has(r.job.id) && isUnfinished(asSeen(r)),
-          )
-        : [];
-      const underWay = mine.length + elsewhere.length;
-      if (underWay >= perOwner)
-        throw new ApiError(
+      const busy = (underWay: number) =>
+        new ApiError(
           429,
           {
             code: ERROR_CODES.optimiseBusy,
@@ -306,6 +296,12 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
           },
           { headers: { 'retry-after': '10' } },
         );
+      if (!store) {
+        const underWay = [...entries.values()].filter(
+          (e) => e.owner === owner && unfinished(e),
+        ).length;
+        if (underWay >= perOwner) throw busy(underWay);
+      }
       if (waitingCount >= maxWaiting)
         throw new ApiError(
           429,
@@ -338,9 +334,25 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
         writtenMs: 0,
         writtenStage: '',
       };
+      // Counted and written in one transaction (every replica's jobs count against the key's
+      // limit), before it is answered: the next poll may reach another replica.
+      if (store) {
+        const outcome = await store.insertIfUnder(
+          { owner, dedupeKey: key, job: structuredClone(job), holder, updatedMs: now() },
+          perOwner,
+          { holder, sinceMs: deps.exclusive ? Number.MAX_SAFE_INTEGER : now() - 6 * heartbeatMs },
+        );
+        if (outcome.kind === 'existing') {
+          const seen = asSeen(outcome.row);
+          if (seen.status !== 'failed') return seen;
+        }
+        if (outcome.kind === 'full') throw busy(outcome.underWay);
+        if (outcome.kind !== 'inserted') {
+          // Only a job that failed since (its runner died) had the key: start afresh.
+          await persist(entry);
+        }
+      }
       entries.set(job.id, entry);
-      // Written before it is answered: the next poll may reach another replica.
-      await persist(entry);
       beat();
       waitingCount++;
       const done = limiter(async () => {

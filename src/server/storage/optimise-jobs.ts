@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './dialect.ts';
 import { OptimiseJobSchema, type OptimiseJob } from '../../contract/index.ts';
 import type { Tables } from './schema.ts';
 
@@ -25,6 +26,21 @@ export interface OptimiseJobStore {
   findUnfailed(dedupeKey: string): Promise<StoredOptimiseJob | undefined>;
   /** The owner's unfinished jobs (queued or running), whoever runs them. */
   unfinished(owner: string): Promise<StoredOptimiseJob[]>;
+  /**
+   * Writes a new job unless its owner already has `limit` jobs under way (alive: written by
+   * `holder`, or by another runner since `aliveSinceMs`), or an unfailed job with the same key
+   * exists: counted and written in one transaction under a per-owner lock, so replicas starting
+   * jobs at once cannot pass the limit together (decision 0075).
+   */
+  insertIfUnder(
+    row: StoredOptimiseJob,
+    limit: number,
+    alive: { holder: string; sinceMs: number },
+  ): Promise<
+    | { kind: 'inserted' }
+    | { kind: 'existing'; row: StoredOptimiseJob }
+    | { kind: 'full'; underWay: number }
+  >;
   /** Forgets jobs that finished before `beforeMs`; how many. */
   sweep(beforeMs: number): Promise<number>;
 }
@@ -61,6 +77,49 @@ export function optimiseJobStore(db: Kysely<Tables>): OptimiseJobStore {
         })
         .onConflict((oc) => oc.column('id').doUpdateSet(values))
         .execute();
+    },
+
+    async insertIfUnder(row, limit, alive) {
+      return db.transaction().execute(async (trx) => {
+        if (isPostgres(db as unknown as Kysely<unknown>))
+          await sql`select pg_advisory_xact_lock(hashtext(${`optimise:${row.owner}`}))`.execute(
+            trx,
+          );
+        const same = await trx
+          .selectFrom('optimise_jobs')
+          .selectAll()
+          .where('dedupe_key', '=', row.dedupeKey)
+          .where('status', '!=', 'failed')
+          .orderBy('created_ms', 'desc')
+          .executeTakeFirst();
+        if (same) return { kind: 'existing' as const, row: fromRow(same) };
+        const counted = await trx
+          .selectFrom('optimise_jobs')
+          .select(sql<number | string>`count(*)`.as('n'))
+          .where('owner', '=', row.owner)
+          .where('status', 'in', ['queued', 'running'])
+          .where((eb) =>
+            eb.or([eb('holder', '=', alive.holder), eb('updated_ms', '>=', alive.sinceMs)]),
+          )
+          .executeTakeFirst();
+        const underWay = Number(counted?.n ?? 0);
+        if (underWay >= limit) return { kind: 'full' as const, underWay };
+        await trx
+          .insertInto('optimise_jobs')
+          .values({
+            id: row.job.id,
+            owner: row.owner,
+            dedupe_key: row.dedupeKey,
+            created_ms: row.job.created_ms,
+            status: row.job.status,
+            holder: row.holder,
+            updated_ms: row.updatedMs,
+            finished_ms: row.job.finished_ms,
+            job_json: JSON.stringify(row.job),
+          })
+          .execute();
+        return { kind: 'inserted' as const };
+      });
     },
 
     async get(id) {

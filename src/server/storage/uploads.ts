@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './dialect.ts';
 import type { Tables } from './schema.ts';
 
 /** What is stored under /api/uploads, so that quota and retention can be kept across replicas. */
@@ -11,6 +12,23 @@ export interface UploadIndex {
     nowMs: number,
     name?: string | null,
   ): Promise<void>;
+  /**
+   * Takes room for an upload against `quotaBytes`, atomically (one transaction under a lock, so
+   * concurrent uploads on every replica cannot pass the quota together): `stored` when these
+   * bytes are indexed already (they need no room, even when the quota is full; the name is
+   * updated), `new` when the row is written now, `full` when there is no room. A `new` row whose
+   * bytes could not be stored is taken back with `forget`.
+   */
+  reserve(
+    sha256: string,
+    ext: string,
+    bytes: number,
+    nowMs: number,
+    name: string | null,
+    quotaBytes: number,
+  ): Promise<'stored' | 'new' | 'full'>;
+  /** Takes back a reservation whose bytes were never stored. */
+  forget(sha256: string): Promise<void>;
   /** The file names uploads came with, by sha256 (those without one are left out). */
   names(sha256s: readonly string[]): Promise<Map<string, string>>;
   /** Marks uploads a task names: kept for as long as the library keeps the task. */
@@ -32,6 +50,39 @@ export function uploadIndex(db: Kysely<Tables>): UploadIndex {
         .onConflict((oc) =>
           name ? oc.column('sha256').doUpdateSet({ name }) : oc.column('sha256').doNothing(),
         )
+        .execute();
+    },
+    async reserve(sha256, ext, bytes, nowMs, name, quotaBytes) {
+      return db.transaction().execute(async (trx) => {
+        if (isPostgres(db as unknown as Kysely<unknown>))
+          await sql`select pg_advisory_xact_lock(hashtext('kiln:upload-quota'))`.execute(trx);
+        const known = await trx
+          .selectFrom('uploads')
+          .select('sha256')
+          .where('sha256', '=', sha256)
+          .executeTakeFirst();
+        if (known) {
+          if (name)
+            await trx.updateTable('uploads').set({ name }).where('sha256', '=', sha256).execute();
+          return 'stored' as const;
+        }
+        const r = await trx
+          .selectFrom('uploads')
+          .select(sql<number | string | null>`sum(bytes)`.as('total'))
+          .executeTakeFirst();
+        if (Number(r?.total ?? 0) + bytes > quotaBytes) return 'full' as const;
+        await trx
+          .insertInto('uploads')
+          .values({ sha256, ext, bytes, created_ms: nowMs, referenced: 0, name })
+          .execute();
+        return 'new' as const;
+      });
+    },
+    async forget(sha256) {
+      await db
+        .deleteFrom('uploads')
+        .where('sha256', '=', sha256)
+        .where('referenced', '=', 0)
         .execute();
     },
     async names(sha256s) {

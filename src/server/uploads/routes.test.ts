@@ -382,6 +382,32 @@ describe('uploads cannot fill the disk', () => {
     expect(await quota.uploads.totalBytes()).toBe(
       UploadResultSchema.parse(await first.json()).bytes,
     );
+    // Full, but the same image again is stored already: it needs no room and is taken.
+    const again = await full.request('/api/uploads', {
+      method: 'POST',
+      body: asBody(photo('chair.png')),
+    });
+    expect(again.status).toBe(201);
+    await quota.close();
+  });
+
+  it('never ends over the quota when uploads arrive at once', async () => {
+    const quota = await openSqliteStorage(':memory:');
+    const sizes = await Promise.all(
+      ['chair.png', 'teapot.png', 'horse.png', 'robot.png'].map(async (n) => ({
+        n,
+        bytes: (await normaliseImage(photo(n))).bytes.byteLength,
+      })),
+    );
+    const limit = sizes[0]!.bytes + sizes[1]!.bytes + 10;
+    const app = uploadsApp({ index: quota.uploads, quotaBytes: limit });
+    const answers = await Promise.all(
+      [...sizes, ...sizes].map(({ n }) =>
+        app.request('/api/uploads', { method: 'POST', body: asBody(photo(n)) }),
+      ),
+    );
+    expect(answers.every((a) => a.status === 201 || a.status === 507)).toBe(true);
+    expect(await quota.uploads.totalBytes()).toBeLessThanOrEqual(limit);
     await quota.close();
   });
 

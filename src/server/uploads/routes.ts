@@ -5,7 +5,7 @@ import { SafeFetchError } from '../../net/index.ts';
 import { ApiError } from '../middleware/api-error.ts';
 import { readJson } from '../middleware/boundary.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
-import type { BlobStore } from '../storage/blobs.ts';
+import { sha256Hex, type BlobStore, type StoredBlob } from '../storage/blobs.ts';
 import type { Counters } from '../storage/counters.ts';
 import type { UploadIndex } from '../storage/uploads.ts';
 import { serveBlob } from '../serve-blob.ts';
@@ -63,16 +63,31 @@ export function uploadRoutes(deps: UploadRoutesDeps): Hono {
   /** Normalises an image, stores it by content and answers 201 with where it is. */
   async function store(c: Context, input: Uint8Array, fileName: string | null) {
     const image = await normaliseImage(input, { maxBytes });
-    const used = await deps.index.totalBytes();
-    if (used + image.bytes.byteLength > deps.quotaBytes)
+    // Room is taken before the bytes are stored, atomically across replicas; bytes stored
+    // before need none (the same image again is never refused for a full quota).
+    const sha256 = sha256Hex(image.bytes);
+    const room = await deps.index.reserve(
+      sha256,
+      image.ext,
+      image.bytes.byteLength,
+      deps.now(),
+      fileName,
+      deps.quotaBytes,
+    );
+    if (room === 'full')
       throw new ApiError(507, {
         code: ERROR_CODES.uploadQuotaExceeded,
         message:
           'Kiln’s storage for uploads is full. Try again later, or ask whoever runs Kiln to raise UPLOAD_QUOTA.',
         param: 'file',
       });
-    const stored = await deps.blobs.put('uploads', image.bytes, image.ext);
-    await deps.index.record(stored.sha256, image.ext, stored.bytes, deps.now(), fileName);
+    let stored: StoredBlob;
+    try {
+      stored = await deps.blobs.put('uploads', image.bytes, image.ext);
+    } catch (err) {
+      if (room === 'new') await deps.index.forget(sha256).catch(() => {});
+      throw err;
+    }
     const name = `${stored.sha256}.${image.ext}`;
     const result: UploadResult = {
       url: deps.urlFor({
