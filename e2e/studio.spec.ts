@@ -97,7 +97,7 @@ test('single image: upload a photo, watch the stages, view and download the mode
       });
       return (thumbnail = ((await res.json()) as { thumbnail_url?: string }).thumbnail_url ?? '');
     })
-    .toMatch(/^\/api\/assets\/[a-f0-9]{64}\.webp$/);
+    .toMatch(/^\/api\/assets\/[a-f0-9]{64}\.webp\?exp=\d+&sig=[\w-]{43}$/);
   const picture = Buffer.from(await (await page.request.get(thumbnail)).body());
   writeFileSync(info.outputPath('model-thumbnail.webp'), picture);
   const { data, info: size } = await sharp(picture)

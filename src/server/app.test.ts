@@ -314,7 +314,7 @@ describe('library, archive and credits', () => {
     expect(page.data).toHaveLength(1);
     const entry = page.data[0];
     const asset = entry?.model_url;
-    expect(asset).toMatch(/^\/api\/assets\/[a-f0-9]{64}\.glb$/);
+    expect(asset).toMatch(/^\/api\/assets\/[a-f0-9]{64}\.glb\?exp=\d+&sig=[\w-]{43}$/);
     expect(entry?.archive).toEqual({
       state: 'archived',
       attempts: 1,
@@ -338,8 +338,20 @@ describe('library, archive and credits', () => {
     const glb = await server.request(asset ?? '', { key: null });
     expect(glb.status).toBe(200);
     expect(glb.headers.get('content-type')).toBe('model/gltf-binary');
-    expect(glb.headers.get('cache-control')).toContain('immutable');
+    expect(glb.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);
     const bytes = new Uint8Array(await glb.arrayBuffer());
+    // The owner's file: a bare hash opens nothing, nor a forged or changed signature; the
+    // owner's key opens it; another key does not.
+    const bare = asset!.split('?')[0]!;
+    expect((await server.request(bare, { key: null })).status).toBe(404);
+    expect(
+      (await server.request(`${bare}?exp=99999999999&sig=${'a'.repeat(43)}`, { key: null })).status,
+    ).toBe(404);
+    expect(
+      (await server.request(asset!.replace(/exp=\d+/, 'exp=99999999999'), { key: null })).status,
+    ).toBe(404);
+    expect((await server.request(bare)).status).toBe(200);
+    expect((await server.request(bare, { key: 'tr_someone_else' })).status).toBe(404);
     const upstream = await server.request(new URL(done.data.model_url).pathname, { key: null });
     expect(bytes).toEqual(new Uint8Array(await upstream.arrayBuffer()));
   });

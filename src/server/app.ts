@@ -5,6 +5,7 @@ import { dirname, join, relative } from 'node:path';
 import { ERROR_CODES } from '../contract/index.ts';
 import { safeFetch } from '../net/index.ts';
 import { createArchiver } from './library/archive.ts';
+import { assetSigner } from './library/asset-access.ts';
 import { assetRoutes } from './library/assets.ts';
 import { libraryRoutes } from './library/routes.ts';
 import { createLibraryService } from './library/service.ts';
@@ -97,11 +98,13 @@ export function createServerApp(input: ServerDeps): ServerApp {
     now,
     log: (m) => log(`library: ${m}`),
   });
+  const signer = assetSigner(deps.secret, now);
   const library = createLibraryService({
     store: storage.library,
     uploads: storage.uploads,
     archiver,
     intents: storage.intents,
+    signer,
     now,
     log: (m) => log(`library: ${m}`),
   });
@@ -124,6 +127,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
   });
 
   const optimiser = createOptimiser({
+    signer,
     store: storage.library,
     jobStore: storage.optimiseJobs,
     holder: storage.holder,
@@ -205,7 +209,10 @@ export function createServerApp(input: ServerDeps): ServerApp {
       }),
     }),
   );
-  app.route('/api/assets', assetRoutes(deps.blobs));
+  app.route(
+    '/api/assets',
+    assetRoutes({ blobs: deps.blobs, store: storage.library, ownerOf, signer }),
+  );
   // Before the library's routes: it adds each entry's `share` to their answers.
   app.route(
     '/api',

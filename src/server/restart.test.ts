@@ -104,10 +104,10 @@ describe('the server as a process', () => {
       await (await fetch(`${second.url}/api/library/${id2}`, { headers: auth })).json(),
     );
     const asset = entry.model_url;
-    expect(asset).toMatch(/^\/api\/assets\/[a-f0-9]{64}\.glb$/);
+    expect(asset).toMatch(/^\/api\/assets\/[a-f0-9]{64}\.glb\?exp=\d+&sig=[\w-]{43}$/);
     const glb = await fetch(`${second.url}${asset ?? ''}`);
     expect(glb.status).toBe(200);
-    expect(glb.headers.get('cache-control')).toContain('immutable');
+    expect(glb.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);
   }, 120_000);
 
   it.each([

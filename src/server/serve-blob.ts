@@ -21,12 +21,21 @@ function parseRange(header: string | undefined): RangeRequest | undefined {
 export async function serveBlob(
   c: Context,
   blobs: BlobStore,
-  blob: { kind: BlobKind; sha256: string; ext: string; contentType: string },
+  blob: {
+    kind: BlobKind;
+    sha256: string;
+    ext: string;
+    contentType: string;
+    /** Default: public and immutable (a content-addressed file anybody may have). */
+    cacheControl?: string;
+    /** Default: the SHA-256. A share's files use one that does not tell the hash. */
+    etag?: string;
+  },
 ): Promise<Response | undefined> {
-  const etag = `"${blob.sha256}"`;
+  const etag = `"${blob.etag ?? blob.sha256}"`;
   const headers: Record<string, string> = {
     'Content-Type': blob.contentType,
-    'Cache-Control': 'public, max-age=31536000, immutable',
+    'Cache-Control': blob.cacheControl ?? 'public, max-age=31536000, immutable',
     'X-Content-Type-Options': 'nosniff',
     'Accept-Ranges': 'bytes',
     ETag: etag,

@@ -326,3 +326,51 @@ describe('a file store outage', () => {
     expect(await entryOf(server, created.id)).toMatchObject({ archived: true });
   });
 });
+
+describe('a revoked share', () => {
+  it('leaves nothing its page sent that still opens the model or its picture', async () => {
+    server = await startTestServer();
+    const created = TaskSchema.parse(
+      await (
+        await server.request(
+          '/api/v1/3d/generations',
+          post({ model: 'beta-text', prompt: 'a shared boat', mode: 'sync' }),
+        )
+      ).json(),
+    );
+    const entry = await entryOf(server, created.id);
+    const sha = /assets\/([a-f0-9]{64})\.glb/.exec(entry.model_url ?? '')?.[1];
+    expect(sha).toBeDefined();
+    const share = await (
+      await server.request(`/api/library/${created.id}/share`, { method: 'POST' })
+    ).json();
+    const token: string = share.token;
+    // What anybody with the link gets, and every address and header in it.
+    const facts = await server.request(`/api/shares/${token}`, { key: null });
+    const page = await server.request(`/s/${token}`, { key: null });
+    const glb = await server.request(`/api/shares/${token}/model.glb`, { key: null });
+    expect(glb.status).toBe(200);
+    const sent = [
+      await facts.text(),
+      await page.text(),
+      JSON.stringify([...glb.headers]),
+      JSON.stringify([...facts.headers]),
+    ].join('\n');
+    expect(sent).not.toContain(sha);
+    // The bare hash opens nothing, before or after.
+    expect((await server.request(`/api/assets/${sha}.glb`, { key: null })).status).toBe(404);
+    expect(
+      (await server.request(`/api/library/${created.id}/share`, { method: 'DELETE' })).status,
+    ).toBe(204);
+    for (const path of [`/api/shares/${token}`, `/api/shares/${token}/model.glb`])
+      expect((await server.request(path, { key: null })).status, path).toBe(404);
+    // A client holding the link's ETag gets no 304 either.
+    const etag = glb.headers.get('etag')!;
+    const cached = await server.request(`/api/shares/${token}/model.glb`, {
+      key: null,
+      headers: { 'if-none-match': etag },
+    });
+    expect(cached.status).toBe(404);
+    expect((await server.request(`/api/assets/${sha}.glb`, { key: null })).status).toBe(404);
+  });
+});

@@ -10,6 +10,7 @@ import {
 } from '../../contract/index.ts';
 import type { LibraryRow, LibraryStore } from '../storage/library.ts';
 import type { IntentStore } from '../storage/intents.ts';
+import type { AssetSigner } from './asset-access.ts';
 import type { UploadIndex } from '../storage/uploads.ts';
 import { ARCHIVE_RETRY_DELAYS_MS, type Archiver } from './archive.ts';
 
@@ -19,6 +20,8 @@ export interface LibraryDeps {
   archiver: Archiver;
   /** Creates recorded before they were forwarded; removed once their row is written. */
   intents?: IntentStore;
+  /** Signs the addresses of the owner's files in entries (none: bare paths, for tests). */
+  signer?: AssetSigner;
   now: () => number;
   log?: (message: string) => void;
 }
@@ -42,11 +45,11 @@ const EXT_OF_MIME: Record<string, string> = {
   'image/webp': 'webp',
 };
 
-export function assetUrl(sha256: string): string {
+export function assetPath(sha256: string): string {
   return `/api/assets/${sha256}.glb`;
 }
 
-export function thumbnailUrl(sha256: string): string {
+export function thumbnailPath(sha256: string): string {
   return `/api/assets/${sha256}.webp`;
 }
 
@@ -104,6 +107,7 @@ export function createLibraryService(deps: LibraryDeps) {
   };
 
   const log = deps.log ?? (() => {});
+  const sign = (path: string) => deps.signer?.sign(path) ?? path;
 
   /**
    * Creates the upstream answered whose rows could not be written (the database went away
@@ -259,9 +263,10 @@ export function createLibraryService(deps: LibraryDeps) {
         credits_consumed: row.creditsConsumed,
         credits_remaining: row.creditsRemaining,
         error: row.error,
-        model_url: row.assetSha256 ? assetUrl(row.assetSha256) : row.upstreamModelUrl,
+        // Signed, short-lived addresses of the owner's files (asset-access.ts).
+        model_url: row.assetSha256 ? sign(assetPath(row.assetSha256)) : row.upstreamModelUrl,
         archived: row.assetSha256 !== null,
-        thumbnail_url: row.thumbnailSha256 ? thumbnailUrl(row.thumbnailSha256) : null,
+        thumbnail_url: row.thumbnailSha256 ? sign(thumbnailPath(row.thumbnailSha256)) : null,
         favourite: row.favourite,
         archive: archiveOf(row),
       };

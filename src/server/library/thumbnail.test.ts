@@ -50,12 +50,19 @@ describe('PUT /api/library/{id}/thumbnail', () => {
     const res = await put(server, id, await solid(800, 600, 'png'));
     expect(res.status).toBe(200);
     const entry = LibraryEntrySchema.parse(await res.json());
-    expect(entry.thumbnail_url).toMatch(/^\/api\/assets\/[a-f0-9]{64}\.webp$/);
+    expect(entry.thumbnail_url).toMatch(
+      /^\/api\/assets\/[a-f0-9]{64}\.webp\?exp=\d+&sig=[\w-]{43}$/,
+    );
 
     const image = await server.request(entry.thumbnail_url!, { key: null });
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/webp');
-    expect(image.headers.get('cache-control')).toContain('immutable');
+    expect(image.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);
+    // The bare hash opens nothing; the owner's key does.
+    const bare = entry.thumbnail_url!.split('?')[0]!;
+    expect((await server.request(bare, { key: null })).status).toBe(404);
+    expect((await server.request(bare)).status).toBe(200);
+    expect((await server.request(bare, { key: 'tr_someone_else' })).status).toBe(404);
     const meta = await sharp(new Uint8Array(await image.arrayBuffer())).metadata();
     expect(meta).toMatchObject({ format: 'webp', width: 480, height: 360 });
 

@@ -1,3 +1,4 @@
+import type { AssetSigner } from '../library/asset-access.ts';
 import type { OwnerOf } from '../owner-id.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import type { LibraryStore } from '../storage/library.ts';
@@ -40,6 +41,8 @@ export function createOptimiser(
     /** This process's name in it, and whether no other process shares it. */
     holder?: string;
     exclusive?: boolean;
+    /** Signs the result addresses (library/asset-access.ts). */
+    signer?: AssetSigner;
   } & OptimiserOptions,
 ): Optimiser {
   const concurrency = Math.max(1, deps.concurrency ?? 1);
@@ -56,7 +59,13 @@ export function createOptimiser(
     ...(deps.exclusive !== undefined ? { exclusive: deps.exclusive } : {}),
   });
   return {
-    routes: optimiseRoutes({ store: deps.store, jobs, ownerOf: deps.ownerOf, blobs: deps.blobs }),
+    routes: optimiseRoutes({
+      store: deps.store,
+      jobs,
+      ownerOf: deps.ownerOf,
+      blobs: deps.blobs,
+      ...(deps.signer ? { signer: deps.signer } : {}),
+    }),
     jobs,
     async stop() {
       await jobs.stop();

@@ -97,16 +97,20 @@ describe('POST /api/library/{id}/optimise, GET /api/optimise/{job_id}', () => {
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     const result = job.result!;
     expect(result.format).toBe('glb');
-    expect(result.url).toBe(`/api/optimise/files/${result.sha256}.glb`);
+    expect(result.url).toMatch(
+      new RegExp(`^/api/optimise/files/${result.sha256}\\.glb\\?exp=\\d+&sig=[\\w-]{43}$`),
+    );
     expect(result.after.triangles).toBeLessThanOrEqual(50_000);
     expect(result.after.textures.every((t) => t.mime_type === 'image/webp')).toBe(true);
     expect(result.after.bytes).toBeLessThan(result.before.bytes);
 
-    // The file: served without a key (content-addressed), cached for good, valid.
+    // The file: served without a key at its signed address, cached privately, valid; the bare
+    // content address opens nothing.
     const file = await server.request(result.url, { key: null });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('model/gltf-binary');
-    expect(file.headers.get('cache-control')).toContain('immutable');
+    expect(file.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);
+    expect((await server.request(result.url.split('?')[0]!, { key: null })).status).toBe(404);
     const bytes = new Uint8Array(await file.arrayBuffer());
     expect(bytes.byteLength).toBe(result.bytes);
     const report = await validateBytes(bytes, { writeTimestamp: false });
@@ -123,8 +127,8 @@ describe('POST /api/library/{id}/optimise, GET /api/optimise/{job_id}', () => {
     expect(job.status).toBe('succeeded');
     const result = job.result!;
     expect(result).toMatchObject({ format: 'stl', watertight: true });
-    expect(result.url).toMatch(/\.stl$/);
-    expect(result.preview_url).toMatch(/^\/api\/optimise\/files\/[a-f0-9]{64}\.glb$/);
+    expect(result.url).toMatch(/\.stl\?exp=\d+&sig=[\w-]{43}$/);
+    expect(result.preview_url).toMatch(/^\/api\/optimise\/files\/[a-f0-9]{64}\.glb\?exp=/);
     const file = await server.request(result.url, { key: null });
     expect(file.headers.get('content-type')).toBe('model/stl');
     const stl = readStl(new Uint8Array(await file.arrayBuffer()));

@@ -8,6 +8,7 @@ import type { OwnerOf } from '../owner-id.ts';
 import { serveBlob } from '../serve-blob.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import type { LibraryStore } from '../storage/library.ts';
+import type { AssetSigner } from '../library/asset-access.ts';
 import type { OptimiseJobs } from './jobs.ts';
 
 export interface OptimiseRouteDeps {
@@ -15,6 +16,11 @@ export interface OptimiseRouteDeps {
   jobs: OptimiseJobs;
   ownerOf: OwnerOf;
   blobs: BlobStore;
+  /**
+   * Signs the result addresses a job's owner is given; files are then served only at signed
+   * addresses (decision 0077). Without one (tests), by content address alone.
+   */
+  signer?: AssetSigner;
 }
 
 const SERVED = {
@@ -25,7 +31,8 @@ const SERVED = {
 /**
  * Mounted at `/api`: `POST /library/{id}/optimise` (starts a job on an archived model of the
  * caller's), `GET /optimise/{job_id}` (its progress, then its result or why it failed), and
- * `GET /optimise/files/{sha256}.glb|stl` (results, content-addressed like `/api/assets`).
+ * `GET /optimise/files/{sha256}.glb|stl` (results, at the signed addresses the job gives its
+ * owner, like `/api/assets`).
  */
 export function optimiseRoutes(deps: OptimiseRouteDeps) {
   const app = new Hono<OwnerEnv>();
@@ -88,15 +95,20 @@ export function optimiseRoutes(deps: OptimiseRouteDeps) {
   );
 
   app.get('/optimise/files/:name', async (c) => {
-    const match = /^([a-f0-9]{64})\.(glb|stl)$/.exec(c.req.param('name'));
+    const name = c.req.param('name');
+    const match = /^([a-f0-9]{64})\.(glb|stl)$/.exec(name);
     const ext = match?.[2] as keyof typeof SERVED | undefined;
+    const signedFor = deps.signer
+      ? deps.signer.validFor(`/api/optimise/files/${name}`, c.req.query('exp'), c.req.query('sig'))
+      : Infinity;
     const served =
-      match && ext
+      match && ext && signedFor > 0
         ? await serveBlob(c, deps.blobs, {
             kind: 'assets',
             sha256: match[1]!,
             ext,
             contentType: SERVED[ext],
+            ...(deps.signer ? { cacheControl: `private, max-age=${signedFor}` } : {}),
           })
         : undefined;
     if (!served)
@@ -113,7 +125,18 @@ export function optimiseRoutes(deps: OptimiseRouteDeps) {
           'No such optimise job for your API key (jobs are kept for an hour after they finish).',
         param: 'job_id',
       });
-    return c.json(job, 200, { 'cache-control': 'no-store' });
+    const sign = (url: string) => deps.signer?.sign(url) ?? url;
+    const signed = job.result
+      ? {
+          ...job,
+          result: {
+            ...job.result,
+            url: sign(job.result.url),
+            preview_url: sign(job.result.preview_url),
+          },
+        }
+      : job;
+    return c.json(signed, 200, { 'cache-control': 'no-store' });
   });
 
   return app;

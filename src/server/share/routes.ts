@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { createHash } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import { ERROR_CODES, type LibraryEntry, type Share } from '../../contract/index.ts';
 import { ApiError } from '../middleware/api-error.ts';
@@ -159,8 +160,11 @@ export function shareRoutes(deps: ShareRouteDeps) {
    * A link's file from the blob store (ranged, conditional), revalidated on every use: a revoked
    * link stops serving at once, and a live one costs a 304.
    */
-  const serveShared = async (c: Context, blob: Parameters<typeof serveBlob>[2]) => {
-    const res = await serveBlob(c, deps.blobs, blob);
+  const serveShared = async (c: Context, token: string, blob: Parameters<typeof serveBlob>[2]) => {
+    // The ETag is the link's own (it does not tell the file's hash): nothing a share sends
+    // names anything that still opens the file once the link is revoked (decision 0077).
+    const etag = createHash('sha256').update(`${token}\n${blob.sha256}`).digest('base64url');
+    const res = await serveBlob(c, deps.blobs, { ...blob, etag });
     if (!res) throw noSuchLink();
     res.headers.set('Cache-Control', 'private, no-cache');
     res.headers.set('X-Robots-Tag', NOINDEX['X-Robots-Tag']);
@@ -169,7 +173,7 @@ export function shareRoutes(deps: ShareRouteDeps) {
 
   app.get('/shares/:token/model.glb', async (c) => {
     const model = await resolve(c.req.param('token'));
-    return serveShared(c, {
+    return serveShared(c, c.req.param('token'), {
       kind: 'assets',
       sha256: model.assetSha256,
       ext: 'glb',
@@ -180,7 +184,7 @@ export function shareRoutes(deps: ShareRouteDeps) {
   app.get('/shares/:token/thumbnail.webp', async (c) => {
     const model = await resolve(c.req.param('token'));
     if (!model.thumbnailSha256) throw noSuchLink();
-    return serveShared(c, {
+    return serveShared(c, c.req.param('token'), {
       kind: 'thumbnails',
       sha256: model.thumbnailSha256,
       ext: 'webp',

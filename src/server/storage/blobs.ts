@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -82,7 +82,7 @@ export function diskBlobStore(root: string): BlobStore {
         if (!missing(err)) throw err;
       }
       await mkdir(join(root, kind, sha256.slice(0, 2)), { recursive: true });
-      const tmp = `${final}.${process.pid}.${Date.now()}.tmp`;
+      const tmp = `${final}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
       await writeFile(tmp, bytes, { mode: 0o600 });
       await rename(tmp, final); // atomic: never half a blob under its final name
       return { sha256, bytes: bytes.byteLength };

@@ -162,6 +162,8 @@ export interface LibraryStore {
    */
   sameInput(owner: string, taskId: string, limit: number): Promise<LibraryRow[]>;
   hide(owner: string, taskId: string): Promise<boolean>;
+  /** Whether the owner's library holds this archived model (glb) or picture (webp). */
+  ownsAsset(owner: string, sha256: string, ext: 'glb' | 'webp'): Promise<boolean>;
   /** Shows a hidden task in the library again; false when the owner has no such task. */
   unhide(owner: string, taskId: string): Promise<boolean>;
   archived(taskId: string, sha256: string): Promise<void>;
@@ -481,6 +483,17 @@ export function libraryStore(db: Kysely<Tables>): LibraryStore {
         .map(toRow)
         .filter((r) => inputIdentity(r) === identity)
         .slice(0, limit);
+    },
+
+    async ownsAsset(owner, sha256, ext) {
+      const r = await db
+        .selectFrom('library')
+        .select('task_id')
+        .where('owner', '=', owner)
+        .where(ext === 'glb' ? 'asset_sha256' : 'thumbnail_sha256', '=', sha256)
+        .limit(1)
+        .executeTakeFirst();
+      return r !== undefined;
     },
 
     async hide(owner, taskId) {

@@ -8,6 +8,7 @@ import { diskBlobStore, sha256Hex, type BlobStore } from '../storage/blobs.ts';
 import { UploadResultSchema, type UploadResult } from '../../contract/index.ts';
 import { onApiError } from '../middleware/api-error.ts';
 import { openSqliteStorage, type Storage } from '../storage/database.ts';
+import { readPhoto } from '../../testing/fixtures.ts';
 import { normaliseImage } from './normalise-image.ts';
 import { safeFileName, uploadRoutes, type UploadRoutesDeps } from './routes.ts';
 import { uploadUrlStrategy, type UploadUrlInfo } from './url-strategy.ts';
@@ -396,14 +397,14 @@ describe('uploads cannot fill the disk', () => {
     const sizes = await Promise.all(
       ['chair.png', 'teapot.png', 'horse.png', 'robot.png'].map(async (n) => ({
         n,
-        bytes: (await normaliseImage(photo(n))).bytes.byteLength,
+        bytes: (await normaliseImage(readPhoto(n))).bytes.byteLength,
       })),
     );
     const limit = sizes[0]!.bytes + sizes[1]!.bytes + 10;
     const app = uploadsApp({ index: quota.uploads, quotaBytes: limit });
     const answers = await Promise.all(
       [...sizes, ...sizes].map(({ n }) =>
-        app.request('/api/uploads', { method: 'POST', body: asBody(photo(n)) }),
+        app.request('/api/uploads', { method: 'POST', body: asBody(readPhoto(n)) }),
       ),
     );
     expect(answers.every((a) => a.status === 201 || a.status === 507)).toBe(true);

@@ -1,18 +1,27 @@
 import { Link } from '../../ui/link.tsx';
 import { useCredits } from '../../api/credits-query.ts';
 
-/** The balance in the header: the last one any response showed. */
+/**
+ * The balance in the header, as Kiln derives it (decision 0076): exact, or "about" with the
+ * reason in its title when Kiln cannot know the exact figure yet.
+ */
 export function BalanceChip() {
   const credits = useCredits();
   const balance = credits.data?.balance;
+  const exact = credits.data?.exact !== false;
+  const about = balance != null && !exact;
   return (
     <Link
       href="/credits"
       className="balance-chip"
       data-testid="balance"
-      aria-label={balance == null ? 'Credits: not known yet' : `Credits: ${balance}`}
+      aria-label={
+        balance == null ? 'Credits: not known yet' : `Credits: ${about ? 'about ' : ''}${balance}`
+      }
+      {...(about && credits.data?.note ? { title: credits.data.note } : {})}
     >
-      <span aria-hidden="true">◆</span> {balance == null ? '—' : balance.toLocaleString()}{' '}
+      <span aria-hidden="true">◆</span> {about ? '≈ ' : ''}
+      {balance == null ? '—' : balance.toLocaleString()}{' '}
       <span className="muted small">credits</span>
     </Link>
   );

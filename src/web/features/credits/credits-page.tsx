@@ -49,7 +49,8 @@ function BalanceSection() {
 }
 
 function BalanceCards({ credits }: { credits: Credits }) {
-  const { balance, learned_ms: learnedMs, history } = credits;
+  const { balance, learned_ms: learnedMs, history, note } = credits;
+  const exact = credits.exact !== false;
   return (
     <div className="credits-top">
       <section className="card credits-balance" aria-labelledby="credits-balance-heading">
@@ -63,18 +64,23 @@ function BalanceCards({ credits }: { credits: Credits }) {
         ) : (
           <>
             <p className="credits-amount">
+              {!exact && <span className="credits-unit">about </span>}
               <span className="credits-number">{formatNumber(balance)}</span>{' '}
               <span className="credits-unit">credits</span>
             </p>
             {learnedMs != null && (
               <p className="muted small credits-asof">
-                as of <time dateTime={isoDateTime(learnedMs)}>{formatDateTime(learnedMs)}</time>
+                {exact ? 'Last stated by the upstream at ' : 'As the upstream stated it at '}
+                <time dateTime={isoDateTime(learnedMs)}>{formatDateTime(learnedMs)}</time>
+                {exact ? ', with every charge and refund since.' : '.'}
               </p>
             )}
+            {note && <p className="small credits-inexact">{note}</p>}
           </>
         )}
         <p className="muted small credits-note">
-          Kiln learns the balance from the upstream’s answers, so it updates as you generate.
+          Kiln learns the balance from the upstream’s answers (each finished task says the balance
+          right after its charge) and keeps the ledger of every charge and refund since.
         </p>
       </section>
       <section className="card credits-chart" aria-labelledby="credits-chart-heading">

@@ -15,7 +15,7 @@ export type Slot = { kind: 'none' } | UrlSlot | { kind: 'file'; file: LocalFile 
 export function slotFromQuery(value: string | null): Slot {
   const path = sameOriginPath(value);
   if (!path) return { kind: 'none' };
-  const file = decodeURIComponent(path.split('/').pop() ?? 'model');
+  const file = decodeURIComponent(path.split(/[?#]/)[0]!.split('/').pop() ?? 'model');
   const name = file.replace(/\.glb$/i, '');
   // Content-addressed names are long hashes: show their start.
   const short = /^[a-f0-9]{64}\.glb$/i.test(file) ? `${file.slice(0, 12)}….glb` : file;
