@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 
 /**
  * Input images a create sent inline (data: URIs), kept by content until their task ends, so the
@@ -30,9 +31,8 @@ export function diskInputs(dir: string): InputFiles {
       const ref = refOf(bytes);
       const final = path(ref)!;
       await mkdir(dir, { recursive: true });
-      const tmp = `${final}.${process.pid}.${Date.now()}.tmp`;
-      await writeFile(tmp, bytes, { mode: 0o600 });
-      await rename(tmp, final); // atomic: never half an image under its final name
+      // Atomic, with a temporary name of its own per write (two at once never share one).
+      await writeFileAtomic(final, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { mode: 0o600, fsync: false });
       return ref;
     },
     async get(ref) {

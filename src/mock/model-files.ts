@@ -1,5 +1,6 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 
 /** Where the mock keeps the GLB of each completed task. */
 export interface ModelFiles {
@@ -19,9 +20,8 @@ export function diskModelFiles(dir: string): ModelFiles {
     async save(taskId, glb) {
       await mkdir(dir, { recursive: true });
       const final = path(taskId);
-      const tmp = `${final}.${process.pid}.tmp`;
-      await writeFile(tmp, glb);
-      await rename(tmp, final); // atomic: a crash never leaves half a GLB under the final name
+      // Atomic: a crash never leaves half a GLB under the final name.
+      await writeFileAtomic(final, Buffer.from(glb.buffer, glb.byteOffset, glb.byteLength), { fsync: false });
     },
     async read(taskId) {
       if (!SAFE_ID.test(taskId)) return undefined;

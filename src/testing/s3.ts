@@ -15,19 +15,26 @@ export interface TestS3 {
   secretAccessKey: string;
   /** The environment a Kiln process needs to use it. */
   env: Record<string, string>;
+  /** Stops serving (an outage), keeping what the bucket holds. */
+  pause(): Promise<void>;
+  /** Serves again on the same port, with what it held. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startS3(bucket = 'kiln-test'): Promise<TestS3> {
   const directory = mkdtempSync(join(tmpdir(), 'kiln-s3-'));
   const port = await freePort();
-  const server = new S3rver({
-    address: '127.0.0.1',
-    port,
-    directory,
-    silent: true,
-    configureBuckets: [{ name: bucket, configs: [] }],
-  });
+  const make = () =>
+    new S3rver({
+      address: '127.0.0.1',
+      port,
+      directory,
+      silent: true,
+      configureBuckets: [{ name: bucket, configs: [] }],
+    });
+  let server = make();
+  let running = true;
   const address = (await server.run()) as { port: number };
   const endpoint = `http://127.0.0.1:${address.port}`;
   const creds = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', region: 'us-east-1' };
@@ -43,8 +50,20 @@ export async function startS3(bucket = 'kiln-test'): Promise<TestS3> {
       S3_SECRET_ACCESS_KEY: creds.secretAccessKey,
       S3_FORCE_PATH_STYLE: '1',
     },
-    async stop() {
+    async pause() {
+      if (!running) return;
+      running = false;
       await server.close();
+    },
+    async resume() {
+      if (running) return;
+      server = make();
+      await server.run();
+      running = true;
+    },
+    async stop() {
+      if (running) await server.close();
+      running = false;
       rmSync(directory, { recursive: true, force: true });
     },
   };

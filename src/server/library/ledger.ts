@@ -59,8 +59,11 @@ export interface Balance {
   history: LedgerPoint[];
 }
 
-/** Clocks of two replicas may differ by this much: windows are widened by it. */
-export const CLOCK_MARGIN_MS = 50;
+/**
+ * Clocks of two replicas may differ by this much: windows are widened by it (NTP keeps hosts on
+ * one network within a few milliseconds; docs/deploy.md asks for it).
+ */
+export const CLOCK_MARGIN_MS = 20;
 
 interface Event {
   kind: 'charge' | 'refund';
@@ -133,15 +136,18 @@ export function deriveBalance(input: LedgerInput): Balance {
   const isClean = (o: Observation) =>
     events.every((e) => e === o.charge || !overlaps(o, e)) &&
     input.unresolvedSentMs.every((t) => !overlaps(o, { from: t, to: t }));
-  const clean = observations.filter(isClean);
-  const anchor = clean[clean.length - 1];
-  const first = clean[0] ?? observations[0]!;
+  const cleanOnes = observations.filter(isClean);
+  const anchor = cleanOnes[cleanOnes.length - 1];
+  // Without a clean figure, every figure the upstream stated is taken as it comes (in the order
+  // their windows end): the result is "about", and says so.
+  const clean = anchor ? cleanOnes : observations;
+  const first = clean[0]!;
 
   // The walk: from the first clean observation (or the first of all), every event after it in
   // the order it was seen, re-anchored at each later clean observation.
   const history: LedgerPoint[] = [];
   const after = (e: Event, o: Observation) =>
-    e !== o.charge && (isCleanlyAfter(e, o) || (!clean.includes(o) && e.to > o.to));
+    e !== o.charge && (anchor ? isCleanlyAfter(e, o) : e.to > o.to);
   let value = first.balance;
   history.push({
     balance: value,
@@ -212,15 +218,15 @@ export function deriveBalance(input: LedgerInput): Balance {
   let note: string | null = null;
   if (!anchor)
     note =
-      'Your tasks so far were charged at overlapping moments, so Kiln cannot tell their order; this is the upstream’s own figure as of then, and the next task on its own makes it exact.';
+      'Your tasks so far were charged at overlapping moments, so Kiln cannot tell their order: this is the ledger from the first figure the upstream stated, and the next task on its own makes it exact.';
   else if (missing > 0)
     note = `The price of ${missing === 1 ? 'a task' : `${missing} tasks`} under way is not known yet; the balance is exact again when ${missing === 1 ? 'it completes' : 'they complete'}.`;
   else if (lost > 0)
     note = `Kiln lost the answer to ${lost === 1 ? 'a create' : `${lost} creates`} (a restart or a time-out), so a charge it cannot see may have happened; the next task makes the balance exact again.`;
   if (!anchor) {
-    // Not exact: the newest figure the upstream stated, as of when it stated it.
-    const newest = observations[observations.length - 1]!;
-    return { balance: newest.balance, asOfMs: newest.to, exact: false, note, history };
+    // Not exact: the ledger from the first figure the upstream stated, whose place among the
+    // charges around it is not known.
+    return { balance: value, asOfMs: first.to, exact: false, note, history };
   }
   return {
     balance: value,

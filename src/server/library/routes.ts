@@ -234,12 +234,26 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
   app.get('/credits', async (c) => {
     const owner = theOwner(c);
     const now = deps.now?.() ?? Date.now();
-    const [tasks, refusals, intents, listed] = await Promise.all([
+    // Tasks that may have ended unseen (a closed tab, an outage) are asked about first.
+    if (deps.catchUp)
+      await deps.catchUp(
+        owner,
+        c.req.raw,
+        await deps.store.list(owner, { limit: 8, filter: { status: 'pending' } }),
+      );
+    const [tasks, refusals, pending, listed] = await Promise.all([
       deps.store.ledger(owner, 500),
       deps.store.refusals(owner, 100),
       deps.intents?.unresolved(owner, now + 1) ?? [],
       deps.prices?.(owner, c.req.raw) ?? new Map<string, number>(),
     ]);
+    // An intent whose row is written (its removal failed in an outage) is resolved: it goes.
+    const written = new Set(tasks.map((t) => `${t.sentMs}\n${t.model}`));
+    const intents = pending.filter((i) => {
+      if (!written.has(`${i.sentMs}\n${i.model}`)) return true;
+      void deps.intents?.remove(i.id).catch(() => {});
+      return false;
+    });
     const prices = new Map(listed);
     for (const t of tasks)
       if (t.creditsConsumed !== null && !prices.has(t.model))

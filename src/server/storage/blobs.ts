@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import { Readable } from 'node:stream';
 
 /** What a blob is: an uploaded input image, an archived GLB, or a picture of an archived model. */
@@ -82,9 +83,11 @@ export function diskBlobStore(root: string): BlobStore {
         if (!missing(err)) throw err;
       }
       await mkdir(join(root, kind, sha256.slice(0, 2)), { recursive: true });
-      const tmp = `${final}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-      await writeFile(tmp, bytes, { mode: 0o600 });
-      await rename(tmp, final); // atomic: never half a blob under its final name
+      // Atomic (never half a blob under its final name), with a temporary name per write.
+      await writeFileAtomic(final, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+        mode: 0o600,
+        fsync: false,
+      });
       return { sha256, bytes: bytes.byteLength };
     },
     async get(kind, sha, ext) {
