@@ -208,6 +208,7 @@ ${replicas.map((r) => `    server 127.0.0.1:${r.port} max_fails=1 fail_timeout=5
   }
   server {
     listen 127.0.0.1:${port};
+    server_tokens off;
     client_max_body_size 40m;
     location / {
       proxy_pass http://kiln;
