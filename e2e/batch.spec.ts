@@ -137,7 +137,7 @@ test('a batch of photos: priced first, resumed after a reload without a second t
       });
       return ((await res.json()) as { thumbnail_url?: string | null }).thumbnail_url ?? '';
     })
-    .toMatch(/\.webp$/);
+    .toMatch(/\.webp\?exp=\d+&sig=/);
   await page.goBack();
   await expect(page.locator('[data-testid="batch-item"][data-status="completed"]')).toHaveCount(3);
   const picture = page.getByRole('img', { name: '3D model made from chair.png' });

@@ -207,7 +207,7 @@ test('optimise a result for Web / AR: progress, before and after side by side, t
     expect.arrayContaining(['EXT_meshopt_compression', 'EXT_texture_webp']),
   );
   const fileUrl = await result.getByRole('link', { name: /^Download GLB/ }).getAttribute('href');
-  expect(fileUrl).toMatch(/^\/api\/optimise\/files\/[a-f0-9]{64}\.glb$/);
+  expect(fileUrl).toMatch(/^\/api\/optimise\/files\/[a-f0-9]{64}\.glb\?exp=\d+&sig=[\w-]+$/);
 
   // A reload comes back to the same job and its result.
   await page.reload();

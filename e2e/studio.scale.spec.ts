@@ -49,7 +49,7 @@ test('the whole studio flow works with every request alternating replicas', asyn
       });
       return ((await res.json()) as { thumbnail_url?: string | null }).thumbnail_url ?? '';
     })
-    .toMatch(/\.webp$/);
+    .toMatch(/\.webp\?exp=\d+&sig=/);
   await page.goto('/gallery');
   await expect(page.getByRole('heading', { name: 'Gallery' })).toBeVisible();
   const card = page.locator(`[data-task-id="${id}"]`).first();

@@ -20,7 +20,7 @@ import { proxyRoutes } from './proxy/routes.ts';
 import { securityHeaders } from './security.ts';
 import { sharePageRoutes, shareRoutes } from './share/routes.ts';
 import { MANIFEST_PATH, readManifest, routeShells } from './spa-shell.ts';
-import { guardedBlobs, isBlobStoreUnavailable, type BlobStore } from './storage/blobs.ts';
+import { guardedBlobs, isBlobOutage, type BlobStore } from './storage/blobs.ts';
 import { isStorageUnavailable, type Storage } from './storage/database.ts';
 import { createUploadSweeper } from './uploads/retention.ts';
 import { uploadRoutes } from './uploads/routes.ts';
@@ -144,7 +144,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
   app.onError(
     onApiError(log, {
       unavailable: isStorageUnavailable,
-      blobsUnavailable: isBlobStoreUnavailable,
+      blobsUnavailable: isBlobOutage,
     }),
   );
   // Paths and queries no store can hold are refused first; JSON bodies are capped at 1 MB except

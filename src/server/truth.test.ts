@@ -374,3 +374,15 @@ describe('a revoked share', () => {
     expect((await server.request(`/api/assets/${sha}.glb`, { key: null })).status).toBe(404);
   });
 });
+
+describe('a database outage is said as the database', () => {
+  it('even though its error is the same refused connection a bucket gives', async () => {
+    const database: Outage = { down: true };
+    server = await startTestServer({ outages: { database } });
+    const res = await server.request('/api/library');
+    expect(res.status).toBe(503);
+    const { error } = ErrorBodySchema.parse(await res.json());
+    expect(error.message).toMatch(/database/);
+    expect(error.message).not.toMatch(/file store/);
+  });
+});

@@ -158,6 +158,15 @@ export function isBlobStoreUnavailable(err: unknown): boolean {
   return false;
 }
 
+/** True for an error the guarded blob store raised for an outage (`guardedBlobs`), at any depth. */
+export function isBlobOutage(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 5; depth++) {
+    if (e instanceof BlobStoreUnavailableError) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** The store, its outages thrown as BlobStoreUnavailableError (the 503 then says which store). */
 export function guardedBlobs(store: BlobStore): BlobStore {
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
