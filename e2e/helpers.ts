@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { readFileSync } from 'node:fs';
@@ -70,6 +73,25 @@ export async function balanceOf(page: Page): Promise<number> {
     headers: { authorization: `Bearer ${DEMO_KEY}` },
   });
   return ((await res.json()) as { balance: number }).balance;
+}
+
+/**
+ * The balance the mock upstream's own ledger holds for a key, read from its database file (the
+ * real thing a shown balance is checked against).
+ */
+export function mockLedgerBalance(key = DEMO_KEY): number {
+  const dir = process.env.KILN_E2E_DATA_DIR;
+  if (!dir) throw new Error('KILN_E2E_DATA_DIR is not set');
+  const db = new Database(join(dir, 'mock', 'mock.sqlite'), { readonly: true });
+  try {
+    const hash = createHash('sha256').update(key).digest('hex');
+    const row = db.prepare('select balance from accounts where key_hash = ?').get(hash) as
+      { balance: number } | undefined;
+    if (!row) throw new Error(`the mock has no account for ${key.slice(0, 7)}…`);
+    return row.balance;
+  } finally {
+    db.close();
+  }
 }
 
 export async function libraryCount(page: Page, key = DEMO_KEY): Promise<number> {

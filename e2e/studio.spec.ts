@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import {
   DEMO_KEY,
   balanceOf,
+  mockLedgerBalance,
   downloadGlb,
   expectAccessible,
   expectRenderedModel,
@@ -496,7 +497,13 @@ test('gallery and credits show what happened', async ({ page }, info) => {
   await expect(page.getByRole('heading', { name: 'Credits' })).toBeVisible();
   await expect(page.getByRole('table', { name: /Credits per task/ })).toBeVisible();
   const balance = await balanceOf(page);
+  // The figure shown is the upstream's own ledger, exact, and says where it comes from.
+  expect(balance).toBe(mockLedgerBalance());
   await expect(page.getByTestId('balance')).toContainText(balance.toLocaleString('en-US'));
+  await expect(page.getByTestId('balance')).not.toContainText('≈');
+  await expect(
+    page.getByText(/Last stated by the upstream at .*, with every charge and refund since\./),
+  ).toBeVisible();
   await shot(page, info, 'credits');
   await expectAccessible(page);
 });
