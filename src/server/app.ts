@@ -17,6 +17,7 @@ import { ownerHasher } from './owner-id.ts';
 import { forwardRaw, type ProxyTarget } from './proxy/forward.ts';
 import { catchUp } from './proxy/catch-up.ts';
 import { proxyRoutes } from './proxy/routes.ts';
+import { createReadiness, notReadyBody, type Readiness } from './ready.ts';
 import { securityHeaders } from './security.ts';
 import { sharePageRoutes, shareRoutes } from './share/routes.ts';
 import { MANIFEST_PATH, readManifest, routeShells } from './spa-shell.ts';
@@ -70,6 +71,8 @@ export interface ServerDeps {
 
 export interface ServerApp {
   app: Hono;
+  /** Whether this replica can work now; `drain()` turns it false for good (shutdown). */
+  readiness: { check(): Promise<Readiness>; drain(): void };
   /** Starts the background work: archive retries, upload retention. */
   start(): void;
   /** Stops it and waits for downloads under way. */
@@ -139,6 +142,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
     ...deps.optimise,
   });
 
+  const readiness = createReadiness({ storage, blobs: deps.blobs, now });
   const app = new Hono();
   app.use('*', securityHeaders());
   app.onError(
@@ -162,7 +166,14 @@ export function createServerApp(input: ServerDeps): ServerApp {
     }),
   );
 
+  // Liveness: this process answers. Readiness: it can do its work (database and file store).
   app.get('/api/health', (c) => c.json({ ok: true }));
+  app.get('/api/ready', async (c) => {
+    const r = await readiness.check();
+    return r.ready
+      ? c.json(r, 200, { 'cache-control': 'no-store' })
+      : c.json(notReadyBody(r), 503, { 'cache-control': 'no-store', 'retry-after': '5' });
+  });
   app.get('/api/info', (c) => c.json(deps.info));
   app.route(
     '/api/v1',
@@ -298,6 +309,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
   }
   return {
     app,
+    readiness,
     start() {
       archiver.start();
       uploadSweeper.start();

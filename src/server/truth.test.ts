@@ -386,3 +386,39 @@ describe('a database outage is said as the database', () => {
     expect(error.message).not.toMatch(/file store/);
   });
 });
+
+describe('GET /api/ready', () => {
+  it('answers 200 when the database and the file store answer, and 503 naming what is down', async () => {
+    const database: Outage = { down: false };
+    const blobs: Outage = { down: false };
+    let clock = Date.now();
+    server = await startTestServer({ outages: { database, blobs }, now: () => clock });
+    const ready = await server.request('/api/ready', { key: null });
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({
+      ready: true,
+      checks: { database: 'ok', file_store: 'ok' },
+    });
+    database.down = true;
+    clock += 2_000;
+    const down = await server.request('/api/ready', { key: null });
+    expect(down.status).toBe(503);
+    expect(await down.json()).toMatchObject({
+      ready: false,
+      checks: { database: 'down', file_store: 'ok' },
+      error: { code: 'service_unavailable', message: expect.stringMatching(/database/) },
+    });
+    // Liveness does not depend on them.
+    expect((await server.request('/api/health', { key: null })).status).toBe(200);
+    database.down = false;
+    blobs.down = true;
+    clock += 2_000;
+    expect(await (await server.request('/api/ready', { key: null })).json()).toMatchObject({
+      checks: { database: 'ok', file_store: 'down' },
+      error: { message: expect.stringMatching(/file store/) },
+    });
+    blobs.down = false;
+    server.server.readiness.drain();
+    expect((await server.request('/api/ready', { key: null })).status).toBe(503);
+  });
+});

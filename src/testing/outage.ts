@@ -39,6 +39,7 @@ export function storageWithOutage(storage: Storage, outage: Outage): Storage {
     'optimiseJobs',
   ] as const)
     (out as Record<string, unknown>)[key] = switched(storage[key], outage, 'the database');
+  out.ping = () => (outage.down ? Promise.reject(refused('the database')) : storage.ping());
   return out;
 }
 

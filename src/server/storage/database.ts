@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrate, openSqlite } from '../../db/index.ts';
 import { counters, type Counters } from './counters.ts';
@@ -30,6 +30,8 @@ export interface Storage {
   holder: string;
   /** True when no other process can share the database (embedded SQLite). */
   exclusive: boolean;
+  /** One trivial query: resolves when the database answers (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,9 @@ export function storageOver(db: Kysely<Tables>, exclusive: boolean): Storage {
     optimiseJobs: optimiseJobStore(db),
     holder: `${process.pid}-${randomBytes(6).toString('hex')}`,
     exclusive,
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
     close: () => db.destroy(),
   };
 }

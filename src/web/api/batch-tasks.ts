@@ -4,6 +4,7 @@ import { InsufficientCreditsError } from '../../client/index.ts';
 import type { CreateGenerationInput, Task, UploadResult } from '../../contract/index.ts';
 import { rememberRequest } from '../lib/request-memory.ts';
 import { useClient, useKeyScope } from './api-client.ts';
+import { announce } from '../lib/tab-sync.ts';
 import { queryKeys } from './query-keys.ts';
 import { uploadImage, uploadPath } from './upload.ts';
 
@@ -52,6 +53,7 @@ export function useBatchApi(): BatchApi {
         queryClient.setQueryData(queryKeys.task(scope, task.id), task);
         void queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) });
         void queryClient.invalidateQueries({ queryKey: queryKeys.credits(scope) });
+        announce();
         return task;
       },
       upload: (file, options) => uploadImage(file, options),

@@ -10,6 +10,7 @@ export function creditsQuery(scope: string) {
     queryFn: ({ signal }) =>
       kilnFetch('/api/credits', { signal, parse: (b) => CreditsSchema.parse(b) }),
     enabled: scope !== NO_KEY,
+    refetchOnWindowFocus: true,
   });
 }
 

@@ -73,6 +73,8 @@ export function libraryQuery(
   // eslint-disable-next-line @tanstack/query/exhaustive-deps -- pageSize is in `sized`
   return infiniteQueryOptions({
     queryKey: sized === '' ? queryKeys.library(scope) : queryKeys.libraryList(scope, sized),
+    // Another tab (or device) may have changed it: asked again when this tab is looked at.
+    refetchOnWindowFocus: true,
     queryFn: ({ signal, pageParam }) => {
       const params = new URLSearchParams(query);
       params.set('limit', String(pageSize));

@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { isTerminal, LIMITS, type Task } from '../../contract/index.ts';
 import type { KilnClient } from '../../client/index.ts';
 import { useClient, useKeyScope } from './api-client.ts';
+import { announce } from '../lib/tab-sync.ts';
 import { queryKeys } from './query-keys.ts';
 
 /**
@@ -46,6 +47,7 @@ export function useTask(id: string, options: { initial?: Task; enabled?: boolean
     if (status !== seen.current && (status === 'completed' || status === 'failed')) {
       void queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) });
       void queryClient.invalidateQueries({ queryKey: queryKeys.credits(scope) });
+      if (seen.current !== undefined) announce();
     }
     seen.current = status;
   }, [status, queryClient, scope]);

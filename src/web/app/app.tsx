@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useInfo } from '../api/info-query.ts';
 import { KeyChip } from '../features/key/key-chip.tsx';
 import { useApiKey } from '../lib/key-store.ts';
+import { ConnectionBanner } from '../ui/connection-banner.tsx';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import { Link } from '../ui/link.tsx';
 import { usePathname, useRoute } from '../lib/router.ts';
@@ -100,6 +101,7 @@ export function App() {
           </>
         )}
       </header>
+      <ConnectionBanner />
       <div id="main" tabIndex={-1}>
         {/* The viewer needs no key for files from this device. */}
         {!key && route.page !== 'viewer' ? (

@@ -21,6 +21,16 @@ function read(): string | null {
 
 let current = typeof window === 'undefined' ? null : read();
 
+// Another tab saved or forgot a key on this device: follow it (sessionStorage is per tab).
+if (typeof window !== 'undefined')
+  window.addEventListener('storage', (e) => {
+    if (e.key !== STORAGE_KEY && e.key !== null) return;
+    const next = read();
+    if (next === current) return;
+    current = next;
+    emit();
+  });
+
 function emit() {
   for (const l of listeners) l();
 }

@@ -1,0 +1,116 @@
+import { useSyncExternalStore } from 'react';
+import { currentApiKey } from '../lib/key-store.ts';
+
+/**
+ * Whether Kiln, its storage and the upstream can be reached (issue 23: a page that keeps counting
+ * "Initializing 0% · 27 s" while nothing answers says nothing true). Any failed request reports
+ * itself here (`reportError`, called by React Query's caches); a failure that means something is
+ * unreachable starts a probe every few seconds (`/api/health`, `/api/ready`, and the upstream's
+ * model listing through Kiln), which clears the state once everything answers and asks the
+ * app to refetch (`onRecovered`). The store is a few hundred bytes: it is in the app shell.
+ */
+export type Outage =
+  /** Kiln's own server does not answer (stopped, restarting, the network). */
+  | { kind: 'kiln' }
+  /** Kiln answers, but its database or file store does not (the message says which). */
+  | { kind: 'storage'; message: string }
+  /** Kiln answers, but the upstream API does not. */
+  | { kind: 'upstream' };
+
+let outage: Outage | null = null;
+const listeners = new Set<() => void>();
+let probe: ReturnType<typeof setTimeout> | undefined;
+let recovered: (() => void) | undefined;
+
+function set(next: Outage | null) {
+  const same =
+    next?.kind === outage?.kind &&
+    (next?.kind !== 'storage' || (outage?.kind === 'storage' && next.message === outage.message));
+  if (same) return;
+  outage = next;
+  for (const l of listeners) l();
+}
+
+interface ErrorLike {
+  name?: string;
+  status?: number;
+  code?: string;
+  message?: string;
+}
+
+/** What an error says about reachability, or null when it says nothing (a 400, a 404…). */
+export function outageOf(err: unknown): Outage | null {
+  const e = (err ?? {}) as ErrorLike;
+  if (e.name === 'APIConnectionError' || e.name === 'APITimeoutError') return { kind: 'kiln' };
+  if (e.code === 'upstream_unreachable' || e.code === 'upstream_timeout')
+    return { kind: 'upstream' };
+  if (e.code === 'service_unavailable' && e.status === 503)
+    return { kind: 'storage', message: e.message ?? 'Kiln cannot reach its storage just now.' };
+  // A proxy in front of Kiln answers for it when it is down (nginx's 502 and 504 carry no code).
+  if ((e.status === 502 || e.status === 504) && !e.code) return { kind: 'kiln' };
+  return null;
+}
+
+/** A failed request: when it means something cannot be reached, say so and start probing. */
+export function reportError(err: unknown): void {
+  const found = outageOf(err);
+  if (!found) return;
+  set(found);
+  schedule();
+}
+
+/** Called once everything answers again (the app refetches what failed). */
+export function onRecovered(fn: () => void): void {
+  recovered = fn;
+}
+
+const PROBE_MS = 3_000;
+
+function schedule() {
+  if (probe !== undefined) return;
+  probe = setTimeout(() => {
+    probe = undefined;
+    void check();
+  }, PROBE_MS);
+}
+
+async function check(): Promise<void> {
+  let next: Outage | null = null;
+  try {
+    const ready = await fetch('/api/ready', { cache: 'no-store' });
+    if (ready.status === 503) {
+      const body = (await ready.json().catch(() => ({}))) as { message?: string };
+      next = { kind: 'storage', message: body.message ?? 'Kiln cannot reach its storage.' };
+    } else if (!ready.ok) next = { kind: 'kiln' };
+    else {
+      const key = currentApiKey();
+      if (key) {
+        const models = await fetch('/api/v1/models', {
+          headers: { authorization: `Bearer ${key}` },
+          cache: 'no-store',
+        });
+        if (models.status === 502 || models.status === 504) next = { kind: 'upstream' };
+      }
+    }
+  } catch {
+    next = { kind: 'kiln' };
+  }
+  const was = outage;
+  set(next);
+  if (next) schedule();
+  else if (was) recovered?.();
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The current outage, or null when everything answers (as far as this tab knows). */
+export function useOutage(): Outage | null {
+  return useSyncExternalStore(
+    subscribe,
+    () => outage,
+    () => null,
+  );
+}
