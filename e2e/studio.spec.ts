@@ -397,12 +397,16 @@ test('wrong files and wrong keys are answered in the UI', async ({ page }, info)
   await pickModel(page, 'beta-text');
   await page.getByRole('textbox', { name: 'Prompt' }).fill('a cube');
   await page.getByRole('button', { name: 'Generate' }).click();
-  const refusal = page.getByText(/Not enough credits.*costs 10 credits.*balance is 5/);
-  await expect(refusal).toBeVisible();
-  // Said once, and the header learnt the balance from it; the picker marks what 5 cannot buy.
-  expect((await refusal.textContent())?.match(/not enough credits/gi)).toHaveLength(1);
+  // The header learnt the balance from the refusal; the picker marks what 5 cannot buy, and the
+  // form says the shortfall (once: the refusal's own sentence gives way to it), holds Generate,
+  // and offers what 5 credits buy (nothing, for this mock's prices).
   await expect(page.getByTestId('balance')).toContainText('5');
   await expect(page.getByText('Needs 30 credits; you have 5.')).toBeVisible();
+  const shortfall = page.getByTestId('shortfall');
+  await expect(shortfall).toContainText('beta-text costs 10 credits; your balance is 5: 5 short.');
+  await expect(shortfall).toContainText('No model costs 5 credits or less');
+  await expect(page.getByText(/Not enough credits/)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Generate' })).toBeDisabled();
   await shot(page, info, 'not-enough-credits');
 
   // A key the upstream does not know: 401 at the key.
@@ -546,4 +550,27 @@ test('usable at 390 px and in the dark theme', async ({ page }, info) => {
   await shot(page, info, 'mobile-dark');
   await expectAccessible(page);
   expect(DEMO_KEY).toBe('tr_demo_kiln');
+});
+
+test('a balance that cannot pay for the model says so before sending, and offers what it can buy', async ({
+  page,
+}, info) => {
+  await page.addInitScript(() => localStorage.setItem('kiln.apiKey', 'tr_e2e_some'));
+  await page.goto('/');
+  // A new key: nothing has told the balance yet, and the header says how it will be learnt.
+  await expect(page.getByTestId('balance')).toHaveAttribute('title', /first task that finishes/);
+  await pickModel(page, 'gamma');
+  await page.getByTestId('file-input').first().setInputFiles(photo('chair.png'));
+  await expect(page.getByRole('button', { name: 'Generate' })).toBeEnabled({ timeout: 15_000 });
+  await page.getByRole('button', { name: 'Generate' }).click();
+  // The refusal tells the balance; from then on the form knows it before anything is sent.
+  const shortfall = page.getByTestId('shortfall');
+  await expect(shortfall).toContainText('gamma costs 30 credits; your balance is 25: 5 short.');
+  await expect(page.getByRole('button', { name: 'Generate' })).toBeDisabled();
+  await expect(page.getByTestId('balance')).toContainText('25');
+  await shot(page, info, 'shortfall');
+  await shortfall.getByRole('button', { name: 'beta · 15 credits' }).click();
+  await expect(page.locator('input[name="model"][value="beta"]')).toBeChecked();
+  await expect(page.getByTestId('shortfall')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Generate' })).toBeEnabled();
 });

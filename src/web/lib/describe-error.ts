@@ -13,6 +13,8 @@ export interface ShownError {
   /** Where it belongs: the key, a form field (the API's `param`), or the form as a whole. */
   at: 'key' | 'form' | string;
   message: string;
+  /** A refusal for want of credits (the form's shortfall note says it once the balance is known). */
+  credits?: true;
 }
 
 /** An API error as a sentence next to what it concerns. */
@@ -33,6 +35,7 @@ export function describeError(
     return {
       at: 'form',
       message: `${said}${known && !/balance/i.test(said) ? known : ''}`.trim(),
+      credits: true,
     };
   }
   if (err instanceof RateLimitError) {

@@ -18,7 +18,13 @@ export function BalanceChip() {
       aria-label={
         balance == null ? 'Credits: not known yet' : `Credits: ${about ? 'about ' : ''}${balance}`
       }
-      {...(about && credits.data?.note ? { title: credits.data.note } : {})}
+      title={
+        balance == null
+          ? 'Kiln learns the balance from the upstream: from the first task that finishes, or a create refused for want of credits.'
+          : about && credits.data?.note
+            ? credits.data.note
+            : undefined
+      }
     >
       <span aria-hidden="true">◆</span> {about ? '≈ ' : ''}
       {balance == null ? '—' : balance.toLocaleString()}{' '}

@@ -127,7 +127,18 @@ export function GenerateForm({
   };
 
   const errorAt = (field: string) => (shown?.at === field ? shown.message : undefined);
-  const disabled = create.isPending || busyUploads;
+  // What the balance can buy, said before anything is sent (as the batch planner does): a
+  // model it cannot pay for names the shortfall and offers the ones it can; Generate waits for
+  // enough credits when the balance is known exactly.
+  const balance = credits.data?.balance ?? null;
+  const balanceExact = credits.data?.exact !== false;
+  const shortBy =
+    balance !== null && model.credits !== null && balance < model.credits
+      ? model.credits - balance
+      : 0;
+  const affordable =
+    balance === null ? [] : choices.filter((m) => m.credits !== null && m.credits <= balance);
+  const disabled = create.isPending || busyUploads || (shortBy > 0 && balanceExact);
 
   return (
     <form
@@ -175,10 +186,39 @@ export function GenerateForm({
           </button>
         </div>
       )}
-      {(shown?.at === 'form' || shown?.at === 'mode') && (
+      {(shown?.at === 'form' || shown?.at === 'mode') && !(shown.credits && shortBy > 0) && (
         <p className="form-error" role="alert">
           {shown.message}
         </p>
+      )}
+      {shortBy > 0 && balance !== null && (
+        <div className="shortfall" data-testid="shortfall" role="status">
+          <p>
+            <strong>{model.id}</strong> costs {model.credits} credits; your balance is{' '}
+            {balanceExact ? '' : 'about '}
+            {balance.toLocaleString()}: {shortBy.toLocaleString()} short.
+          </p>
+          {affordable.length > 0 ? (
+            <p className="shortfall-choices">
+              <span>Your balance buys:</span>
+              {affordable.map((m) => (
+                <button
+                  key={m.id}
+                  type="button"
+                  className="chip-button"
+                  onClick={() => (setModelId(m.id), setShown(null))}
+                >
+                  {m.id} · {m.credits} credits
+                </button>
+              ))}
+            </p>
+          ) : (
+            <p>
+              No model costs {balance.toLocaleString()} credits or less. Add credits to your account
+              with the provider of your API key, then come back.
+            </p>
+          )}
+        </div>
       )}
       <div className="submit-row">
         <button
