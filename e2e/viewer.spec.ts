@@ -340,14 +340,19 @@ test.describe('viewer', () => {
     geometry.computeBoundingBox();
     expectBoxClose(geometry.boundingBox!, bounds);
 
-    const zUp = await save(viewer, 'STL, Z up (for slicers)');
-    expect(zUp.download.suggestedFilename()).toBe('meshopt-z-up.stl');
+    // For slicers: millimetres, Z up, resting on the bed, and a header that says so.
+    const zUp = await save(viewer, 'STL for slicers (mm, Z up)');
+    expect(zUp.download.suggestedFilename()).toBe('meshopt-mm-z-up.stl');
+    expect(zUp.bytes.subarray(0, 80).toString('latin1')).toMatch(
+      /^Kiln STL: millimetres, Z up, on Z=0; [\d.]+ x [\d.]+ x [\d.]+ mm/,
+    );
     const up = new STLLoader().parse(new Uint8Array(zUp.bytes).buffer);
     up.computeBoundingBox();
     const size = up.boundingBox!.getSize(new Vector3());
     const source = bounds.getSize(new Vector3());
-    expect(size.z).toBeCloseTo(source.y, 3);
-    expect(size.y).toBeCloseTo(source.z, 3);
+    expect(size.z).toBeCloseTo(source.y * 1000, 0);
+    expect(size.y).toBeCloseTo(source.z * 1000, 0);
+    expect(up.boundingBox!.min.z).toBeCloseTo(0, 2);
 
     const usdz = await save(viewer, 'USDZ (AR Quick Look)');
     expect(usdz.download.suggestedFilename()).toBe('meshopt.usdz');

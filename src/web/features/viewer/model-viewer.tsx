@@ -233,16 +233,9 @@ export default function ModelViewer({
           );
           return;
         }
-        const { exportModel, exportFileName } = await import('./export/export-model.ts');
+        const { exportModel, exportFileNameFor } = await import('./export/export-model.ts');
         const blob = await exportModel(what, model.model.gltf.scene);
-        downloadBlob(
-          blob,
-          exportFileName(
-            name,
-            what === 'stl-z-up' ? 'stl' : what,
-            what === 'stl-z-up' ? 'z-up' : undefined,
-          ),
-        );
+        downloadBlob(blob, exportFileNameFor(what, name));
         setNotice(null);
       } catch (e) {
         setNotice(`The export failed: ${e instanceof Error ? e.message : String(e)}`);

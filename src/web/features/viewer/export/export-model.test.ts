@@ -87,11 +87,14 @@ function expectBox(actual: Box3, expected: Box3, digits = 5): void {
 }
 
 /** (x, y, z) → (x, −z, y) applied to a box: glTF's Y up turned into Z up. */
+/** A glTF box as the slicer STL holds it: Z up, millimetres, centred on X and Y, on Z = 0. */
 function zUpBox(box: Box3): Box3 {
-  return new Box3(
-    new Vector3(box.min.x, -box.max.z, box.min.y),
-    new Vector3(box.max.x, -box.min.z, box.max.y),
+  const turned = new Box3(
+    new Vector3(box.min.x, -box.max.z, box.min.y).multiplyScalar(1000),
+    new Vector3(box.max.x, -box.min.z, box.max.y).multiplyScalar(1000),
   );
+  const centre = turned.getCenter(new Vector3());
+  return turned.translate(new Vector3(-centre.x, -centre.y, -turned.min.z));
 }
 
 function readStl(buffer: ArrayBuffer): Mesh {
@@ -173,17 +176,24 @@ describe('toStl', () => {
     expectBox(worldBox(loaded), SOURCE_BOX);
   });
 
-  it('turns Y up into Z up for slicers', () => {
+  it('writes the slicer file in millimetres, Z up, centred and resting on Z = 0, and says so', () => {
     const root = exportClone(sourceScene());
     const before = root.getObjectByName('placed')!.matrixWorld.clone();
     const buffer = toStl(root, { zUp: true });
     expect(buffer.byteLength).toBe(84 + 50 * 24);
     const box = worldBox(readStl(buffer));
-    expectBox(box, zUpBox(SOURCE_BOX));
-    // The box tall in Y (6 units) is tall in Z now.
+    expectBox(box, zUpBox(SOURCE_BOX), 2);
+    // The box tall in Y (7.25 m) is 7250 mm tall in Z now, its lowest point on the bed.
     const size = box.getSize(new Vector3());
-    expect(size.z).toBeCloseTo(7.25, 5);
-    expect(size.y).toBeCloseTo(3.25, 5);
+    expect(size.z).toBeCloseTo(7250, 2);
+    expect(size.y).toBeCloseTo(3250, 2);
+    expect(box.min.z).toBeCloseTo(0, 3);
+    expect(box.min.x + box.max.x).toBeCloseTo(0, 3);
+    expect(box.min.y + box.max.y).toBeCloseTo(0, 3);
+    const header = new TextDecoder().decode(new Uint8Array(buffer, 0, 80));
+    expect(header).toMatch(
+      /^Kiln STL: millimetres, Z up, on Z=0; 7250\.0 x 3250\.0 x 7250\.0 mm|^Kiln STL: millimetres, Z up, on Z=0; [\d.]+ x 3250\.0 x 7250\.0 mm/,
+    );
     // The input is untouched.
     expect(root.parent).toBeNull();
     expect(root.getObjectByName('placed')!.matrixWorld.equals(before)).toBe(true);
@@ -197,7 +207,7 @@ describe('toStl', () => {
     parent.updateMatrixWorld(true);
     const world = worldBox(scene);
     expectBox(worldBox(readStl(toStl(scene))), world);
-    expectBox(worldBox(readStl(toStl(scene, { zUp: true }))), zUpBox(world));
+    expectBox(worldBox(readStl(toStl(scene, { zUp: true }))), zUpBox(world), 2);
     expect(scene.parent).toBe(parent);
     expect(parent.children).toEqual([scene]);
   });
@@ -317,7 +327,7 @@ describe('toObjZip', () => {
     expect(used.sort()).toEqual([...defined].sort());
     expect(defined).toEqual(['Body_paint', 'Body_paint_2']);
     const maps = [...mtl.matchAll(/^map_Kd (\S+)$/gm)].map((m) => m[1]!);
-    expect(maps).toEqual(['textures/Body_paint.png']);
+    expect(maps).toEqual(['textures/Body_paint-base-colour.png']);
     for (const file of maps) expect(files[file]).toBeDefined();
     expect(encoded).toEqual([shared.map]); // one texture, encoded once
     expect(mtl).toMatch(/newmtl Body_paint_2\nKd 1\.0000 0\.0000 0\.0000/);
@@ -345,7 +355,11 @@ describe('exportModel', () => {
         expectBox(worldBox(new OBJLoader().parse(obj)), SOURCE_BOX);
       } else if (format.extension === 'stl') {
         const box = worldBox(readStl(bytes.buffer));
-        expectBox(box, id === 'stl-z-up' ? zUpBox(SOURCE_BOX) : SOURCE_BOX);
+        expectBox(
+          box,
+          id === 'stl-z-up' ? zUpBox(SOURCE_BOX) : SOURCE_BOX,
+          id === 'stl-z-up' ? 2 : 5,
+        );
       } else {
         expect(Object.keys(unzipSync(bytes))[0]).toBe('model.usda');
       }
@@ -394,7 +408,7 @@ describe('exportFileName', () => {
     expect(names).toEqual([
       'kiln-chair-obj.zip',
       'kiln-chair.stl',
-      'kiln-chair-z-up.stl',
+      'kiln-chair-mm-z-up.stl',
       'kiln-chair.usdz',
     ]);
   });

@@ -4,9 +4,11 @@
 // in a wrapper that centres and scales it: files keep the model's own node transforms.
 import { strToU8, zipSync } from 'three/examples/jsm/libs/fflate.module.js';
 import {
+  Box3,
   Color,
   Group,
   Matrix4,
+  Vector3,
   type BufferGeometry,
   type Material,
   type Mesh,
@@ -51,11 +53,12 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = [
   },
   {
     id: 'stl-z-up',
-    label: 'STL, Z up (for slicers)',
+    label: 'STL for slicers (mm, Z up)',
     extension: 'stl',
     mimeType: 'model/stl',
-    description: 'Triangles only, turned so the model stands upright on a 3D printer bed.',
-    variant: 'z-up',
+    description:
+      'Triangles in millimetres (a glTF metre is 1000 mm), Z up, centred, resting on the bed at Z = 0.',
+    variant: 'mm-z-up',
   },
   {
     id: 'usdz',
@@ -163,7 +166,8 @@ export async function toObjZip(
     if (m.map?.image) {
       let file = textures.get(m.map);
       if (!file) {
-        file = `${OBJ_ZIP.textures}${name}.png`;
+        // Named by its role, so a material called "normal" does not look like a normal map.
+        file = `${OBJ_ZIP.textures}${name}-base-colour.png`;
         files[file] = await encode(m.map);
         textures.set(m.map, file);
       }
@@ -196,23 +200,53 @@ export async function encodeTexturePng(texture: Texture): Promise<Uint8Array> {
   return new Uint8Array(await blob.arrayBuffer());
 }
 
+/** Millimetres in a glTF metre: what slicers read STL units as. */
+export const MM_PER_METRE = 1000;
+
 /**
- * Binary STL of every mesh under `root`, in world space. `zUp` turns glTF's +Y up into +Z up
- * for slicers, (x, y, z) → (x, −z, y), in a wrapper around a copy: `root` is not touched.
+ * The 80-byte header of a binary STL: what the file is, in ASCII, padded with spaces. It never
+ * starts with "solid" (readers would take the file for ASCII STL).
+ */
+export function stlHeader(text: string): Uint8Array {
+  const header = new Uint8Array(80).fill(0x20);
+  const ascii = text.replace(/[^\x20-\x7e]/g, '?').replace(/^solid/i, 'Solid-');
+  for (let i = 0; i < Math.min(80, ascii.length); i++) header[i] = ascii.charCodeAt(i);
+  return header;
+}
+
+/**
+ * Binary STL of every mesh under `root`, in world space (glTF's units and axes). `zUp` makes
+ * the file for slicers (issue 23): glTF's +Y up turned into +Z up, (x, y, z) → (x, −z, y), in
+ * millimetres (metres × 1000), centred on X and Y and resting on Z = 0, with a header that says
+ * so. The work happens in a wrapper around a copy: `root` is not touched.
  */
 export function toStl(root: Object3D, options: { zUp?: boolean } = {}): ArrayBuffer {
   assertHasMeshes(root);
-  let target = root;
-  if (options.zUp === true) {
-    const wrapper = new Group();
-    wrapper.matrixAutoUpdate = false;
-    // The copy has no parent: the wrapper carries the parent's world matrix in its place.
-    wrapper.matrix.makeRotationX(Math.PI / 2).multiply(root.parent?.matrixWorld ?? new Matrix4());
-    wrapper.add(cloneObject(root));
-    wrapper.updateMatrixWorld(true);
-    target = wrapper;
-  }
-  return new STLExporter().parse(target, { binary: true }).buffer;
+  if (options.zUp !== true) return new STLExporter().parse(root, { binary: true }).buffer;
+  const wrapper = new Group();
+  wrapper.matrixAutoUpdate = false;
+  // The copy has no parent: the wrapper carries the parent's world matrix in its place.
+  const turn = new Matrix4()
+    .makeScale(MM_PER_METRE, MM_PER_METRE, MM_PER_METRE)
+    .multiply(new Matrix4().makeRotationX(Math.PI / 2))
+    .multiply(root.parent?.matrixWorld ?? new Matrix4());
+  wrapper.matrix.copy(turn);
+  wrapper.add(cloneObject(root));
+  wrapper.updateMatrixWorld(true);
+  const box = new Box3().setFromObject(wrapper, true);
+  const centre = box.getCenter(new Vector3());
+  wrapper.matrix.premultiply(new Matrix4().makeTranslation(-centre.x, -centre.y, -box.min.z));
+  wrapper.updateMatrixWorld(true);
+  const size = box.getSize(new Vector3());
+  const out = new STLExporter().parse(wrapper, { binary: true });
+  const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  bytes.set(
+    stlHeader(
+      `Kiln STL: millimetres, Z up, on Z=0; ${size.x.toFixed(1)} x ${size.y.toFixed(1)} x ${size.z.toFixed(1)} mm`,
+    ),
+    0,
+  );
+  return out.buffer;
 }
 
 /**
@@ -248,6 +282,14 @@ export function exportFileName(
       .replace(/^-+|-+$/g, '');
   const suffix = variant === undefined ? '' : slug(variant);
   return `${slug(base) || 'model'}${suffix ? `-${suffix}` : ''}.${ext}`;
+}
+
+/** The download's name for `format` (`chair-obj.zip`, `chair-mm-z-up.stl`, …). */
+export function exportFileNameFor(format: ExportFormatId, base: string): string {
+  if (format === 'obj') return exportFileName(base, 'obj');
+  const f = EXPORT_FORMATS.find((e) => e.id === format);
+  if (!f) throw new Error(`unknown export format: ${String(format)}`);
+  return exportFileName(base, f.extension as 'stl' | 'usdz', f.variant);
 }
 
 /** The file for `format`, built from a fresh exportClone of the loaded `scene`. */
