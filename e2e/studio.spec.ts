@@ -133,7 +133,7 @@ test('single image: upload a photo, watch the stages, view and download the mode
 
 test('multi-view: the 2–4 rule is shown and enforced, then two views generate', async ({
   page,
-}) => {
+}, info) => {
   await useKey(page);
   await page.goto('/');
   await pickModel(page, 'alpha-multiview');
@@ -142,6 +142,14 @@ test('multi-view: the 2–4 rule is shown and enforced, then two views generate'
     .first()
     .setInputFiles([photo('robot.png')]);
   await expect(page.getByText('1 of 2–4 views')).toBeVisible();
+  // Which side each photo is, said before and while they are added, with a diagram.
+  await expect(
+    page.getByRole('img', {
+      name: /Seen from above: photo 1 from the front, 2 from the right side/,
+    }),
+  ).toBeVisible();
+  await expect(page.getByText('1 · Front')).toBeVisible();
+  await expect(page.getByText('Add view 2: the right side')).toBeVisible();
   await page.getByRole('button', { name: 'Generate' }).click();
   const countError = page.getByText('Add 2 to 4 views of the object. There is 1 now.');
   await expect(countError).toBeVisible();
@@ -158,6 +166,11 @@ test('multi-view: the 2–4 rule is shown and enforced, then two views generate'
     ]);
   await expect(page.getByText(/Only 4 views fit; 1 was left out/)).toBeVisible();
   await expect(page.getByText('4 of 2–4 views')).toBeVisible();
+  // The guidance stays once all four are in, and each slot names its side.
+  await expect(page.getByText(/Walk around the object to your right/)).toBeVisible();
+  for (const side of ['1 · Front', '2 · Right side', '3 · Back', '4 · Left side'])
+    await expect(page.getByText(side, { exact: true })).toBeVisible();
+  await shot(page, info, 'multiview-sides');
   // The error about one view went when the views changed; the API's field names never show.
   await expect(countError).toHaveCount(0);
   await expect(page.getByText(/image_urls/)).toHaveCount(0);
@@ -165,7 +178,7 @@ test('multi-view: the 2–4 rule is shown and enforced, then two views generate'
   await page.getByRole('button', { name: 'Remove view 4' }).click();
   await page.getByRole('button', { name: 'Remove view 3' }).click();
   await page.getByRole('button', { name: 'Move view 1 later' }).click();
-  await expect(page.getByRole('img', { name: /View 2: robot\.png/ })).toBeVisible();
+  await expect(page.getByRole('img', { name: /View 2, right: robot\.png/ })).toBeVisible();
   await expect(page.getByText('Ready')).toHaveCount(2);
   const { detail } = await generate(page);
   await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });

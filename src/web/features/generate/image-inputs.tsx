@@ -181,6 +181,61 @@ export function SingleImageInput({
   );
 }
 
+/** The sides the views are taken as, in order (the generator's front, right, back, left). */
+export const VIEW_SIDES = [
+  { id: 'front', label: 'Front' },
+  { id: 'right', label: 'Right side' },
+  { id: 'back', label: 'Back' },
+  { id: 'left', label: 'Left side' },
+] as const;
+
+/** Seen from above: the object, and where each of the four photos is taken from. */
+function ViewDiagram() {
+  const at = [
+    { n: 1, x: 50, y: 88 },
+    { n: 2, x: 88, y: 50 },
+    { n: 3, x: 50, y: 12 },
+    { n: 4, x: 12, y: 50 },
+  ];
+  return (
+    <svg
+      className="view-diagram"
+      viewBox="0 0 100 100"
+      role="img"
+      aria-label="Seen from above: photo 1 from the front, 2 from the right side, 3 from the back, 4 from the left side"
+    >
+      <circle
+        cx="50"
+        cy="50"
+        r="36"
+        fill="none"
+        stroke="currentColor"
+        strokeDasharray="3 4"
+        opacity="0.5"
+      />
+      <rect x="38" y="38" width="24" height="24" rx="4" fill="currentColor" opacity="0.25" />
+      <text x="50" y="67" textAnchor="middle" fontSize="8" fill="currentColor">
+        front
+      </text>
+      {at.map((p) => (
+        <g key={p.n}>
+          <circle cx={p.x} cy={p.y} r="9" fill="var(--accent, #c2410c)" />
+          <text
+            x={p.x}
+            y={p.y + 3.5}
+            textAnchor="middle"
+            fontSize="10"
+            fill="#fff"
+            fontWeight="700"
+          >
+            {p.n}
+          </text>
+        </g>
+      ))}
+    </svg>
+  );
+}
+
 export function MultiViewInput({
   images,
   error,
@@ -200,6 +255,7 @@ export function MultiViewInput({
     );
   };
   usePasteImages(onFiles, !full);
+  const next = VIEW_SIDES[Math.min(count, VIEW_SIDES.length - 1)]!;
   return (
     <div className="image-input">
       <p
@@ -209,57 +265,74 @@ export function MultiViewInput({
         {count} of {LIMITS.minImages}–{LIMITS.maxImages} views of the same object.
         {count > 0 && count < LIMITS.minImages ? ` Add ${LIMITS.minImages - count} more.` : ''}
       </p>
+      <div className="view-guide">
+        <ViewDiagram />
+        <p className="small">
+          Walk around the object to your right, one photo per side, in this order:{' '}
+          <strong>1 front</strong>, <strong>2 right</strong> (the side on your right as you face the
+          front), <strong>3 back</strong>, <strong>4 left</strong>. With two photos, the second is
+          the right side, not the back; with three, front, right and back.
+        </p>
+      </div>
       {count > 0 && (
         <ol className="views">
-          {images.items.map((it, i) => (
-            <li key={it.id} className="view">
-              {it.preview ? (
-                <img src={it.preview} alt={`View ${i + 1}: ${it.name}`} />
-              ) : (
-                <div className="thumb-blank" />
-              )}
-              <span className="small view-name">
-                {i + 1}. {it.name}
-              </span>
-              <ItemStatus item={it} />
-              <div className="view-actions">
-                <button
-                  type="button"
-                  className="small"
-                  onClick={() => images.move(it.id, -1)}
-                  disabled={i === 0}
-                  aria-label={`Move view ${i + 1} earlier`}
-                >
-                  ↑
-                </button>
-                <button
-                  type="button"
-                  className="small"
-                  onClick={() => images.move(it.id, 1)}
-                  disabled={i === count - 1}
-                  aria-label={`Move view ${i + 1} later`}
-                >
-                  ↓
-                </button>
-                <button
-                  type="button"
-                  className="small"
-                  onClick={() => images.remove(it.id)}
-                  aria-label={`Remove view ${i + 1}`}
-                >
-                  ✕
-                </button>
-              </div>
-            </li>
-          ))}
+          {images.items.map((it, i) => {
+            const side = VIEW_SIDES[i]!;
+            return (
+              <li key={it.id} className="view" data-side={side.id}>
+                <span className="view-side">
+                  {i + 1} · {side.label}
+                </span>
+                {it.preview ? (
+                  <img src={it.preview} alt={`View ${i + 1}, ${side.id}: ${it.name}`} />
+                ) : (
+                  <div className="thumb-blank" />
+                )}
+                <span className="small view-name">{it.name}</span>
+                <ItemStatus item={it} />
+                <div className="view-actions">
+                  <button
+                    type="button"
+                    className="small"
+                    onClick={() => images.move(it.id, -1)}
+                    disabled={i === 0}
+                    aria-label={`Move view ${i + 1} earlier`}
+                  >
+                    ↑
+                  </button>
+                  <button
+                    type="button"
+                    className="small"
+                    onClick={() => images.move(it.id, 1)}
+                    disabled={i === count - 1}
+                    aria-label={`Move view ${i + 1} later`}
+                  >
+                    ↓
+                  </button>
+                  <button
+                    type="button"
+                    className="small"
+                    onClick={() => images.remove(it.id)}
+                    aria-label={`Remove view ${i + 1}`}
+                  >
+                    ✕
+                  </button>
+                </div>
+              </li>
+            );
+          })}
         </ol>
       )}
       {!full && (
         <Drop
           onFiles={onFiles}
           multiple
-          label={count === 0 ? 'Choose 2–4 photos' : 'Add another view'}
-          hint="…or drop them here. Front first, then the other sides. PNG, JPEG or WebP up to 20 MB each."
+          label={
+            count === 0
+              ? 'Choose 2–4 photos'
+              : `Add view ${count + 1}: the ${next.id}${next.id === 'front' ? '' : ' side'}`
+          }
+          hint="…or drop them here, in the order above. PNG, JPEG or WebP up to 20 MB each."
         />
       )}
       {overflow && (
