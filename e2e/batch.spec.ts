@@ -206,6 +206,20 @@ test('a prompt list the balance cannot cover is refused before anything is sent'
     .fill('a red vase\n\n   a wooden chair   \na brass lamp\n');
   const price = page.getByTestId('batch-price');
   await expect(price).toContainText('3 prompts × beta-text = 30 credits');
+  // Every prompt is known: nothing is said of them.
+  await expect(page.getByTestId('prompt-warning')).toHaveCount(0);
+  // Lines the demo generator does not know, or makes from a nearby model, are said before
+  // anything is sent.
+  await page
+    .getByRole('textbox', { name: 'Prompts, one a line' })
+    .fill('a red vase\na time machine\na lantern\n');
+  const warnings = page.getByTestId('prompt-warning');
+  await expect(warnings).toHaveCount(2);
+  await expect(warnings.nth(0)).toContainText('Line 2, “a time machine”: Not a known object');
+  await expect(warnings.nth(1)).toContainText('Line 3, “a lantern”: Approximate');
+  await page
+    .getByRole('textbox', { name: 'Prompts, one a line' })
+    .fill('a red vase\n\n   a wooden chair   \na brass lamp\n');
   await expect(price).toContainText('This batch costs 30 credits and your balance is 5: 25 short.');
   const go = page.getByRole('button', { name: 'Generate 3 tasks' });
   await expect(go).toBeDisabled();

@@ -256,9 +256,25 @@ test('text: before Generate, the studio says whether the demo generator knows th
   await expect(said).toHaveText(/Not a known object/);
   expect(await overflowing(page), 'nothing sticks out at 390 px').toEqual([]);
   await shot(page, info, 'prompt-unknown-390');
-  // Generate still makes it: an abstract form, through the spec's ordinary task.
+  // Generate still makes it: an abstract form, through the spec's ordinary task, and the
+  // finished result says so.
   const { detail } = await generate(page);
   await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+  await expect(detail.getByTestId('prompt-verdict')).toHaveText(
+    /Not a known object: the demo generator made an abstract form/,
+  );
+  // A known object made from a nearby model says which, before and after.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await prompt.fill('a red fire truck');
+  await expect(said).toHaveText(/^Approximate: .* a red car, the closest it has\.$/);
+  const truck = await generate(page);
+  await expect(truck.detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+  await expect(truck.detail.getByTestId('prompt-verdict')).toHaveText(/it made a red car/);
+  await shot(page, info, 'prompt-approximate-result');
+  // The gallery card says it too.
+  await page.goto('/gallery');
+  const card = page.locator(`[data-task-id="${truck.id}"]`);
+  await expect(card.getByTestId('prompt-verdict')).toHaveText(/Approximate/);
 });
 
 test('a pasted image address is fetched once by Kiln, previewed from Kiln, and shown in Recent tasks', async ({

@@ -7,3 +7,4 @@ export * from './idempotency.ts';
 export * from './share.ts';
 export * from './optimise.ts';
 export * from './text.ts';
+export * from './prompt-check.ts';

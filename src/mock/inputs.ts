@@ -32,7 +32,10 @@ export function diskInputs(dir: string): InputFiles {
       const final = path(ref)!;
       await mkdir(dir, { recursive: true });
       // Atomic, with a temporary name of its own per write (two at once never share one).
-      await writeFileAtomic(final, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { mode: 0o600, fsync: false });
+      await writeFileAtomic(final, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+        mode: 0o600,
+        fsync: false,
+      });
       return ref;
     },
     async get(ref) {

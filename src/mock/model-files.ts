@@ -21,7 +21,9 @@ export function diskModelFiles(dir: string): ModelFiles {
       await mkdir(dir, { recursive: true });
       const final = path(taskId);
       // Atomic: a crash never leaves half a GLB under the final name.
-      await writeFileAtomic(final, Buffer.from(glb.buffer, glb.byteOffset, glb.byteLength), { fsync: false });
+      await writeFileAtomic(final, Buffer.from(glb.buffer, glb.byteOffset, glb.byteLength), {
+        fsync: false,
+      });
     },
     async read(taskId) {
       if (!SAFE_ID.test(taskId)) return undefined;

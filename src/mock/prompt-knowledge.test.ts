@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS, STAGES } from '../contract/index.ts';
 import { startTestMock, type TestMock } from '../testing/mock.ts';
-import type { PromptCheck } from './prompt-knowledge.ts';
+import type { PromptCheck } from '../contract/index.ts';
 
 let mock: TestMock;
 beforeAll(async () => {
@@ -25,7 +25,8 @@ describe('GET /v1/mock/prompt-check (mock only)', () => {
       prompt: 'a ceramic teapot with wheels',
       known: true,
       name: 'teapot',
-      template: 'teapot',
+      made_from: 'teapot',
+      approximate: false,
       material: 'ceramic',
       colour: null,
       modifiers: [],
@@ -33,7 +34,26 @@ describe('GET /v1/mock/prompt-check (mock only)', () => {
       abstract_form: null,
     });
     expect(body.message).toBe('Known object: ceramic teapot (it has no wheels).');
+    expect(body.made_message).toBe('Made: ceramic teapot (it has no wheels).');
     expect(body.examples.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('says when an object is made from a nearby model, and which', async () => {
+    for (const [prompt, from] of [
+      ['a red fire truck', 'car'],
+      ['a lantern', 'lamp'],
+      ['a chess knight', 'pawn'],
+      ['a kettle', 'teapot'],
+    ] as const) {
+      const body = (await (await check(prompt)).json()) as PromptCheck;
+      expect(body, prompt).toMatchObject({ known: true, approximate: true, made_from: from });
+      expect(body.message, prompt).toMatch(
+        new RegExp(`^Approximate: .*${from}.*the closest it has\\.$`),
+      );
+      expect(body.made_message, prompt).toMatch(/^Approximate: .* it made /);
+    }
+    const exact = (await (await check('a blue teapot')).json()) as PromptCheck;
+    expect(exact).toMatchObject({ approximate: false, message: 'Known object: blue teapot.' });
   });
 
   it('says honestly that an unknown object becomes an abstract form, and offers examples', async () => {

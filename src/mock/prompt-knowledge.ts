@@ -4,39 +4,31 @@
 // No key needed (it reads no account and costs nothing). Tasks, stages and errors of the spec's
 // API are untouched: a text task for an unknown object still completes, with an abstract form.
 import { Hono } from 'hono';
-import { ERROR_CODES, ERROR_TYPES, LIMITS, type ErrorObject } from '../contract/index.ts';
+import {
+  ERROR_CODES,
+  ERROR_TYPES,
+  LIMITS,
+  type ErrorObject,
+  type PromptCheck,
+} from '../contract/index.ts';
 import { describePrompt, PROMPT_EXAMPLES, type PromptDescription } from '../generator/index.ts';
 
-/** The endpoint's answer (snake_case, like the spec's objects). */
-export interface PromptCheck {
-  object: 'mock.prompt_check';
-  prompt: string;
-  /** True when the demo generator has a model of the object the prompt names. */
-  known: boolean;
-  /** The object as the generator knows it ("kettle"), or null. */
-  name: string | null;
-  /** The model it is made from ("teapot" for a kettle), or null. */
-  template: string | null;
-  colour: string | null;
-  material: string | null;
-  /** Parts added or left out as asked: "with wheels", "without handle". */
-  modifiers: string[];
-  /** Parts asked for that this object does not have (ignored when it is made). */
-  ignored_modifiers: string[];
-  /** For an unknown object: the abstract form made instead. */
-  abstract_form: string | null;
-  /** One sentence for a person. */
-  message: string;
-  /** Prompts the demo generator knows, to offer instead. */
-  examples: string[];
-}
+/** Made from a nearby model rather than its own (a truck from the car). */
+const isApproximate = (d: PromptDescription) =>
+  d.known && d.template !== null && d.object !== null && d.template !== d.object;
 
-function sentence(d: PromptDescription): string {
-  if (!d.known) return 'Not a known object: the demo generator will make an abstract form.';
+/** One sentence about the model to be made (`made`: that was made). */
+function sentence(d: PromptDescription, made = false): string {
+  if (!d.known)
+    return made
+      ? `Not a known object: the demo generator made an abstract form (${d.form ?? 'a shape'}).`
+      : 'Not a known object: the demo generator will make an abstract form.';
   const how = [d.colour, d.material].filter(Boolean).join(' ');
   const parts = d.modifiers.length ? `, ${d.modifiers.join(', ')}` : '';
   const ignored = d.ignored.length ? ` (it has no ${d.ignored.join(' or ')})` : '';
-  return `Known object: ${how ? `${how} ` : ''}${d.object}${parts}${ignored}.`;
+  if (isApproximate(d))
+    return `Approximate: the demo generator has no model of its own for this; ${made ? 'it made' : 'it makes'} ${how ? `a ${how} ` : 'its '}${d.template}${how ? '' : ' model'}${parts}${ignored}, the closest it has.`;
+  return `${made ? 'Made' : 'Known object'}: ${how ? `${how} ` : ''}${d.object}${parts}${ignored}.`;
 }
 
 export function promptCheck(prompt: string): PromptCheck {
@@ -45,14 +37,16 @@ export function promptCheck(prompt: string): PromptCheck {
     object: 'mock.prompt_check',
     prompt,
     known: d.known,
+    approximate: isApproximate(d),
     name: d.object,
-    template: d.template,
+    made_from: d.template,
     colour: d.colour,
     material: d.material,
     modifiers: d.modifiers,
     ignored_modifiers: d.ignored,
     abstract_form: d.form,
     message: sentence(d),
+    made_message: sentence(d, true),
     examples: [...PROMPT_EXAMPLES],
   };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { promptCheck } from '../../mock/prompt-knowledge.ts';
 import { queryKeys } from './query-keys.ts';
-import { PromptCheckSchema, promptCheckQuery } from './prompt-check-query.ts';
+import { PromptCheckSchema } from '../../contract/index.ts';
+import { promptCheckQuery } from './prompt-check-query.ts';
 
 describe('prompt check (mock only)', () => {
   it('parses what the mock answers, known or not', () => {

@@ -1,25 +1,12 @@
 // What the mock's demo generator understands of a prompt: GET /v1/mock/prompt-check, a mock-only
 // endpoint (src/mock/prompt-knowledge.ts), reached through Kiln's proxy. Asked in mock mode only.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { LIMITS } from '../../contract/index.ts';
+import { LIMITS, PromptCheckSchema, type PromptCheck } from '../../contract/index.ts';
 import { API_BASE } from './api-client.ts';
 import { kilnFetch } from './kiln-fetch.ts';
 import { queryKeys } from './query-keys.ts';
 
-export const PromptCheckSchema = z.object({
-  object: z.literal('mock.prompt_check'),
-  known: z.boolean(),
-  name: z.string().nullable(),
-  colour: z.string().nullable(),
-  material: z.string().nullable(),
-  modifiers: z.array(z.string()),
-  ignored_modifiers: z.array(z.string()),
-  abstract_form: z.string().nullable(),
-  message: z.string(),
-  examples: z.array(z.string()).max(12),
-});
-export type PromptCheck = z.infer<typeof PromptCheckSchema>;
+export type { PromptCheck };
 
 export function fetchPromptCheck(prompt: string, signal?: AbortSignal): Promise<PromptCheck> {
   return kilnFetch(`${API_BASE}/mock/prompt-check?prompt=${encodeURIComponent(prompt)}`, {

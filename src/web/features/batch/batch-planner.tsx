@@ -1,3 +1,4 @@
+import { usePromptVerdicts } from '../../ui/prompt-verdict.tsx';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { useCredits } from '../../api/credits-query.ts';
@@ -155,6 +156,26 @@ function ModelChoices({
   );
 }
 
+/** Prompts the demo generator does not know, or makes from a nearby model (mock mode). */
+function PromptWarnings({ prompts }: { prompts: readonly string[] }) {
+  const verdicts = usePromptVerdicts(prompts);
+  if (verdicts.length === 0) return null;
+  return (
+    <ul
+      className="batch-prompt-warnings small"
+      aria-label="Prompts the demo generator does not know"
+    >
+      {verdicts.map((v) => (
+        <li key={`${v.line}-${v.prompt}`} data-testid="prompt-warning">
+          <span aria-hidden="true">⚠ </span>
+          Line {v.line}, “{v.prompt.length > 50 ? `${v.prompt.slice(0, 47)}…` : v.prompt}”:{' '}
+          {v.check?.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** The batch to be: photos or prompts, one model, and its price against the balance. */
 export function BatchPlanner({
   busy,
@@ -307,6 +328,7 @@ export function BatchPlanner({
               {p}
             </p>
           ))}
+          <PromptWarnings prompts={promptList.prompts} />
         </div>
       )}
 

@@ -74,16 +74,18 @@ export function PromptInput({
         </span>
       </div>
       {mock && (
-        <div className={`prompt-check${said && !said.known ? ' unknown' : ''}`}>
+        <div
+          className={`prompt-check${said && !said.known ? ' unknown' : said?.approximate ? ' approximate' : ''}`}
+        >
           <p
             id={`${id}-known`}
-            className={said?.known ? 'muted small' : 'small'}
+            className={said?.known && !said.approximate ? 'muted small' : 'small'}
             role="status"
             data-testid="prompt-check"
           >
             {said?.message ?? ''}
           </p>
-          {said && !said.known && (
+          {said && (!said.known || said.approximate) && (
             <div className="prompt-examples">
               <span className="small">Try one it knows:</span>
               <ul>

@@ -1,3 +1,4 @@
+import { PromptVerdict } from '../../ui/prompt-verdict.tsx';
 import { memo, useId, useRef, useState, type MouseEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { NotFoundError } from '../../../client/index.ts';
@@ -126,6 +127,9 @@ export const GalleryCard = memo(function GalleryCard({
             <p className="small gallery-archive-note" role="note">
               {archiveNote(entry)}
             </p>
+          )}
+          {entry.status === 'completed' && entry.prompt && (
+            <PromptVerdict prompt={entry.prompt} compact />
           )}
           {entry.status === 'failed' && entry.error && (
             <p className="small gallery-error" title={entry.error.message}>

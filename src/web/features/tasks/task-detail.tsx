@@ -1,3 +1,4 @@
+import { PromptVerdict } from '../../ui/prompt-verdict.tsx';
 import { Suspense, useCallback, useEffect, useRef, type RefObject } from 'react';
 import { NotFoundError } from '../../../client/index.ts';
 import { isTerminal, type LibraryEntry, type Task } from '../../../contract/index.ts';
@@ -312,9 +313,14 @@ function HiddenNote({ id }: { id: string }) {
 function TaskInput({ entry }: { entry: LibraryEntry }) {
   if (entry.prompt)
     return (
-      <p className="task-input task-prompt">
-        <span className="muted small">Prompt</span> {entry.prompt}
-      </p>
+      <>
+        <p className="task-input task-prompt">
+          <span className="muted small">Prompt</span> {entry.prompt}
+        </p>
+        {entry.status !== 'failed' && (
+          <PromptVerdict prompt={entry.prompt} made={entry.status === 'completed'} />
+        )}
+      </>
     );
   const photos = entry.images.filter((i) => i.upload);
   if (photos.length === 0) return null;
