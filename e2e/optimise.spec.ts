@@ -213,6 +213,22 @@ test('optimise a result for Web / AR: progress, before and after side by side, t
   await page.reload();
   await expect(page.getByTestId('optimise-result')).toBeVisible();
 
+  // "Open both in the viewer": each side named for what it shows, the copy as optimised.
+  await page.getByRole('link', { name: 'Open both in the viewer' }).click();
+  const names = page.getByTestId('slot-name');
+  await expect(names.nth(0)).toHaveText(/^3D model: gamma · chair\.png · /);
+  await expect(names.nth(1)).toHaveText(
+    /^3D model: gamma · chair\.png · .*, optimised for Web \/ AR$/,
+  );
+  const pickB = page.getByRole('region', { name: 'Model B' }).getByLabel('From your library');
+  await expect(pickB.locator('option:checked')).toHaveText(
+    /^Optimised for Web \/ AR: gamma · chair\.png/,
+  );
+  const pickA = page.getByRole('region', { name: 'Model A' }).getByLabel('From your library');
+  await expect(pickA.locator('option:checked')).toHaveText(/^gamma · chair\.png · /);
+  await page.goBack();
+  await expect(page.getByTestId('optimise-result')).toBeVisible();
+
   // The same file in Google's <model-viewer>.
   await expectModelViewerOpens(page, fileUrl!);
   await shot(page, info, 'optimise-model-viewer');

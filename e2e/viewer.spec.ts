@@ -593,7 +593,7 @@ test('a generated model opens in the viewer and compares with another from the l
       headers: { authorization: `Bearer ${DEMO_KEY}` },
     });
     const body = (await res.json()) as {
-      data: { archived: boolean; model_url: string | null; prompt: string | null }[];
+      data: { id: string; archived: boolean; model_url: string | null; prompt: string | null }[];
     };
     return body.data.filter((e) => e.archived && e.model_url && e.prompt);
   };
@@ -602,7 +602,21 @@ test('a generated model opens in the viewer and compares with another from the l
     .toBeGreaterThanOrEqual(2);
   const [first] = await archived();
 
-  await page.goto(`/viewer?src=${encodeURIComponent(first!.model_url!)}`);
+  // "Open in viewer" from a result: the slot and the picker name that very task (found by its
+  // id, whichever page of the library it is on).
+  const firstId = first!.id;
+  await page.goto(`/tasks/${firstId}`);
+  await page.getByRole('link', { name: 'Open in viewer' }).click();
+  await expect(page).toHaveURL(/\/viewer\?src=.*&task=/);
+  const subject = `“${first!.prompt!.length > 40 ? first!.prompt!.slice(0, 37) : first!.prompt!}`;
+  await expect(page.getByTestId('slot-name').first()).toContainText(subject);
+  await expect(page.getByTestId('slot-name').first()).not.toContainText('….glb');
+  await expect(
+    page
+      .getByRole('region', { name: 'Model' })
+      .getByLabel('From your library')
+      .locator('option:checked'),
+  ).toContainText(subject);
   const a = page.getByTestId('model-viewer').first();
   await expectRenderedModel(a);
   await expect(page.getByRole('link', { name: 'Viewer' })).toHaveAttribute('aria-current', 'page');

@@ -93,6 +93,11 @@ export function resultFileName(modelFileName: string, plan: OptimisePlan): strin
 
 const PRESET_NAMES = { web: 'Web / AR', game: 'Game engine', print: '3D print', custom: 'Custom' };
 
+/** What an optimised copy is for, as people read it ("Web / AR"). */
+export function presetName(plan: Pick<OptimisePlan, 'preset'>): string {
+  return PRESET_NAMES[plan.preset];
+}
+
 /** What a plan does, in one line: "Web / AR: ≤ 50,000 triangles, textures ≤ 1024 px WebP, …". */
 export function describePlan(plan: OptimisePlan): string {
   const parts: string[] = [];

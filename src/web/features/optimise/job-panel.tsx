@@ -5,7 +5,7 @@ import { useOptimiseJob } from '../../api/optimise-job.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { Link } from '../../ui/link.tsx';
 import { QueryState } from '../../ui/query-state.tsx';
-import { CameraLink, LazyModelViewer } from '../viewer/index.ts';
+import { CameraLink, LazyModelViewer, viewerHref } from '../viewer/index.ts';
 import {
   describeExtensions,
   describePlan,
@@ -14,6 +14,7 @@ import {
   formatBytes,
   formatChange,
   formatCount,
+  presetName,
 } from './format.ts';
 
 /** A job: its progress while it runs, why it failed, or the result to compare and download. */
@@ -158,7 +159,10 @@ function Result({
   useEffect(() => {
     link.setEnabled(linked);
   }, [link, linked]);
-  const compare = `/viewer?a=${encodeURIComponent(original)}&b=${encodeURIComponent(result.preview_url)}`;
+  const compare = viewerHref(
+    { url: original, taskId: job.task_id },
+    { url: result.preview_url, taskId: job.task_id, optimised: presetName(job.plan) },
+  );
   return (
     <section
       className="opt-result"

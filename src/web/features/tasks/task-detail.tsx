@@ -13,7 +13,7 @@ import { useLibraryEntry } from '../../api/entry-query.ts';
 import { useUnhideTask } from '../../api/library-query.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { useModels } from '../../api/models-query.ts';
-import { LazyModelViewer } from '../viewer/index.ts';
+import { LazyModelViewer, viewerHref } from '../viewer/index.ts';
 import { CompareWith } from './compare-with.tsx';
 import { StageStepper } from './stage-stepper.tsx';
 import { useTask } from '../../api/task-query.ts';
@@ -159,7 +159,7 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
           </a>
         )}
         {url && (
-          <Link className="button" href={`/viewer?src=${encodeURIComponent(url)}`}>
+          <Link className="button" href={viewerHref({ url, taskId: task.id })}>
             Open in viewer
           </Link>
         )}

@@ -15,6 +15,47 @@ export function modelQuery(search: string): { a: string | null; b: string | null
   return { a: params.get('a') ?? params.get('src'), b: params.get('b') };
 }
 
+/** Whose model each side shows: `task`/`a_task` and `b_task`, and `a_optimised`/`b_optimised`
+ * (the target of an optimised copy, "Web / AR"). The label is read from that library entry. */
+export interface SlotOrigin {
+  taskId: string | null;
+  optimised: string | null;
+}
+
+export function originQuery(search: string): { a: SlotOrigin; b: SlotOrigin } {
+  const params = new URLSearchParams(search);
+  const clean = (v: string | null) => (v && v.length <= 200 ? v : null);
+  return {
+    a: {
+      taskId: clean(params.get('a_task') ?? params.get('task')),
+      optimised: clean(params.get('a_optimised')),
+    },
+    b: { taskId: clean(params.get('b_task')), optimised: clean(params.get('b_optimised')) },
+  };
+}
+
+/** A /viewer address: one model, or two compared, each with whose it is. */
+export function viewerHref(
+  a: { url: string; taskId?: string; optimised?: string },
+  b?: { url: string; taskId?: string; optimised?: string },
+): string {
+  const params = new URLSearchParams();
+  params.set(b ? 'a' : 'src', a.url);
+  if (a.taskId) params.set(b ? 'a_task' : 'task', a.taskId);
+  if (a.optimised) params.set('a_optimised', a.optimised);
+  if (b) {
+    params.set('b', b.url);
+    if (b.taskId) params.set('b_task', b.taskId);
+    if (b.optimised) params.set('b_optimised', b.optimised);
+  }
+  return `/viewer?${params.toString()}`;
+}
+
+/** An address without its query (a signed address's path): what two names of one file share. */
+export function addressPath(url: string): string {
+  return url.split(/[?#]/)[0] ?? url;
+}
+
 /** The same, keeping only what may be opened (see sameOriginPath). */
 export function modelPathsFromQuery(search: string): { a: string | null; b: string | null } {
   const { a, b } = modelQuery(search);

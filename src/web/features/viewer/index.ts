@@ -5,6 +5,8 @@ import { lazy } from 'react';
 export type { LocalFile, ModelViewerProps } from './model-viewer.tsx';
 // Plain TypeScript, no three.js: viewers given the same link share their camera moves.
 export { CameraLink } from './camera-link.ts';
+// Plain TypeScript: the /viewer address of one model or two, each named by its library entry.
+export { addressPath, viewerHref } from './address.ts';
 
 /** `<LazyModelViewer url label fileName? cameraLink? onOpenFile? />`, inside a <Suspense>. */
 export const LazyModelViewer = lazy(() => import('./model-viewer.tsx'));

@@ -2,11 +2,15 @@
 // of the entry a model opened by address belongs to. A chunk of its own, loaded beside the
 // viewer: it brings the API client and zod, which the viewer itself does not need (a model
 // opened without a key, or a file from this device, is shown without them).
+import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { describeEntries, describeEntry } from '../../lib/entry-format.ts';
 import { glbFileName } from '../../lib/file-name.ts';
+import { NO_KEY, useKeyScope } from '../../api/api-client.ts';
+import { entryQuery } from '../../api/entry-query.ts';
 import { useLibrary } from '../../api/library-query.ts';
+import { addressPath } from './address.ts';
 import type { Slot, UrlSlot } from './slot.ts';
 
 /**
@@ -33,52 +37,76 @@ function PickedThumb({ entry }: { entry: LibraryEntry | undefined }) {
   );
 }
 
-export function slotFromEntry(entry: LibraryEntry): Slot {
+export function slotFromEntry(entry: LibraryEntry, optimised?: string): Slot {
   return entry.model_url
     ? {
         kind: 'url',
         url: entry.model_url,
-        name: glbFileName(entry).replace(/\.glb$/, ''),
-        label: `3D model: ${describeEntry(entry)}`,
+        name: glbFileName(entry).replace(/\.glb$/, '') + (optimised ? '-optimised' : ''),
+        label: `3D model: ${describeEntry(entry)}${optimised ? `, optimised for ${optimised}` : ''}`,
+        taskId: entry.id,
+        ...(optimised ? { optimised } : {}),
       }
     : { kind: 'none' };
 }
 
+/** The option of the model a slot shows that is not one of the listed entries' own copies. */
+const SHOWN = '__shown__';
+
 function LibraryPicker({
   id,
-  value,
+  slot,
+  shown,
   onPick,
 }: {
   id: string;
-  value: string | null;
+  slot: Slot;
+  /** The entry whose model the slot shows, when known (it may be an optimised copy of it). */
+  shown: LibraryEntry | undefined;
   onPick: (slot: Slot) => void;
 }) {
   const library = useLibrary();
-  const entries = (library.data?.pages ?? [])
+  const listed = (library.data?.pages ?? [])
     .flatMap((p) => p.data)
     .filter((e) => e.archived && e.model_url);
   if (library.isPending) return null;
+  const url = slot.kind === 'url' ? slot.url : null;
+  const optimised = slot.kind === 'url' ? slot.optimised : undefined;
+  // The entry shown is always an option, even when it is not on the library's first page.
+  const entries = shown && !listed.some((e) => e.id === shown.id) ? [shown, ...listed] : listed;
   if (entries.length === 0)
     return <span className="muted small">No finished models in your library yet.</span>;
-  const picked = entries.find((e) => e.model_url === value);
+  // Which option names the model shown: its entry (by id, or by its file's address), or, for an
+  // optimised copy, an option of its own.
+  const picked =
+    optimised || !url
+      ? undefined
+      : (shown ??
+        entries.find((e) => e.model_url && addressPath(e.model_url) === addressPath(url)));
+  const value = optimised && shown ? SHOWN : (picked?.id ?? '');
   const labels = describeEntries(entries);
   return (
     <label className="viewer-slot__pick">
-      <PickedThumb entry={picked} />
+      <PickedThumb entry={picked ?? shown} />
       <span>From your library</span>
       <select
         id={id}
-        value={value ?? ''}
+        value={value}
         onChange={(e) => {
-          const entry = entries.find((x) => x.model_url === e.target.value);
+          const entry = entries.find((x) => x.id === e.target.value);
           if (entry) onPick(slotFromEntry(entry));
         }}
       >
         <option value="" disabled>
           Choose a model…
         </option>
+        {optimised && shown && (
+          <option value={SHOWN} disabled>
+            {`Optimised for ${optimised}: ${describeEntry(shown)}`}
+          </option>
+        )}
         {entries.map((entry, i) => (
-          <option key={entry.id} value={entry.model_url ?? ''}>
+          <option key={entry.id} value={entry.id}>
             {labels[i]}
           </option>
         ))}
@@ -89,7 +117,7 @@ function LibraryPicker({
 
 /**
  * The picker, and `onNamed` told the library's name for the model `slot` shows by address (or
- * null when it has none).
+ * null when it has none): by the entry the address names (`task=`), or the entry whose file it is.
  */
 export default function LibrarySlot({
   id,
@@ -104,12 +132,29 @@ export default function LibrarySlot({
 }) {
   const library = useLibrary();
   const url = slot.kind === 'url' ? slot.url : null;
-  const entry = url
-    ? library.data?.pages.flatMap((p) => p.data).find((e) => e.model_url === url)
+  const taskId = slot.kind === 'url' ? slot.taskId : undefined;
+  const optimised = slot.kind === 'url' ? slot.optimised : undefined;
+  const byId = useLibraryEntryIf(taskId);
+  const byAddress = url
+    ? library.data?.pages
+        .flatMap((p) => p.data)
+        .find((e) => e.model_url && addressPath(e.model_url) === addressPath(url))
     : undefined;
+  const entry = taskId ? byId : optimised ? undefined : byAddress;
   useEffect(() => {
-    const named = entry ? slotFromEntry(entry) : null;
-    onNamed(named?.kind === 'url' ? named : null);
-  }, [entry, onNamed]);
-  return <LibraryPicker id={id} value={url} onPick={onPick} />;
+    if (!entry || !url) return onNamed(null);
+    const named = slotFromEntry(entry, optimised);
+    // The label is the entry's; the file stays the one the address names (an optimised copy).
+    onNamed(named.kind === 'url' ? { ...named, url } : null);
+  }, [entry, url, optimised, onNamed]);
+  return <LibraryPicker id={id} slot={slot} shown={entry} onPick={onPick} />;
+}
+
+/** The entry with this id, when there is one to ask for. */
+function useLibraryEntryIf(taskId: string | undefined): LibraryEntry | undefined {
+  const scope = useKeyScope();
+  return useQuery({
+    ...entryQuery(scope, taskId ?? ''),
+    enabled: Boolean(taskId) && scope !== NO_KEY,
+  }).data;
 }

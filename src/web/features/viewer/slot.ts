@@ -8,16 +8,33 @@ export interface UrlSlot {
   url: string;
   name: string;
   label: string;
+  /** The library entry whose model it is, when known (its label is then the entry's). */
+  taskId?: string;
+  /** The target of an optimised copy ("Web / AR"), when it is one. */
+  optimised?: string;
 }
 
 export type Slot = { kind: 'none' } | UrlSlot | { kind: 'file'; file: LocalFile };
 
-export function slotFromQuery(value: string | null): Slot {
+export function slotFromQuery(
+  value: string | null,
+  origin: { taskId: string | null; optimised: string | null } = { taskId: null, optimised: null },
+): Slot {
   const path = sameOriginPath(value);
   if (!path) return { kind: 'none' };
+  const whose = {
+    ...(origin.taskId ? { taskId: origin.taskId } : {}),
+    ...(origin.optimised ? { optimised: origin.optimised } : {}),
+  };
   const file = decodeURIComponent(path.split(/[?#]/)[0]!.split('/').pop() ?? 'model');
   const name = file.replace(/\.glb$/i, '');
   // Content-addressed names are long hashes: show their start.
   const short = /^[a-f0-9]{64}\.glb$/i.test(file) ? `${file.slice(0, 12)}….glb` : file;
-  return { kind: 'url', url: path, name, label: `3D model ${short}` };
+  return {
+    kind: 'url',
+    url: path,
+    name,
+    label: origin.optimised ? `3D model, optimised for ${origin.optimised}` : `3D model ${short}`,
+    ...whose,
+  };
 }

@@ -4,7 +4,7 @@
 //   /viewer?a=…&b=…                      two models, compared
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useApiKey } from '../../lib/key-store.ts';
-import { modelQuery, sameOriginPath } from './address.ts';
+import { modelQuery, originQuery, sameOriginPath } from './address.ts';
 import { CameraLink } from './camera-link.ts';
 import { LazyModelViewer } from './index.ts';
 import { slotFromQuery, type Slot, type UrlSlot } from './slot.ts';
@@ -76,8 +76,9 @@ function SlotView({
 export default function ViewerPage() {
   const key = useApiKey();
   const query = useMemo(() => modelQuery(location.search), []);
-  const [a, setA] = useState<Slot>(() => slotFromQuery(query.a));
-  const [b, setB] = useState<Slot>(() => slotFromQuery(query.b));
+  const origin = useMemo(() => originQuery(location.search), []);
+  const [a, setA] = useState<Slot>(() => slotFromQuery(query.a, origin.a));
+  const [b, setB] = useState<Slot>(() => slotFromQuery(query.b, origin.b));
   const [compare, setCompare] = useState(() => query.b !== null);
   const [linked, setLinked] = useState(true);
   const [link] = useState(() => new CameraLink());
