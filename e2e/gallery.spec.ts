@@ -299,3 +299,43 @@ test('bad addresses show the whole gallery, and "Compare with…" opens two gene
   await expect(page.getByText('Compare with…')).toHaveCount(0);
   expect(first).not.toBe(second);
 });
+
+test('models made elsewhere get their own picture in the gallery without being opened, and photo cards name their photo', async ({
+  page,
+}, info) => {
+  await useKey(page);
+  const word = `unseen${Date.now().toString(36)}`;
+  // Made through the API (a script, a batch, another tab): no browser has shown them.
+  const photoTask = await made(page, {
+    model: 'alpha',
+    image_url: await uploaded(page, 'teapot.png', `${word} teapot.png`),
+  });
+  const promptTask = await made(page, { model: 'beta-text', prompt: `${word} a wooden chair` });
+  for (const id of [photoTask, promptTask])
+    await expect
+      .poll(async () => {
+        const res = await page.request.get(`/api/library/${id}`, { headers: auth });
+        return (await res.json()) as { archived: boolean; thumbnail_url: string | null };
+      })
+      .toMatchObject({ archived: true, thumbnail_url: null });
+  await page.goto(`/gallery?q=${word}`);
+  await expect(cards(page)).toHaveCount(2);
+  // The gallery draws them itself, one after another, and shows them.
+  for (const id of [photoTask, promptTask]) {
+    const picture = page.locator(`[data-task-id="${id}"]`).getByRole('img', {
+      name: /^3D model from the/,
+    });
+    await expect(picture).toBeVisible({ timeout: 45_000 });
+    await expect
+      .poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBe(480);
+  }
+  // The photo card names its photo, in its title and its accessible name.
+  const photoCard = page.locator(`[data-task-id="${photoTask}"]`);
+  await expect(photoCard.getByRole('heading', { level: 2 })).toHaveText(
+    `alpha · ${word} teapot.png`,
+  );
+  await expect(photoCard).toHaveAccessibleName(new RegExp(`^alpha task of ${word} teapot\\.png`));
+  await expect(page.getByTestId('background-picture')).toHaveCount(0);
+  await shot(page, info, 'gallery-drawn-in-background');
+});

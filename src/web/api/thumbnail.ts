@@ -26,3 +26,24 @@ export function useKeepThumbnail(id: string) {
     },
   });
 }
+
+/**
+ * The same for any entry (`{ id, picture }`): the gallery draws the pictures no browser has
+ * drawn yet, one after another, in the background.
+ */
+export function useKeepThumbnails() {
+  const queryClient = useQueryClient();
+  const scope = useKeyScope();
+  return useMutation({
+    mutationFn: ({ id, picture }: { id: string; picture: Blob }) =>
+      kilnFetch(`/api/library/${encodeURIComponent(id)}/thumbnail`, {
+        method: 'PUT',
+        blob: picture,
+        parse: (b) => LibraryEntrySchema.parse(b),
+      }),
+    onSuccess: (entry) => {
+      queryClient.setQueryData(queryKeys.libraryEntry(scope, entry.id), entry);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) });
+    },
+  });
+}

@@ -89,6 +89,26 @@ describe('taskLabel', () => {
   it('names a photo task by model alone', () => {
     expect(taskLabel({ model: 'gamma', prompt: null }, 'today')).toBe('gamma task from today');
     expect(taskLabel({ model: 'gamma', prompt: '  ' }, 'today')).toBe('gamma task from today');
+    // A photo task is named by its photo's file name.
+    expect(
+      taskLabel(
+        { model: 'beta', prompt: null, images: [{ url: 'x', upload: 'u', name: 'chair.png' }] },
+        'today',
+      ),
+    ).toBe('beta task of chair.png from today');
+    expect(
+      taskLabel(
+        {
+          model: 'beta-multiview',
+          prompt: null,
+          images: [
+            { url: 'x', upload: 'u', name: 'front.png' },
+            { url: 'y', upload: 'v', name: 'right.png' },
+          ],
+        },
+        'today',
+      ),
+    ).toBe('beta-multiview task of front.png + 1 more from today');
   });
 });
 

@@ -49,10 +49,22 @@ export function promptExcerpt(prompt: string, maxWords = 8, maxChars = 80): stri
  * `beta-text task “a red vase” from 5 Jan 2025, 14:02` or `gamma task from 5 Jan 2025, 14:02`.
  * `when` is the already formatted date.
  */
-export function taskLabel(entry: Pick<LibraryEntry, 'model' | 'prompt'>, when: string): string {
+export function taskLabel(
+  entry: Pick<LibraryEntry, 'model' | 'prompt'> & { images?: LibraryEntry['images'] },
+  when: string,
+): string {
   const prompt = entry.prompt?.trim();
-  const subject = prompt ? ` “${promptExcerpt(prompt, 5, 40)}”` : '';
+  const photo = photoNameOf(entry);
+  const subject = prompt ? ` “${promptExcerpt(prompt, 5, 40)}”` : photo ? ` of ${photo}` : '';
   return `${entry.model} task${subject} from ${when}`;
+}
+
+/** The file name of an entry's first photo ("chair.png", "chair.png + 3 views"), if it has one. */
+export function photoNameOf(entry: { images?: LibraryEntry['images'] }): string | null {
+  const images = entry.images ?? [];
+  const name = images.find((i) => i.name)?.name;
+  if (!name) return null;
+  return images.length > 1 ? `${name} + ${images.length - 1} more` : name;
 }
 
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, {

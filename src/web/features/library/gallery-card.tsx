@@ -9,6 +9,7 @@ import {
   formatDateTime,
   isoDateTime,
   promptExcerpt,
+  photoNameOf,
   taskLabel,
 } from '../../lib/entry-format.ts';
 import { glbFileName } from '../../lib/file-name.ts';
@@ -114,7 +115,12 @@ export const GalleryCard = memo(function GalleryCard({
         </div>
         <div className="gallery-body">
           <div className="gallery-title">
-            <h2>{entry.model}</h2>
+            <h2>
+              {entry.model}
+              {photoNameOf(entry) && (
+                <span className="gallery-photo-name"> · {photoNameOf(entry)}</span>
+              )}
+            </h2>
             <StatusBadge entry={entry} />
           </div>
           <p className="muted small gallery-date">

@@ -1,3 +1,4 @@
+import { BackgroundPictures } from './background-pictures.tsx';
 import {
   useCallback,
   useEffect,
@@ -336,6 +337,7 @@ export default function GalleryPage() {
         />
       )}
 
+      <BackgroundPictures entries={entries} />
       <QueryState
         query={library}
         loading="Loading your gallery…"
