@@ -244,3 +244,43 @@ test('a prompt list the balance cannot cover is refused before anything is sent'
   await shot(page, info, 'batch-refused-390');
   expect(sent).toEqual([]);
 });
+
+test('bad files in a batch: each says why, nothing overlaps, and the price counts only good photos', async ({
+  page,
+}, info) => {
+  await useKey(page);
+  await page.goto('/batch');
+  await page.getByTestId('batch-file-input').setInputFiles([
+    { name: 'chair.png', mimeType: 'image/png', buffer: readFileSync(photo('chair.png')) },
+    {
+      name: 'shopping list with a long name.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('eggs, milk, flour and a great deal more text'),
+    },
+    { name: 'empty.png', mimeType: 'image/png', buffer: Buffer.alloc(0) },
+  ]);
+  const items = page.getByRole('list', { name: 'Photos in this batch' }).getByRole('listitem');
+  await expect(items).toHaveCount(3);
+  await expect(page.getByText('Checking…')).toHaveCount(0);
+  await expect(items.nth(1)).toContainText(/plain text/);
+  await expect(items.nth(2)).toContainText('“empty.png” is empty.');
+  // The reasons and the Remove buttons do not overlap, at the desktop width and on a phone.
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const i of [1, 2]) {
+      const text = await items.nth(i).getByRole('alert').boundingBox();
+      const remove = await items.nth(i).getByRole('button').boundingBox();
+      const apart =
+        text!.x + text!.width <= remove!.x ||
+        remove!.x + remove!.width <= text!.x ||
+        text!.y + text!.height <= remove!.y ||
+        remove!.y + remove!.height <= text!.y;
+      expect(apart, `item ${i} at ${width} px`).toBe(true);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.locator('input[name="batch-model"][value="alpha"]').check();
+  const price = page.getByTestId('batch-price');
+  await expect(price).toContainText('1 photo × alpha = 10 credits');
+  await shot(page, info, 'batch-bad-files');
+});

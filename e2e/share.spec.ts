@@ -116,6 +116,10 @@ test('share a model: a public page without a key, a link preview, an embed, revo
   await expect(guest.getByText(/Made with/)).toBeVisible();
   await expect(guest).toHaveTitle(`${PROMPT} · Kiln`);
   expect(await guest.evaluate(() => Object.keys(localStorage))).toEqual([]);
+  // The studio's file opening is not here: no "Open…", no file input, no drop target.
+  await expect(guest.getByRole('button', { name: 'Open…' })).toHaveCount(0);
+  await expect(guest.getByTestId('viewer-file-input')).toHaveCount(0);
+  await expect(guest.getByText('Drop a .glb file')).toHaveCount(0);
   await expectAccessible(guest);
   await shot(guest, info, 'share-page');
   await guest.setViewportSize({ width: 390, height: 844 });

@@ -173,6 +173,15 @@ test.describe('viewer', () => {
     await expectAccessible(page);
     await page.keyboard.press('Escape');
     await expect(help).toBeHidden();
+    // On /viewer, ? works with nothing focused too (the viewer is the page).
+    await viewer.evaluate((el) => (el as HTMLElement).blur());
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement === document.body))
+      .toBe(true);
+    await page.keyboard.press('?');
+    await expect(help).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(help).toBeHidden();
 
     // Reset view (R) brings the camera back after turning.
     await press(viewer, '1');

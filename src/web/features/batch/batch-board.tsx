@@ -1,6 +1,6 @@
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
-import { isTerminal, type Task } from '../../../contract/index.ts';
+import { Suspense, useEffect, useId, useRef, useState } from 'react';
+import { isTerminal, type LibraryEntry, type Task } from '../../../contract/index.ts';
 import { useClient, useKeyScope } from '../../api/api-client.ts';
 import type { BatchApi } from '../../api/batch-tasks.ts';
 import { useCredits } from '../../api/credits-query.ts';
@@ -11,6 +11,7 @@ import { taskQuery } from '../../api/task-query.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { formatTime, promptExcerpt } from '../../lib/entry-format.ts';
 import { Link } from '../../ui/link.tsx';
+import { LazyBackgroundPictures } from '../viewer/index.ts';
 import type { BatchView } from './batch-controller.ts';
 import { itemStatus, type ItemStatus } from './batch-status.ts';
 import type { Batch, BatchItem } from './batch-store.ts';
@@ -39,9 +40,10 @@ function Thumb({ item, task }: { item: BatchItem; task: Task | undefined }) {
         <img src={input} alt={`Photo: ${item.name}`} />
       </div>
     );
+  // A prompt is the card's title already: until the model's picture is drawn, a mark.
   return (
     <div className="batch-thumb batch-thumb-prompt" aria-hidden="true">
-      <span>“{promptExcerpt(item.prompt ?? item.name, 12, 90)}”</span>
+      <span>Aa</span>
     </div>
   );
 }
@@ -173,6 +175,10 @@ export function BatchBoard({
     taskOf(i)?.status === 'completed' && item.taskId ? [item.taskId] : [],
   );
   const ended = tasks.filter((t) => t.data && isTerminal(t.data)).length;
+  // The finished models' entries: their pictures are drawn here when no browser has drawn them.
+  const finished = useQueries({ queries: done.map((id) => entryQuery(scope, id)) })
+    .map((q) => q.data)
+    .filter((e): e is LibraryEntry => e !== undefined);
 
   // A task that ends moves the balance and the library: refresh both, as the task page does.
   const seenEnded = useRef(ended);
@@ -242,6 +248,9 @@ export function BatchBoard({
           </button>
         </div>
       </div>
+      <Suspense fallback={null}>
+        <LazyBackgroundPictures entries={finished} />
+      </Suspense>
       <p className="batch-summary" role="status" data-testid="batch-summary">
         {summary}
         {view.sending > 0 && ` · sending ${view.sending}`}

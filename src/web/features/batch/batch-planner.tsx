@@ -203,7 +203,10 @@ export function BatchPlanner({
   const model = models.find((m) => m.id === chosen) ?? models[0] ?? null;
   const promptList = useMemo(() => parsePromptList(promptText), [promptText]);
 
-  const count = kind === 'photos' ? planned.photos.length : promptList.prompts.length;
+  // What will be sent, and priced: photos refused by the check are not (they must be removed
+  // first, and blockedReason says so).
+  const count =
+    kind === 'photos' ? planned.photos.filter((p) => !p.problem).length : promptList.prompts.length;
   const checking =
     kind === 'photos' ? planned.photos.filter((p) => p.problem === undefined).length : 0;
   const problems =
@@ -285,7 +288,13 @@ export function BatchPlanner({
             <ul className="batch-photo-list" aria-label="Photos in this batch">
               {planned.photos.map((p) => (
                 <li key={p.id} className={p.problem ? 'bad' : undefined}>
-                  <img src={p.preview} alt="" />
+                  {p.problem ? (
+                    <span className="batch-photo-bad" aria-hidden="true">
+                      ✕
+                    </span>
+                  ) : (
+                    <img src={p.preview} alt="" />
+                  )}
                   <span className="batch-photo-name" title={p.file.name}>
                     {p.file.name}
                   </span>

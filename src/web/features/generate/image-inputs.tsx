@@ -125,7 +125,7 @@ function UrlField({ onUrl, error }: { onUrl: (url: string) => void; error?: stri
           aria-invalid={shown ? true : undefined}
           aria-describedby={shown ? `${id}-error` : undefined}
         />
-        <button type="button" onClick={add} disabled={!value.trim()}>
+        <button type="button" className="nowrap" onClick={add} disabled={!value.trim()}>
           Use URL
         </button>
       </div>

@@ -35,9 +35,11 @@ export function KeyScreen() {
     const check = await checkKey(candidate);
     setChecking(false);
     if (!check.ok) {
-      setRefused(
-        `This key was refused: ${check.refused} Check that you copied all of it, or create a new key.`,
-      );
+      // The upstream's own words may already say what to check: said once.
+      const advice = /\bcheck\b/i.test(check.refused)
+        ? ''
+        : ' Check that you copied all of it, or create a new key.';
+      setRefused(`This key was refused: ${check.refused}${advice}`);
       inputRef.current?.focus();
       return;
     }

@@ -1,5 +1,6 @@
-import { BackgroundPictures } from './background-pictures.tsx';
+import { LazyBackgroundPictures } from '../viewer/index.ts';
 import {
+  Suspense,
   useCallback,
   useEffect,
   useId,
@@ -337,7 +338,9 @@ export default function GalleryPage() {
         />
       )}
 
-      <BackgroundPictures entries={entries} />
+      <Suspense fallback={null}>
+        <LazyBackgroundPictures entries={entries} />
+      </Suspense>
       <QueryState
         query={library}
         loading="Loading your gallery…"

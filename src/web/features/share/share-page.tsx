@@ -105,6 +105,7 @@ export default function SharePage({ token, embed }: { token: string; embed: bool
         url={model.model_url}
         label={`3D model: ${model.title}`}
         fileName={fileNameOf(model)}
+        openFiles={false}
         className={embed ? 'share-page__viewer share-page__viewer--embed' : 'share-page__viewer'}
       />
     </Suspense>

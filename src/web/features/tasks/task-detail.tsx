@@ -209,7 +209,14 @@ export function TaskDetail({
   const headingRef = useRef<HTMLHeadingElement>(null);
   const shown = task.data !== undefined;
   useEffect(() => {
-    if (focusOnShow && shown) headingRef.current?.focus();
+    if (!focusOnShow || !shown) return;
+    const heading = headingRef.current;
+    heading?.focus({ preventScroll: true });
+    // Below the form on a phone: brought into view (under the sticky header), once laid out.
+    const frame = requestAnimationFrame(() =>
+      heading?.scrollIntoView({ block: 'start', behavior: 'smooth' }),
+    );
+    return () => cancelAnimationFrame(frame);
   }, [focusOnShow, shown]);
   return (
     <QueryState

@@ -10,3 +10,9 @@ export { addressPath, viewerHref } from './address.ts';
 
 /** `<LazyModelViewer url label fileName? cameraLink? onOpenFile? />`, inside a <Suspense>. */
 export const LazyModelViewer = lazy(() => import('./model-viewer.tsx'));
+
+/**
+ * `<LazyBackgroundPictures entries />`: draws, off screen and one at a time, the pictures of the
+ * finished models among `entries` that have none yet, and keeps them (inside a <Suspense>).
+ */
+export const LazyBackgroundPictures = lazy(() => import('./background-pictures.tsx'));

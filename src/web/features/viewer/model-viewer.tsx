@@ -52,6 +52,11 @@ export interface ModelViewerProps {
   /** Called when a local file is dropped or opened (else the viewer shows it in place). */
   onOpenFile?: (file: LocalFile) => void;
   /**
+   * Whether files from this device may be opened here ("Open…", dropping, the O key). Default
+   * true; a public share page shows only its model.
+   */
+  openFiles?: boolean;
+  /**
    * Asks for a picture of `url`'s model (480 × 360, transparent, WebP): given once per URL, the
    * first time the model is shown settled in the default look (the gallery's thumbnail).
    */
@@ -139,6 +144,7 @@ export default function ModelViewer({
   className,
   cameraLink,
   onOpenFile,
+  openFiles = true,
   onPicture,
 }: ModelViewerProps) {
   const captionId = useId();
@@ -213,6 +219,8 @@ export default function ModelViewer({
     multiple: false,
     noClick: true,
     noKeyboard: true,
+    disabled: !openFiles,
+    noDrag: !openFiles,
   });
 
   const act = useCallback(
@@ -261,7 +269,7 @@ export default function ModelViewer({
           void act('png');
           return;
         case 'open-file':
-          open();
+          if (openFiles) open();
           return;
         case 'next-clip':
           dispatch({ type: 'clip', clip: settings.clip + action.step, count: clips.length });
@@ -270,7 +278,7 @@ export default function ModelViewer({
           dispatch(action);
       }
     },
-    [act, clips.length, open, settings.clip],
+    [act, clips.length, open, openFiles, settings.clip],
   );
 
   const onKeyDown = useViewerShortcuts(settings, state, run, dispatch);
@@ -300,7 +308,13 @@ export default function ModelViewer({
           className: `model-viewer__stage${isDragActive ? ' model-viewer__stage--drop' : ''}`,
         })}
       >
-        <input {...getInputProps()} data-testid="viewer-file-input" aria-label="Open a .glb file" />
+        {openFiles && (
+          <input
+            {...getInputProps()}
+            data-testid="viewer-file-input"
+            aria-label="Open a .glb file"
+          />
+        )}
         {state === 'error' && errorMessage !== null ? (
           <ErrorOverlay message={errorMessage} onRetry={retry} />
         ) : source && lost !== 'gone' ? (
@@ -334,7 +348,7 @@ export default function ModelViewer({
           lost={lost}
           percent={percent}
           dragging={isDragActive}
-          onOpen={open}
+          onOpen={openFiles ? open : undefined}
           onRetry={retry}
         />
         {settings.help && (
@@ -349,7 +363,7 @@ export default function ModelViewer({
         ready={ready}
         hasModel={model !== null}
         onResetView={resetView}
-        onOpen={open}
+        onOpen={openFiles ? open : undefined}
         onSave={(what) => void act(what)}
       />
 

@@ -14,12 +14,13 @@ export function StageOverlays({
   /** Download progress, when known. */
   percent: number | null;
   dragging: boolean;
-  onOpen: () => void;
+  /** Opens a file from this device; none where files are not opened (a share page). */
+  onOpen?: (() => void) | undefined;
   onRetry: () => void;
 }) {
   return (
     <>
-      {state === 'empty' && (
+      {state === 'empty' && onOpen && (
         <div className="model-viewer__overlay model-viewer__empty">
           <p>Drop a .glb file here to inspect it.</p>
           <button type="button" className="primary small" onClick={onOpen}>

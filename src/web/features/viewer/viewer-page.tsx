@@ -91,6 +91,29 @@ export default function ViewerPage() {
     document.title = 'Viewer · Kiln';
   }, []);
 
+  // The viewer is this page's content: a shortcut pressed with nothing focused (`?` for the
+  // help, the looks, the camera keys) goes to the first viewer, which takes the focus.
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      const active = document.activeElement;
+      if (active && active !== document.body) return;
+      if (event.ctrlKey || event.metaKey || event.altKey || event.key === 'Tab') return;
+      const viewer = document.querySelector<HTMLElement>('[data-testid="model-viewer"]');
+      if (!viewer) return;
+      viewer.focus();
+      const forwarded = new KeyboardEvent('keydown', {
+        key: event.key,
+        code: event.code,
+        shiftKey: event.shiftKey,
+        bubbles: true,
+        cancelable: true,
+      });
+      if (!viewer.dispatchEvent(forwarded)) event.preventDefault();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+
   return (
     <main className="page viewer-page">
       <div className="viewer-page__head">

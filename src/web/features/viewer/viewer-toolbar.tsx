@@ -40,7 +40,8 @@ export function ViewerToolbar({
   /** The model is loaded (its files can be saved). */
   hasModel: boolean;
   onResetView: () => void;
-  onOpen: () => void;
+  /** Opens a file from this device; none: no "Open…" button. */
+  onOpen?: (() => void) | undefined;
   onSave: (what: SaveWhat) => void;
 }) {
   const toggle = (key: ToggleKey) => dispatch({ type: 'toggle', key });
@@ -153,9 +154,11 @@ export function ViewerToolbar({
           shortcut="I"
         />
         <SaveMenu viewReady={ready} modelReady={hasModel} onSave={onSave} />
-        <button type="button" title="Open a .glb file (O)" onClick={onOpen}>
-          Open…
-        </button>
+        {onOpen && (
+          <button type="button" title="Open a .glb file (O)" onClick={onOpen}>
+            Open…
+          </button>
+        )}
         <button
           type="button"
           aria-pressed={settings.help}

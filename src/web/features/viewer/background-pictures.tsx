@@ -1,18 +1,29 @@
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { useKeepThumbnails } from '../../api/thumbnail.ts';
-import { LazyModelViewer } from '../viewer/index.ts';
+import { LazyModelViewer } from './index.ts';
+
+/** Rendered, but off screen and out of the way (set here: the viewer's CSS comes later). */
+const OFF_SCREEN = {
+  position: 'fixed',
+  left: '-10000px',
+  top: 0,
+  width: '480px',
+  height: '360px',
+  pointerEvents: 'none',
+} as const;
 
 /** How long one model may take to load and be drawn before the next is tried. */
 const PER_MODEL_MS = 20_000;
 
 /**
  * Draws the pictures of finished models no browser has shown yet (issue 23: tasks made by a
- * batch, the API or another tab showed only their input until opened once): one at a time, in
+ * batch, the API or another tab showed only their input until opened once), for the gallery and
+ * the batch board: one at a time, in
  * a viewer off screen, each kept on the server as the model's picture, while the gallery is
  * open and the tab is visible. A model that cannot be drawn is left for the next visit.
  */
-export function BackgroundPictures({ entries }: { entries: readonly LibraryEntry[] }) {
+export default function BackgroundPictures({ entries }: { entries: readonly LibraryEntry[] }) {
   const [tried, setTried] = useState<ReadonlySet<string>>(() => new Set());
   const [visible, setVisible] = useState(() => document.visibilityState === 'visible');
   const keep = useKeepThumbnails();
@@ -34,7 +45,7 @@ export function BackgroundPictures({ entries }: { entries: readonly LibraryEntry
   if (!next?.model_url || !visible) return null;
   const id = next.id;
   return (
-    <div className="background-picture" aria-hidden="true" data-testid="background-picture">
+    <div style={OFF_SCREEN} inert data-testid="background-picture">
       <Suspense fallback={null}>
         <LazyModelViewer
           key={id}
