@@ -544,6 +544,20 @@ test('gallery and credits show what happened', async ({ page }, info) => {
   ).toBeVisible();
   await shot(page, info, 'credits');
   await expectAccessible(page);
+  // Each row says what the task was made from; on a phone the table needs no sideways scroll.
+  const table = page.getByRole('table', { name: /Credits per task/ });
+  await expect(table.locator('.credits-subject').first()).toHaveText(
+    / · (“.+”|.+\.(png|jpe?g|webp))/,
+  );
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect
+    .poll(() =>
+      page.locator('.credits-table-wrap').evaluate((el) => el.scrollWidth - el.clientWidth),
+    )
+    .toBeLessThanOrEqual(0);
+  expect(await overflowing(page), 'nothing sticks out of /credits at 390 px').toEqual([]);
+  await shot(page, info, 'credits-390');
+  await page.setViewportSize({ width: 1280, height: 720 });
 });
 
 test('the gallery says when Kiln could not keep a copy of a model', async ({ page }, info) => {

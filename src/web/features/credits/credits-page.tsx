@@ -9,6 +9,8 @@ import {
   formatNumber,
   formatTime,
   isoDateTime,
+  photoNameOf,
+  promptExcerpt,
 } from '../../lib/entry-format.ts';
 import { useLibrary } from '../../api/library-query.ts';
 import { StatusBadge } from '../../ui/status-badge.tsx';
@@ -93,6 +95,12 @@ function BalanceCards({ credits }: { credits: Credits }) {
   );
 }
 
+/** What a task was made from, in a few words: its prompt, or its photo's file name. */
+function subjectOf(entry: LibraryEntry): string | null {
+  if (entry.prompt?.trim()) return `“${promptExcerpt(entry.prompt, 6, 48)}”`;
+  return photoNameOf(entry);
+}
+
 function TaskCostsSection() {
   const library = useLibrary();
   const models = useModels();
@@ -147,7 +155,7 @@ function TaskCostsSection() {
               <thead>
                 <tr>
                   <th scope="col">Date</th>
-                  <th scope="col">Model</th>
+                  <th scope="col">Task</th>
                   <th scope="col">Status</th>
                   <th scope="col" className="num">
                     Credits
@@ -163,19 +171,24 @@ function TaskCostsSection() {
                   const cell = creditCell(entry, prices.get(entry.model), formatNumber);
                   return (
                     <tr key={entry.id}>
-                      <td>
+                      <td data-label="Date">
                         <time dateTime={isoDateTime(ms)} className="credits-when">
                           <span>{formatDate(ms)}</span> <span>{formatTime(ms)}</span>
                         </time>
                       </td>
-                      <td>
+                      <td data-label="Task" className="credits-task">
                         <Link href={`/tasks/${encodeURIComponent(entry.id)}`}>{entry.model}</Link>
+                        {subjectOf(entry) && (
+                          <span className="muted small credits-subject"> · {subjectOf(entry)}</span>
+                        )}
                       </td>
-                      <td>
+                      <td data-label="Status">
                         <StatusBadge entry={entry} />
                       </td>
-                      <td className={`num credit-${cell.tone}`}>{cell.text}</td>
-                      <td className="num">
+                      <td data-label="Credits" className={`num credit-${cell.tone}`}>
+                        {cell.text}
+                      </td>
+                      <td data-label="Balance after" className="num">
                         {entry.credits_remaining == null
                           ? '—'
                           : formatNumber(entry.credits_remaining)}
