@@ -75,8 +75,11 @@ function scaled(positions: Float32Array, factor: number): Float32Array {
   return positions.map((v) => v * factor);
 }
 
-/** The inflated, simplified, textured mesh of one subject. */
-async function reliefGlb(subject: Subject, options: Resolved) {
+/**
+ * The inflated, simplified, textured mesh of one subject; null when it cannot be kept within
+ * the triangle budget and whole at this grid (the caller tries a coarser one).
+ */
+async function reliefGlb(subject: Subject, options: Resolved): Promise<Uint8Array | null> {
   const { mask, raster } = subject;
   const matte = objectMatte(subject);
   const colours = sampleGrid(matte, mask.width, mask.height);
@@ -99,6 +102,7 @@ async function reliefGlb(subject: Subject, options: Resolved) {
     concat(relief.front, relief.back, relief.walls, relief.extra),
     { targetTriangles: options.maxTriangles, maxError: SIMPLIFY_MAX_ERROR },
   );
+  if (!indices) return null;
   // The photo textures the front where it faces the camera. The back, the rim wall (every
   // triangle with a back vertex) and the front's steep slopes near the outline (seen from the
   // side, the photo's outermost pixels would streak over them) take the back's colours, which
@@ -182,10 +186,23 @@ export async function imageToGlb(
   options: ImageToGlbOptions = {},
 ): Promise<Uint8Array> {
   const resolved: Resolved = { ...IMAGE_TO_GLB_DEFAULTS, ...options };
-  const subject = await loadSubject(image, {
-    gridLongSide: resolved.gridLongSide,
-    textureMaxSide: resolved.textureMaxSide,
-    thinGridFactor: THIN_GRID_FACTOR,
-  });
-  return reliefGlb(subject, resolved);
+  // The triangle budget is a promise (each tier's): a surface that cannot be simplified into it
+  // and stay whole is made again on a coarser grid, whose surface has fewer triangles to begin
+  // with; the coarsest grid's surface fits any budget the tiers set.
+  for (let grid = resolved.gridLongSide; ; grid = Math.round(grid * 0.75)) {
+    const subject = await loadSubject(image, {
+      gridLongSide: grid,
+      textureMaxSide: resolved.textureMaxSide,
+      thinGridFactor: THIN_GRID_FACTOR,
+    });
+    const glb = await reliefGlb(subject, resolved);
+    if (glb) return glb;
+    if (grid <= MIN_GRID_LONG_SIDE)
+      throw new Error(
+        `the model cannot be made within ${resolved.maxTriangles} triangles (grid ${grid})`,
+      );
+  }
 }
+
+/** The coarsest grid a surface is made on while looking for one within the budget. */
+const MIN_GRID_LONG_SIDE = 24;

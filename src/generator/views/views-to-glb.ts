@@ -108,7 +108,7 @@ async function hullMesh(
   smoothing: number,
   maxTriangles: number,
   simplifyError: number,
-): Promise<TriangleMesh> {
+): Promise<TriangleMesh | null> {
   const { grid } = hull;
   const nets = surfaceNets(grid.field, grid.nx, grid.ny, grid.nz);
   if (nets.indices.length / 3 < MIN_TRIANGLES)
@@ -123,24 +123,30 @@ async function hullMesh(
     smoothing > 0 ? taubinSmooth({ positions, indices: nets.indices }, smoothing) : positions;
   await MeshoptSimplifier.ready;
   // First collapse what hardly changes the shape (flat parts), then, if still over budget,
-  // go down to the budget whatever the error.
-  // A collapse that flattens a thin part can leave an edge shared by four faces: then the
-  // simplification is redone with less error and a larger budget, and the surface kept whole
-  // when even that fails (surface nets over the well-composed hull are edge-manifold).
+  // go down to the budget whatever the error. The budget is a promise (each tier's): it is
+  // never raised. A collapse that flattens a thin part can leave an edge shared by four faces:
+  // then the simplification is redone with less error, and when even that fails the answer is
+  // null and the hull is carved again on a coarser grid (surface nets over a well-composed hull
+  // are edge-manifold, and a coarser one has fewer triangles to begin with).
   let error = simplifyError;
-  let budget = maxTriangles;
   for (let attempt = 0; attempt < 4; attempt++) {
     let [indices] = MeshoptSimplifier.simplify(nets.indices, smoothed, 3, 0, error, ['Prune']);
-    if (indices.length / 3 > budget) {
-      [indices] = MeshoptSimplifier.simplify(indices, smoothed, 3, budget * 3, 1, ['Prune']);
+    if (indices.length / 3 > maxTriangles) {
+      [indices] = MeshoptSimplifier.simplify(indices, smoothed, 3, maxTriangles * 3, 1, ['Prune']);
     }
     indices = withoutDegenerate(smoothed, indices);
-    if (badEdgeCount(indices) === 0) return { positions: smoothed, indices };
+    if (indices.length / 3 <= maxTriangles && badEdgeCount(indices) === 0)
+      return { positions: smoothed, indices };
     error /= 2;
-    budget = Math.ceil(budget * 1.5);
   }
-  return { positions: smoothed, indices: withoutDegenerate(smoothed, nets.indices) };
+  const whole = withoutDegenerate(smoothed, nets.indices);
+  return whole.length / 3 <= maxTriangles && badEdgeCount(whole) === 0
+    ? { positions: smoothed, indices: whole }
+    : null;
 }
+
+/** The coarsest grid a hull is carved on while looking for a surface within the budget. */
+const MIN_RESOLUTION = 16;
 
 /** Drops triangles with a repeated vertex or (next to) no area. */
 function withoutDegenerate(positions: Float32Array, indices: Uint32Array): Uint32Array {
@@ -263,15 +269,23 @@ export async function viewsToGlb(
     bounds: maskBounds(subject.mask)!,
   }));
   const extents = extentsOf(subjects, views);
-  const hull = carveHull(views, extents, resolution);
-  if (hull.insideCount < MIN_INSIDE_VOXELS || Math.min(...hull.coverage) < MIN_COVERAGE) {
-    throw new GeneratorInputError(NOTHING_SURVIVES, { reason: 'views_disagree' });
+  let hull: Hull | undefined;
+  let mesh: TriangleMesh | null = null;
+  for (let grid = resolution; !mesh; grid = Math.round(grid * 0.75)) {
+    if (grid < MIN_RESOLUTION)
+      throw new Error(`the model cannot be made within ${maxTriangles} triangles`);
+    hull = carveHull(views, extents, grid);
+    if (hull.insideCount < MIN_INSIDE_VOXELS || Math.min(...hull.coverage) < MIN_COVERAGE) {
+      throw new GeneratorInputError(NOTHING_SURVIVES, { reason: 'views_disagree' });
+    }
+    mesh = await hullMesh(hull, smoothing, maxTriangles, simplifyError);
   }
-  const { positions, indices } = await hullMesh(hull, smoothing, maxTriangles, simplifyError);
+  const { positions, indices } = mesh;
+  const carved = hull!;
   if (indices.length / 3 < MIN_TRIANGLES)
     throw new GeneratorInputError(NOTHING_SURVIVES, { reason: 'views_disagree' });
   options.onPhase?.('processing');
-  const groups = assignViews(positions, indices, views, hull);
+  const groups = assignViews(positions, indices, views, carved);
 
   // Scale to exactly 1 m tall and ground it; UVs come from the unscaled object frame.
   let minY = Infinity;
@@ -291,7 +305,7 @@ export async function viewsToGlb(
 
   const encoded: EncodedTexture[] = await textures;
   const primitives: PrimitiveSpec[] = [];
-  const inset = UV_INSET_VOXELS * Math.max(...hull.grid.step);
+  const inset = UV_INSET_VOXELS * Math.max(...carved.grid.step);
   views.forEach((view, i) => {
     const triangles = groups[i]!;
     if (triangles.length === 0) return;
