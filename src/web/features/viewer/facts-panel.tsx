@@ -70,7 +70,7 @@ export default function FactsPanel({ bytes }: { bytes: Uint8Array }) {
           />
           <Fact term="Materials" value={formatCount(facts.materials)} id="materials" />
           <Fact
-            term="Size (W × H × D)"
+            term={facts.posed ? 'Size (W × H × D), as posed in the file' : 'Size (W × H × D)'}
             id="dimensions"
             value={facts.bounds ? facts.bounds.size.map(metres).join(' × ') : 'no geometry'}
           />

@@ -311,6 +311,66 @@ describe('glbFacts on synthetic scenes', () => {
     expect(size[2]).toBeCloseTo(0.4, 4);
   });
 
+  it('measures a figure posed away from its bind pose where its joints put each vertex', async () => {
+    // A body on the hips joint and an arm on the shoulder joint: bound with the arm out (the
+    // inverse bind matrices), saved with the arm turned down (the shoulder node's rotation).
+    // The box is the posed figure's, not every part's box through every joint.
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const corners = (x0: number, x1: number, y0: number, y1: number, z: number) =>
+      [x0, x1].flatMap((x) => [y0, y1].flatMap((y) => [-z, z].flatMap((zz) => [x, y, zz])));
+    const positions = new Float32Array([
+      ...corners(-0.2, 0.2, 0, 1.8, 0.1),
+      ...corners(0.2, 0.8, 1.4, 1.5, 0.05),
+    ]);
+    const joints = new Uint8Array(16 * 4).map((_, i) => (i % 4 === 0 && i >= 32 ? 1 : 0));
+    const weights = new Float32Array(16 * 4).map((_, i) => (i % 4 === 0 ? 1 : 0));
+    const indices = new Uint16Array(Array.from({ length: 16 }, (_, i) => i).concat([0, 1]));
+    const prim = doc
+      .createPrimitive()
+      .setAttribute(
+        'POSITION',
+        doc.createAccessor().setType('VEC3').setArray(positions).setBuffer(buffer),
+      )
+      .setAttribute(
+        'JOINTS_0',
+        doc.createAccessor().setType('VEC4').setArray(joints).setBuffer(buffer),
+      )
+      .setAttribute(
+        'WEIGHTS_0',
+        doc.createAccessor().setType('VEC4').setArray(weights).setBuffer(buffer),
+      )
+      .setIndices(doc.createAccessor().setType('SCALAR').setArray(indices).setBuffer(buffer));
+    const hips = doc.createNode('hips');
+    const s = Math.SQRT1_2;
+    const shoulder = doc
+      .createNode('shoulder')
+      .setTranslation([0.2, 1.45, 0])
+      .setRotation([0, 0, -s, s]); // −90° about Z: the arm points down
+    hips.addChild(shoulder);
+    // inverse(T(0.2, 1.45, 0)) for the shoulder, identity for the hips; column-major.
+    const ibm = new Float32Array([
+      1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -0.2,
+      -1.45, 0, 1,
+    ]);
+    const skin = doc
+      .createSkin('rig')
+      .addJoint(hips)
+      .addJoint(shoulder)
+      .setInverseBindMatrices(doc.createAccessor().setType('MAT4').setArray(ibm).setBuffer(buffer));
+    const body = doc
+      .createNode('body')
+      .setMesh(doc.createMesh('body').addPrimitive(prim))
+      .setSkin(skin);
+    doc.getRoot().setDefaultScene(doc.createScene().addChild(hips).addChild(body));
+    const facts = glbFacts(await (await fixtureIO()).writeBinary(doc));
+    expect(facts.bounds!.min[0]).toBeCloseTo(-0.2, 4);
+    expect(facts.bounds!.max[0]).toBeCloseTo(0.25, 4);
+    expect(facts.bounds!.size[1]).toBeCloseTo(1.8, 4);
+    expect(facts.bounds!.size[2]).toBeCloseTo(0.2, 4);
+    expect(facts.posed).toBe(true);
+  });
+
   it('counts a mesh once per node that uses it, with each node’s transform in the bounds', async () => {
     const doc = new Document();
     const mesh = doc.createMesh('shared').addPrimitive(trianglePrimitive(doc, 4));

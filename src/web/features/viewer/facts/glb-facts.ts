@@ -14,7 +14,12 @@ import {
   readContainer,
   string,
 } from './glb-container.ts';
-import { expandByBox, meshInstances, trianglesOf } from './scene-bounds.ts';
+import {
+  expandByBox,
+  expandBySkinnedPrimitive,
+  meshInstances,
+  trianglesOf,
+} from './scene-bounds.ts';
 
 // The pieces, for the panel and the tests.
 export { GlbFormatError } from './glb-container.ts';
@@ -74,6 +79,8 @@ export interface GlbFacts {
   extensionsRequired: string[];
   /** Null when the default scene draws no geometry. */
   bounds: GlbBounds | null;
+  /** True when skinned meshes are measured as their joints pose them in the file. */
+  posed: boolean;
 }
 
 /** Extensions whose `source` replaces the texture's own (the image a capable viewer shows). */
@@ -156,7 +163,8 @@ export function glbFacts(bytes: Uint8Array): GlbFacts {
   let triangles = 0;
   let vertices = 0;
   const box = new Box3();
-  for (const { mesh, copies, matrices } of meshInstances(reader)) {
+  let posed = false;
+  for (const { mesh, copies, matrices, joints } of meshInstances(reader)) {
     for (const value of list(mesh.primitives)) {
       if (!isObject(value)) continue;
       const attributes = isObject(value.attributes) ? value.attributes : {};
@@ -165,6 +173,12 @@ export function glbFacts(bytes: Uint8Array): GlbFacts {
       const mode = finite(value.mode) ?? 4;
       triangles += trianglesOf(mode, count) * copies;
       vertices += positions * copies;
+      // A skinned mesh is measured where its joints put each vertex (the pose the file is in,
+      // which the viewer shows and frames), not by its whole box through every joint.
+      if (joints && expandBySkinnedPrimitive(box, reader, attributes, joints)) {
+        posed = true;
+        continue;
+      }
       const range = reader.range3(attributes.POSITION);
       if (range) for (const matrix of matrices) expandByBox(box, range.min, range.max, matrix);
     }
@@ -196,5 +210,6 @@ export function glbFacts(bytes: Uint8Array): GlbFacts {
     extensionsUsed: strings(json.extensionsUsed),
     extensionsRequired: strings(json.extensionsRequired),
     bounds,
+    posed,
   };
 }

@@ -38,6 +38,11 @@ interface MeshInstance {
   matrices: Matrix4[];
   /** How many copies are drawn (EXT_mesh_gpu_instancing count, else 1). */
   copies: number;
+  /**
+   * For a skinned mesh: each joint's `world × inverseBind`, by joint index (null where the joint
+   * is not in the scene). Its vertices are placed one by one (`skinnedBox`), in the file's pose.
+   */
+  joints?: (Matrix4 | null)[];
 }
 
 /**
@@ -111,9 +116,77 @@ export function meshInstances(reader: Reader): MeshInstance[] {
     for (let i = children.length - 1; i >= 0; i--)
       stack.push({ index: children[i], parent: world });
   }
-  for (const { mesh, skin, fallback } of skinned)
-    out.push({ mesh, copies: 1, matrices: skinMatrices(reader, skin, worlds) ?? [fallback] });
+  for (const { mesh, skin, fallback } of skinned) {
+    const joints = jointMatrices(reader, skin, worlds);
+    out.push({
+      mesh,
+      copies: 1,
+      matrices: skinMatrices(reader, skin, worlds) ?? [fallback],
+      ...(joints ? { joints } : {}),
+    });
+  }
   return out;
+}
+
+/** Each joint's `world × inverseBind`, by joint index; null when no joint is in the scene. */
+function jointMatrices(
+  reader: Reader,
+  skin: Json,
+  worlds: Map<number, Matrix4>,
+): (Matrix4 | null)[] | null {
+  const joints = list(skin.joints);
+  const ibm =
+    skin.inverseBindMatrices === undefined ? null : reader.values(skin.inverseBindMatrices);
+  const out = joints.map((joint, i) => {
+    const world = isIndex(joint) ? worlds.get(joint) : undefined;
+    if (!world) return null;
+    const inverse =
+      ibm && ibm.length >= (i + 1) * 16
+        ? new Matrix4().fromArray(Array.from(ibm.subarray(i * 16, i * 16 + 16)))
+        : new Matrix4();
+    return world.clone().multiply(inverse);
+  });
+  return out.some((m) => m !== null) ? out : null;
+}
+
+const SKINNED = new Vector3();
+const PART = new Vector3();
+
+/**
+ * Grows `target` by a skinned primitive's vertices where its joints put them in the file's
+ * pose: each vertex moved by its joints' matrices, weighted (glTF 2.0 §3.7.3.3; what three's
+ * `SkinnedMesh.computeBoundingBox` does). False when the primitive has no usable skin data (the
+ * caller falls back on the joint-matrix bounds).
+ */
+export function expandBySkinnedPrimitive(
+  target: Box3,
+  reader: Reader,
+  attributes: Json,
+  joints: readonly (Matrix4 | null)[],
+): boolean {
+  const positions = reader.values(attributes.POSITION);
+  const indices = reader.values(attributes.JOINTS_0);
+  const weights = reader.values(attributes.WEIGHTS_0);
+  if (!positions || !indices || !weights) return false;
+  const count = Math.floor(positions.length / 3);
+  if (indices.length < count * 4 || weights.length < count * 4) return false;
+  for (let v = 0; v < count; v++) {
+    SKINNED.set(0, 0, 0);
+    let total = 0;
+    for (let k = 0; k < 4; k++) {
+      const w = weights[v * 4 + k]!;
+      if (w === 0) continue;
+      const m = joints[indices[v * 4 + k]!];
+      if (!m) continue;
+      PART.set(positions[v * 3]!, positions[v * 3 + 1]!, positions[v * 3 + 2]!)
+        .applyMatrix4(m)
+        .multiplyScalar(w);
+      SKINNED.add(PART);
+      total += w;
+    }
+    if (total > 0) target.expandByPoint(SKINNED.divideScalar(total));
+  }
+  return true;
 }
 
 /**
