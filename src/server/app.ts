@@ -213,6 +213,10 @@ export function createServerApp(input: ServerDeps): ServerApp {
                 .map((u) => new URL(u).origin),
             })
           ).bytes),
+      ownOrigins: () =>
+        [deps.ownOrigin?.(), deps.publicUrl]
+          .filter((u): u is string => Boolean(u))
+          .map((u) => new URL(u).origin),
       urlFor: uploadUrlStrategy({
         publicUrl: deps.publicUrl,
         mode: deps.info.mode,

@@ -3,6 +3,7 @@
 // written again without a restart, and text no store can hold is refused before any charge.
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
+import sharp from 'sharp';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -420,5 +421,31 @@ describe('GET /api/ready', () => {
     blobs.down = false;
     server.server.readiness.drain();
     expect((await server.request('/api/ready', { key: null })).status).toBe(503);
+  });
+});
+
+describe('Kiln’s own upload pasted back', () => {
+  it('is the same image, not a re-encoded copy (what works dropped works pasted)', async () => {
+    server = await startTestServer();
+    const jpeg = await sharp(readFileSync(photoPath('teapot.png')))
+      .flatten({ background: '#dddddd' })
+      .jpeg({ quality: 80 })
+      .toBuffer();
+    const up = await server.request('/api/uploads', {
+      method: 'POST',
+      body: new Uint8Array(jpeg),
+      headers: { 'content-type': 'image/jpeg' },
+      key: null,
+    });
+    expect(up.status).toBe(201);
+    const first = (await up.json()) as { sha256: string; url: string };
+    const pasted = await server.request(
+      '/api/uploads/from-url',
+      post({ url: `http://kiln.test/api/uploads/${first.sha256}.jpg` }),
+    );
+    expect(pasted.status).toBe(201);
+    const again = (await pasted.json()) as { sha256: string; width: number; height: number };
+    expect(again.sha256).toBe(first.sha256);
+    expect(again.width).toBeGreaterThan(0);
   });
 });

@@ -121,7 +121,25 @@ describe('imageToGlb', () => {
         .png()
         .toBuffer(),
     );
+    // A plain backdrop with a hair-thin line on it: not one plain colour, and said so.
+    const speck = new Uint8Array(
+      await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } })
+        .composite([
+          {
+            input: await sharp({
+              create: { width: 150, height: 1, channels: 3, background: '#202020' },
+            })
+              .png()
+              .toBuffer(),
+            left: 75,
+            top: 100,
+          },
+        ])
+        .png()
+        .toBuffer(),
+    );
     const cases: [Uint8Array, RegExp][] = [
+      [speck, /^The image shows no object Kiln can tell from its backdrop/],
       [await plain(1, 1, '#c84'), /^The image is 1×1 pixels, too small to show an object/],
       [await plain(1000, 8, '#c84'), /1000×8 pixels, too small/],
       [await plain(300, 200, '#ffffff'), /^The image shows no object: it is one plain colour/],

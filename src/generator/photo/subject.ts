@@ -79,6 +79,33 @@ export function gridSize(width: number, height: number, longSide: number): [numb
   ];
 }
 
+/**
+ * True when nearly every pixel is within a few levels of one colour (the median): a blank
+ * image, not a photo whose object did not stand out.
+ */
+export function isPlainColour(raster: Raster, tolerance = 10, share = 0.998): boolean {
+  const { data } = raster;
+  const pixels = Math.floor(data.length / 4);
+  if (pixels === 0) return true;
+  const step = Math.max(1, Math.floor(pixels / 20_000));
+  const channels: number[][] = [[], [], []];
+  for (let p = 0; p < pixels; p += step)
+    for (let c = 0; c < 3; c++) channels[c]!.push(data[p * 4 + c]!);
+  const median = channels.map((values) => {
+    const sorted = values.sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)]!;
+  });
+  let near = 0;
+  let seen = 0;
+  for (let p = 0; p < pixels; p += step) {
+    seen++;
+    let far = false;
+    for (let c = 0; c < 3; c++) if (Math.abs(data[p * 4 + c]! - median[c]!) > tolerance) far = true;
+    if (!far) near++;
+  }
+  return near >= share * seen;
+}
+
 function fail(message: string, imageIndex: number | undefined): never {
   const prefix = imageIndex === undefined ? 'The image' : `Image ${imageIndex + 1}`;
   throw new GeneratorInputError(`${prefix} ${message}`, {
@@ -148,10 +175,14 @@ export async function loadSubject(
   let covered = 0;
   for (const v of mask.inside) covered += v;
   if (countMeshableCells(mask) < MIN_OBJECT_CELLS) {
+    // "One plain colour" is said only of an image that is (issue 23): otherwise the object did
+    // not stand out from its backdrop, and that is what is said.
     fail(
       usesAlpha
         ? 'shows no object: its visible pixels are too few or too thin to model.'
-        : 'shows no object: it is one plain colour (or nearly).',
+        : isPlainColour(raster)
+          ? 'shows no object: it is one plain colour.'
+          : 'shows no object Kiln can tell from its backdrop: nothing stands out from it clearly enough (a busy backdrop, or one much like the object). Use a photo on a plainer backdrop, or a PNG with a transparent background.',
       imageIndex,
     );
   }

@@ -25,16 +25,20 @@ describe.each(QUALITIES)('the %s tier keeps its budget', (tier) => {
   const image = { ...IMAGE_TO_GLB_DEFAULTS, ...IMAGE_QUALITY[tier] };
   const views = { ...VIEWS_TO_GLB_DEFAULTS, ...VIEWS_QUALITY[tier] };
 
-  it.each(PHOTO_NAMES)('one photo, %s, alone and on every backdrop', async (name) => {
-    const bytes = await photo(name);
-    const inputs = [bytes, ...(await Promise.all(BACKDROPS.map((b) => composite(bytes, b))))];
-    for (const [i, input] of inputs.entries()) {
-      const what = i === 0 ? name : `${name} on ${BACKDROPS[i - 1]}`;
-      const m = await measured(await imageToGlb(input, IMAGE_QUALITY[tier]));
-      expect(m.triangles, what).toBeLessThanOrEqual(image.maxTriangles);
-      expect(m.textureSide, what).toBeLessThanOrEqual(image.textureMaxSide);
-    }
-  }, 120_000);
+  it.each(PHOTO_NAMES)(
+    'one photo, %s, alone and on every backdrop',
+    async (name) => {
+      const bytes = await photo(name);
+      const inputs = [bytes, ...(await Promise.all(BACKDROPS.map((b) => composite(bytes, b))))];
+      for (const [i, input] of inputs.entries()) {
+        const what = i === 0 ? name : `${name} on ${BACKDROPS[i - 1]}`;
+        const m = await measured(await imageToGlb(input, IMAGE_QUALITY[tier]));
+        expect(m.triangles, what).toBeLessThanOrEqual(image.maxTriangles);
+        expect(m.textureSide, what).toBeLessThanOrEqual(image.textureMaxSide);
+      }
+    },
+    120_000,
+  );
 
   it('several views: the fixtures two and four at a time', async () => {
     const all = await Promise.all(PHOTO_NAMES.map(photo));

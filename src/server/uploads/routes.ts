@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import sharp from 'sharp';
 import { bodyLimit } from 'hono/body-limit';
 import { ERROR_CODES, type UploadResult } from '../../contract/index.ts';
 import { SafeFetchError } from '../../net/index.ts';
@@ -33,6 +34,14 @@ export interface UploadRoutesDeps {
    * address policy (public addresses only, size and time capped); throws `SafeFetchError`.
    */
   fetchImage?: (url: string, maxBytes: number) => Promise<Uint8Array>;
+  /** This Kiln's other origins (PUBLIC_URL, its listening address): its uploads pasted back. */
+  ownOrigins?: () => string[];
+}
+
+/** The pixel size of an image Kiln stored (already normalised). */
+async function sizeOf(bytes: Uint8Array): Promise<{ width: number; height: number }> {
+  const meta = await sharp(bytes).metadata();
+  return { width: meta.width ?? 0, height: meta.height ?? 0 };
 }
 
 /** Room for the multipart envelope (boundaries, part headers, other small fields) over the image cap. */
@@ -60,9 +69,21 @@ export function uploadRoutes(deps: UploadRoutesDeps): Hono {
     now: deps.now,
   });
 
-  /** Normalises an image, stores it by content and answers 201 with where it is. */
-  async function store(c: Context, input: Uint8Array, fileName: string | null) {
-    const image = await normaliseImage(input, { maxBytes });
+  /**
+   * Normalises an image, stores it by content and answers 201 with where it is. An upload Kiln
+   * stored already (its own address pasted back) is taken as it is: normalising a normalised
+   * JPEG again would change its pixels a little each time (issue 23: a photo that works dropped
+   * must work pasted).
+   */
+  async function store(
+    c: Context,
+    input: Uint8Array,
+    fileName: string | null,
+    kept?: { ext: string; mime: string },
+  ) {
+    const image = kept
+      ? { ...(await sizeOf(input)), bytes: input, ext: kept.ext, mime: kept.mime }
+      : await normaliseImage(input, { maxBytes });
     // Room is taken before the bytes are stored, atomically across replicas; bytes stored
     // before need none (the same image again is never refused for a full quota).
     const sha256 = sha256Hex(image.bytes);
@@ -136,6 +157,13 @@ export function uploadRoutes(deps: UploadRoutesDeps): Hono {
         message: 'The address must be an http or https URL of an image.',
         param: 'url',
       });
+    // Kiln's own upload, pasted back: taken from the store as it is, not fetched and
+    // re-encoded.
+    const own = ownUpload(url, c);
+    if (own) {
+      const kept = await deps.blobs.get('uploads', own.sha256, own.ext);
+      if (kept) return store(c, kept, null, { ext: own.ext, mime: MIME_OF[own.ext]! });
+    }
     if (!deps.fetchImage)
       throw new ApiError(503, {
         code: ERROR_CODES.serviceUnavailable,
@@ -156,6 +184,15 @@ export function uploadRoutes(deps: UploadRoutesDeps): Hono {
     const name = safeFileName(lastSegment(url));
     return store(c, bytes, name && !/^[a-f0-9]{64}\.[a-z0-9]+$/i.test(name) ? name : null);
   });
+
+  /** The upload a pasted address names, when it is one of this Kiln's own addresses. */
+  function ownUpload(url: string, c: Context): { sha256: string; ext: string } | undefined {
+    const parsed = new URL(url);
+    const origins = [new URL(c.req.url).origin, deps.ownOrigins?.() ?? []].flat();
+    if (!origins.includes(parsed.origin)) return undefined;
+    const m = /^\/api\/uploads\/([a-f0-9]{64})\.(png|jpg|webp)$/.exec(parsed.pathname);
+    return m ? { sha256: m[1]!, ext: m[2]! } : undefined;
+  }
 
   app.get('/:name', async (c) => {
     const match = NAME_RE.exec(c.req.param('name'));
