@@ -30,7 +30,7 @@ export type Share = z.infer<typeof ShareSchema>;
  */
 export const PublicShareSchema = z.object({
   object: z.literal('shared_model'),
-  /** A title for the page: the prompt, or "A 3D model from a photo". */
+  /** A title for the page: the prompt, or "A 3D model from a photo, made with beta on 25 Nov 2026". */
   title: z.string(),
   /** The generation model (`beta`, `gamma-text`, …). */
   model: z.string(),

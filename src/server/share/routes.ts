@@ -63,7 +63,12 @@ const noSuchLink = () =>
 
 /** A library row's title as a share names it. */
 const titleOfRow = (row: LibraryRow) =>
-  shareTitle({ prompt: row.prompt, photos: row.images.length });
+  shareTitle({
+    prompt: row.prompt,
+    photos: row.images.length,
+    model: row.model,
+    created: row.created,
+  });
 
 /**
  * `/api/library/{id}/share` (the owner: make, read, revoke a link) and `/api/shares/{token}`

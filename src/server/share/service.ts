@@ -33,12 +33,28 @@ export function embedSnippet(embedUrl: string, title: string): string {
   );
 }
 
+const SHARE_DAY = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
 /** A title for a shared model: its prompt (shortened), or what it was made from. */
-export function shareTitle(model: Pick<SharedModel, 'prompt' | 'photos'>): string {
+export function shareTitle(
+  model: Pick<SharedModel, 'prompt' | 'photos'> & Partial<Pick<SharedModel, 'model' | 'created'>>,
+): string {
   // Directional controls are taken out: a prompt cannot turn the preview's words around.
   const prompt = model.prompt && neutraliseBidi(model.prompt).trim().replace(/\s+/g, ' ');
   if (prompt) return prompt.length > 100 ? `${prompt.slice(0, 99)}…` : prompt;
-  return model.photos > 1 ? `A 3D model from ${model.photos} photos` : 'A 3D model from a photo';
+  // The photos' names stay private (0067): a photo's share is told apart by its model and day.
+  const from =
+    model.photos > 1 ? `A 3D model from ${model.photos} photos` : 'A 3D model from a photo';
+  const made = [
+    model.model ? `made with ${model.model}` : null,
+    model.created ? `on ${SHARE_DAY.format(new Date(model.created * 1000))}` : null,
+  ].filter(Boolean);
+  return made.length ? `${from}, ${made.join(' ')}` : from;
 }
 
 /** One sentence for link previews (og:description). */
