@@ -11,14 +11,13 @@ import {
   PendingTaskSchema,
   TaskSchema,
   UploadResultSchema,
-  type Task,
 } from '../contract/index.ts';
 import { hashKey } from '../mock/keys.ts';
 import { memoryModelFiles } from '../mock/model-files.ts';
 import { readPhoto } from '../testing/fixtures.ts';
 import { ledgerOf, photoDataUri } from '../testing/mock.ts';
 import { KTX2_WORKER_CSP } from './app.ts';
-import { KEY, startTestServer, type TestServer } from '../testing/server.ts';
+import { KEY, pollUntilDone, post, startTestServer, type TestServer } from '../testing/server.ts';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -27,26 +26,6 @@ afterEach(async () => {
 });
 
 const CHAIR = photoDataUri('chair.png');
-const post = (body: unknown, headers: Record<string, string> = {}) => ({
-  method: 'POST',
-  body: JSON.stringify(body),
-  headers,
-});
-
-async function pollUntilDone(
-  s: TestServer,
-  id: string,
-  key = KEY,
-): Promise<{ task: Task; res: Response }> {
-  for (let i = 0; i < 500; i++) {
-    const res = await s.request(`/api/v1/tasks/${id}`, { key });
-    const task = TaskSchema.parse(await res.clone().json());
-    if (task.status !== 'pending') return { task, res };
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('task never finished');
-}
-
 describe('proxy', () => {
   it('passes method, path, query, body and status through, with Authorization and without cookies', async () => {
     const seen: Request[] = [];

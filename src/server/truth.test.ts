@@ -17,7 +17,13 @@ import {
 import { photoPath } from '../testing/fixtures.ts';
 import { ledgerOf } from '../testing/mock.ts';
 import type { Outage } from '../testing/outage.ts';
-import { KEY, startTestServer, type TestServer } from '../testing/server.ts';
+import {
+  KEY,
+  pollUntilDone as pollDone,
+  post,
+  startTestServer,
+  type TestServer,
+} from '../testing/server.ts';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -25,20 +31,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-const post = (body: unknown, headers: Record<string, string> = {}) => ({
-  method: 'POST',
-  body: JSON.stringify(body),
-  headers,
-});
 const keyHash = createHash('sha256').update(KEY).digest('hex');
 
 async function pollUntilDone(s: TestServer, id: string): Promise<Task> {
-  for (let i = 0; i < 500; i++) {
-    const task = TaskSchema.parse(await (await s.request(`/api/v1/tasks/${id}`)).json());
-    if (task.status !== 'pending') return task;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('task never finished');
+  return (await pollDone(s, id)).task;
 }
 
 async function entryOf(s: TestServer, id: string) {

@@ -1,6 +1,7 @@
 // Tests only: the Kiln server in-process, over the real mock (or a scripted upstream), with
 // real storage (SQLite file and blobs in a temp DATA_DIR).
 import { Hono } from 'hono';
+import { TaskSchema, type Task } from '../contract/index.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,4 +113,26 @@ export async function startTestServer(
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A JSON POST for `TestServer.request` (the body as JSON; headers added). */
+export const post = (body: unknown, headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  body: JSON.stringify(body),
+  headers,
+});
+
+/** Polls a task through the server until it is no longer pending; its last answer too. */
+export async function pollUntilDone(
+  s: TestServer,
+  id: string,
+  key = KEY,
+): Promise<{ task: Task; res: Response }> {
+  for (let i = 0; i < 500; i++) {
+    const res = await s.request(`/api/v1/tasks/${id}`, { key });
+    const task = TaskSchema.parse(await res.clone().json());
+    if (task.status !== 'pending') return { task, res };
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error('task never finished');
 }
