@@ -13,10 +13,8 @@ import { photo } from '../src/testing/generator.ts';
 
 const outcome = async (bytes: Uint8Array, grid: number) => {
   try {
-    const s = await loadSubject(bytes, { gridLongSide: grid, thinGridFactor: 2 });
-    let n = 0;
-    for (const v of s.mask.inside) n += v;
-    return `ok`;
+    await loadSubject(bytes, { gridLongSide: grid, thinGridFactor: 2 });
+    return 'ok';
   } catch (err) {
     return `refused: ${(err as Error).message.slice(0, 70)}`;
   }
@@ -35,17 +33,32 @@ for (const name of PHOTO_NAMES) {
       ['stored', stored],
       ['stored again', restored],
       ...(await Promise.all(
-        [70, 85, 100].map(async (q) => [`jpeg ${q}`, new Uint8Array(await sharp(sent).flatten({ background: '#ffffff' }).jpeg({ quality: q }).toBuffer())] as [string, Uint8Array]),
+        [70, 85, 100].map(
+          async (q) =>
+            [
+              `jpeg ${q}`,
+              new Uint8Array(
+                await sharp(sent)
+                  .flatten({ background: '#ffffff' })
+                  .jpeg({ quality: q })
+                  .toBuffer(),
+              ),
+            ] as [string, Uint8Array],
+        ),
       )),
     ];
     for (const tier of QUALITIES) {
       const grid = IMAGE_QUALITY[tier].gridLongSide ?? IMAGE_TO_GLB_DEFAULTS.gridLongSide;
-      const results = await Promise.all(variants.map(async ([label, b]) => [label, await outcome(b, grid)] as const));
+      const results = await Promise.all(
+        variants.map(async ([label, b]) => [label, await outcome(b, grid)] as const),
+      );
       cases++;
       const distinct = new Set(results.map(([, r]) => (r === 'ok' ? 'ok' : 'refused')));
       if (distinct.size > 1 || !distinct.has('ok')) {
         flips++;
-        console.log(`${name} ${backdrop ?? '(alpha)'} ${tier}: ${results.map(([l, r]) => `${l}=${r}`).join(' | ')}`);
+        console.log(
+          `${name} ${backdrop ?? '(alpha)'} ${tier}: ${results.map(([l, r]) => `${l}=${r}`).join(' | ')}`,
+        );
       }
     }
   }

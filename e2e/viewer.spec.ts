@@ -258,6 +258,35 @@ test.describe('viewer', () => {
     expect(Math.max(...tops) - Math.min(...tops)).toBeGreaterThan(10);
   });
 
+  test('frames a rigged figure whole in each half of the compare view too', async ({
+    page,
+  }, info) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/viewer');
+    await page.getByLabel('Compare side by side').check();
+    const a = page.getByTestId('model-viewer').nth(0);
+    const b = page.getByTestId('model-viewer').nth(1);
+    await open(page, 'rigged', a);
+    await open(page, 'rigged', b);
+    await settle(page);
+    for (const viewer of [a, b]) {
+      const raw = await pixels(viewer);
+      const rows: number[] = [];
+      for (let y = 0; y < 120; y++)
+        for (let x = 0; x < 160; x++) {
+          const i = (y * 160 + x) * 3;
+          const [r, g, bl] = [raw[i]!, raw[i + 1]!, raw[i + 2]!];
+          if (r > 60 && r > 2 * g && r > 2 * bl) {
+            rows.push(y);
+            break;
+          }
+        }
+      expect(Math.min(...rows), 'the head is in view').toBeGreaterThan(2);
+      expect(Math.max(...rows), 'the feet are in view').toBeLessThan(117);
+    }
+    await page.screenshot({ path: info.outputPath('rigged-compare.png') });
+  });
+
   test('plays animations with a clip picker, and pauses', async ({ page }) => {
     await page.goto('/viewer');
     const viewer = viewerOf(page);
