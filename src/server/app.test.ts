@@ -101,25 +101,75 @@ describe('proxy', () => {
     expect(await res.json()).toMatchObject({ error: { code: 'upstream_timeout' } });
   });
 
-  it('gives sync creates the long timeout', async () => {
+  it('sends a sync create upstream as async, and waits for its task by polling', async () => {
+    const sent: unknown[] = [];
+    let polls = 0;
+    const task = (status: string) => ({
+      id: 't',
+      object: status === 'completed' ? '3d.generation' : 'task',
+      status,
+      created: 1,
+      progress: status === 'completed' ? 100 : 40,
+      data:
+        status === 'completed'
+          ? { model_url: 'https://upstream.test/m.glb', format: 'glb', model: 'beta-text' }
+          : null,
+      ...(status === 'completed'
+        ? { completed_at: 2, usage: { credits_consumed: 10, credits_remaining: 990 } }
+        : {}),
+    });
     server = await startTestServer({
-      timeouts: { syncMs: 400, defaultMs: 50 },
       upstream: {
         baseUrl: 'https://upstream.test/v1',
-        fetch: async () => {
-          await new Promise((r) => setTimeout(r, 150));
-          return Response.json(
-            { id: 't', object: 'task', status: 'pending', created: 1, data: null },
-            { status: 202 },
-          );
+        fetch: async (r) => {
+          if (r.method === 'POST') {
+            sent.push(await r.json());
+            return Response.json(task('pending'), { status: 202 });
+          }
+          return Response.json(task(++polls < 3 ? 'pending' : 'completed'));
         },
       },
+      fetchGlb: async () => new Uint8Array(0),
     });
     const res = await server.request(
       '/api/v1/3d/generations',
       post({ model: 'beta-text', prompt: 'a', mode: 'sync' }),
     );
+    expect(sent).toEqual([{ model: 'beta-text', prompt: 'a', mode: 'async' }]);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: 't', status: 'completed' });
+    expect(polls).toBe(3);
+  });
+
+  it('answers a sync create the pending shape past its wait, and at once when shutting down', async () => {
+    const pending = { id: 't', object: 'task', status: 'pending', created: 1, data: null };
+    const upstream = {
+      baseUrl: 'https://upstream.test/v1',
+      fetch: async (r: Request) =>
+        r.method === 'POST'
+          ? Response.json(pending, { status: 202 })
+          : Response.json({ ...pending, progress: 40 }),
+    };
+    server = await startTestServer({ upstream, timeouts: { syncMs: 300, defaultMs: 5_000 } });
+    const waited = await server.request(
+      '/api/v1/3d/generations',
+      post({ model: 'beta-text', prompt: 'a', mode: 'sync' }),
+    );
+    expect(waited.status).toBe(202);
+    expect(await waited.json()).toEqual(pending);
+    await server.close();
+    server = await startTestServer({ upstream, timeouts: { syncMs: 60_000, defaultMs: 5_000 } });
+    const started = Date.now();
+    const answer = server.request(
+      '/api/v1/3d/generations',
+      post({ model: 'beta-text', prompt: 'b', mode: 'sync' }),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    server.server.drain();
+    const res = await answer;
     expect(res.status).toBe(202);
+    expect(await res.json()).toEqual(pending);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('passes the upstream’s own errors through unchanged', async () => {

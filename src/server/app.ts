@@ -73,6 +73,11 @@ export interface ServerApp {
   app: Hono;
   /** Whether this replica can work now; `drain()` turns it false for good (shutdown). */
   readiness: { check(): Promise<Readiness>; drain(): void };
+  /**
+   * A graceful shutdown begins: readiness turns 503, and sync creates waiting for their task
+   * answer the pending shape at once (the client polls on, on another replica).
+   */
+  drain(): void;
   /** Starts the background work: archive retries, upload retention. */
   start(): void;
   /** Stops it and waits for downloads under way. */
@@ -143,6 +148,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
   });
 
   const readiness = createReadiness({ storage, blobs: deps.blobs, now });
+  const draining = new AbortController();
   const app = new Hono();
   app.use('*', securityHeaders());
   app.onError(
@@ -185,6 +191,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
       now,
       log,
       createsPerMinute: deps.createsPerMinute ?? 30,
+      shutdown: draining.signal,
       ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
     }),
   );
@@ -314,6 +321,10 @@ export function createServerApp(input: ServerDeps): ServerApp {
   return {
     app,
     readiness,
+    drain() {
+      readiness.drain();
+      draining.abort();
+    },
     start() {
       archiver.start();
       uploadSweeper.start();

@@ -80,6 +80,38 @@ function summaryOf(body: CreateGenerationRequest): string {
   return n === 1 ? '1 photo' : `${n} photos`;
 }
 
+/** The spec's longest wait for a sync create, and how often Kiln polls while it waits (at once,
+ * then after 0.1, 0.25, 0.6, 1.6 s, then every 2 s: the spec's recommended interval). */
+const SYNC_WAIT_MS = 55_000;
+const SYNC_POLL_MS = 2_000;
+
+/** The create body with `mode: "async"` (a sync create goes upstream as an async one). */
+function asAsync(raw: ArrayBuffer): ArrayBuffer {
+  const json = JSON.parse(new TextDecoder().decode(raw)) as Record<string, unknown>;
+  return new TextEncoder().encode(JSON.stringify({ ...json, mode: 'async' })).buffer as ArrayBuffer;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Waits `ms`, or less when `signal` fires. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 function createRequest(incoming: Request, raw: ArrayBuffer, timeoutMs: number): ForwardRequest {
   return { incoming, path: '/3d/generations', body: raw, timeoutMs };
 }
@@ -119,8 +151,10 @@ export interface ProxyRouteDeps {
   createsPerMinute: number;
   /** Largest create body (data: URIs make them big). */
   maxCreateBytes?: number;
-  /** Upstream time limits: sync creates (≥ 65 s: the upstream blocks up to 55 s) and the rest. */
+  /** Upstream time limits: how long a sync create waits for its task, and one upstream call. */
   timeouts?: { syncMs: number; defaultMs: number };
+  /** Fires when this replica shuts down: sync creates answer the pending shape at once. */
+  shutdown?: AbortSignal;
 }
 
 /**
@@ -238,10 +272,16 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
       } catch (err) {
         if (!idem || !isDuplicate(err)) throw unrecordable(err);
       }
+      // A sync create goes upstream as an async one, and Kiln waits for the task itself (polling
+      // it as a client would, up to the spec's 55 s): the artist gets the same answer, and a
+      // replica shutting down can answer the pending shape at once instead of dropping the
+      // connection (issue 25). The charge's window is then the create's own, short one (0076).
+      const sync = body.mode === 'sync';
+      const sent = sync ? asAsync(raw) : raw;
       let res: Response;
       try {
         res = await forwardRaw(deps.upstream, {
-          ...createRequest(c.req.raw, raw, body.mode === 'sync' ? syncMs : defaultMs),
+          ...createRequest(c.req.raw, sent, defaultMs),
           // The key goes upstream too: an upstream that honours it answers a retry after a crash
           // with the same task instead of a second one.
           ...(idem ? { headers: { 'idempotency-key': idem } } : {}),
@@ -269,7 +309,7 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
         await forget(intent);
         return new Response(res.body, { status: res.status, headers: passedBack(res) });
       }
-      return observe(res, undefined, async (task) => {
+      const created = await observe(res, undefined, async (task) => {
         const sha = await deps.library.recordCreate(owner, body, task, {
           sentMs: intent.sentMs,
           answeredMs,
@@ -277,8 +317,62 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
         });
         return sha;
       });
+      if (!sync) return created;
+      return waitForTask(c.req.raw, owner, created, syncMs);
     },
   );
+
+  /**
+   * A sync create's answer: the task polled until it ends (200, as the upstream answers a sync
+   * create that finishes), or, past `waitMs` or when this replica shuts down, the pending shape
+   * the create answered (202): the client polls on, on any replica.
+   */
+  async function waitForTask(
+    incoming: Request,
+    owner: string,
+    pending: Response,
+    waitMs: number,
+  ): Promise<Response> {
+    const text = await pending.text();
+    const first = TaskSchema.safeParse(safeJson(text));
+    if (!first.success || first.data.status !== 'pending')
+      return new Response(text, { status: pending.status, headers: pending.headers });
+    const id = first.data.id;
+    const until = deps.now() + Math.min(waitMs, SYNC_WAIT_MS);
+    const stop = deps.shutdown;
+    for (
+      let wait = 0;
+      deps.now() < until && !stop?.aborted && !incoming.signal.aborted;
+      wait = Math.min(SYNC_POLL_MS, Math.max(100, wait * 2.5))
+    ) {
+      await pause(wait, stop);
+      if (stop?.aborted || incoming.signal.aborted) break;
+      let res: Response;
+      try {
+        res = await forwardRaw(deps.upstream, {
+          incoming: new Request(new URL(incoming.url).origin, {
+            headers: { authorization: incoming.headers.get('authorization') ?? '' },
+          }),
+          path: `/tasks/${encodeURIComponent(id)}`,
+          timeoutMs: defaultMs,
+        });
+      } catch {
+        continue; // the upstream blinked: the next poll tries again, within the wait
+      }
+      if (!res.ok) {
+        await res.body?.cancel();
+        continue;
+      }
+      const polled = await observe(res, `${owner}\n${id}`, (task) =>
+        deps.library.recordTask(owner, task),
+      );
+      const body = await polled.text();
+      const task = TaskSchema.safeParse(safeJson(body));
+      if (task.success && task.data.status !== 'pending')
+        return new Response(body, { status: 200, headers: polled.headers });
+    }
+    return new Response(text, { status: 202, headers: pending.headers });
+  }
 
   app.get('/tasks/:id', async (c) => {
     const owner = c.var.owner;
