@@ -52,7 +52,11 @@ describe('proxy', () => {
     });
     expect(res.status).toBe(418);
     expect(await res.json()).toEqual({ echoed: '{"hello":"world"}' });
-    expect(res.headers.get('x-request-id')).toBe('req_1');
+    // The upstream's request id comes back under its own name; Kiln's own is the request's,
+    // and went upstream with it.
+    expect(res.headers.get('x-upstream-request-id')).toBe('req_1');
+    expect(res.headers.get('x-request-id')).toMatch(/^[\w-]{12}$/);
+    expect(seen[0]?.headers.get('x-request-id')).toBe(res.headers.get('x-request-id'));
     expect(res.headers.get('set-cookie')).toBeNull();
     const req = seen[0];
     expect(req?.method).toBe('PUT');

@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
+import { timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { ERROR_CODES } from '../contract/index.ts';
@@ -18,6 +19,10 @@ import { forwardRaw, type ProxyTarget } from './proxy/forward.ts';
 import { catchUp } from './proxy/catch-up.ts';
 import { proxyRoutes } from './proxy/routes.ts';
 import { createReadiness, notReadyBody, type Readiness } from './ready.ts';
+import { createLogger, type Logger } from './ops/logger.ts';
+import { createMetrics } from './ops/metrics.ts';
+import { requestLog } from './ops/request-log.ts';
+import { observedUpstream } from './ops/upstream-metrics.ts';
 import { securityHeaders } from './security.ts';
 import { sharePageRoutes, shareRoutes } from './share/routes.ts';
 import { MANIFEST_PATH, readManifest, routeShells } from './spa-shell.ts';
@@ -67,6 +72,10 @@ export interface ServerDeps {
   log?: (message: string) => void;
   /** The optimiser's jobs: how many at once, their time limit (defaults: 1, 2 minutes). */
   optimise?: OptimiserOptions;
+  /** The structured log (pino): a line per request, and what `log` says. None: not logged. */
+  logger?: Logger;
+  /** When set, GET /metrics needs `Authorization: Bearer <metricsToken>`. */
+  metricsToken?: string | undefined;
 }
 
 export interface ServerApp {
@@ -74,10 +83,15 @@ export interface ServerApp {
   /** Whether this replica can work now; `drain()` turns it false for good (shutdown). */
   readiness: { check(): Promise<Readiness>; drain(): void };
   /**
-   * A graceful shutdown begins: readiness turns 503, and sync creates waiting for their task
-   * answer the pending shape at once (the client polls on, on another replica).
+   * A graceful shutdown begins: readiness turns 503, sync creates waiting for their task answer
+   * the pending shape at once (the client polls on, on another replica), and answers close
+   * their connection.
    */
   drain(): void;
+  /** Requests being answered now. */
+  readonly inFlight: number;
+  /** Background work under way in this process (what a forced exit would abandon). */
+  work(): { archives: number; optimise_running: number; optimise_queued: number };
   /** Starts the background work: archive retries, upload retention. */
   start(): void;
   /** Stops it and waits for downloads under way. */
@@ -86,15 +100,32 @@ export interface ServerApp {
   sweep(): Promise<{ archived: number; uploadsRemoved: number }>;
 }
 
+/** A logger that writes nothing (tests, and servers made without one). */
+const silentLogger = createLogger({ format: 'json', level: 'silent' });
+
+/** Compares two secrets in constant time (their lengths may differ). */
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
 /** The CSP of the KTX2 worker script: eval for embind, wasm, and nothing from elsewhere. */
 export const KTX2_WORKER_CSP =
   "default-src 'none'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'";
 
 export function createServerApp(input: ServerDeps): ServerApp {
-  // Outages of the file store are told apart from the database's (their 503 says which).
-  const deps = { ...input, blobs: guardedBlobs(input.blobs) };
+  const metrics = createMetrics();
+  // Outages of the file store are told apart from the database's (their 503 says which); every
+  // upstream call is counted and timed.
+  const deps = {
+    ...input,
+    blobs: guardedBlobs(input.blobs),
+    upstream: observedUpstream(input.upstream, metrics),
+  };
   const now = deps.now ?? Date.now;
-  const log = deps.log ?? (() => {});
+  const logger = deps.logger;
+  const log = deps.log ?? (logger ? (m: string) => logger.info(m) : () => {});
   const ownerOf = ownerHasher(deps.secret);
   const { storage } = deps;
   const archiver = createArchiver({
@@ -105,6 +136,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
     fetchGlb: deps.fetchGlb,
     now,
     log: (m) => log(`library: ${m}`),
+    onOutcome: (outcome) => metrics.archives.inc({ outcome }),
   });
   const signer = assetSigner(deps.secret, now);
   const library = createLibraryService({
@@ -115,7 +147,15 @@ export function createServerApp(input: ServerDeps): ServerApp {
     signer,
     now,
     log: (m) => log(`library: ${m}`),
+    onFinished: (model, outcome) => {
+      metrics.tasksFinished.inc({ model, outcome });
+      const price = lastPrices.get(model);
+      if (outcome === 'failed' && price !== undefined)
+        metrics.creditsRefunded.inc({ model }, price);
+    },
   });
+  /** The last prices any key's listing said (a refund is counted at its model's price). */
+  const lastPrices = new Map<string, number>();
   const prices = listedPrices(async (incoming) => {
     const res = await forwardRaw(deps.upstream, {
       incoming: new Request(incoming.url, {
@@ -126,6 +166,11 @@ export function createServerApp(input: ServerDeps): ServerApp {
     });
     return res.ok ? res.json() : undefined;
   }, now);
+  const pricesNoted: typeof prices = async (owner, incoming) => {
+    const found = await prices(owner, incoming);
+    for (const [model, price] of found) lastPrices.set(model, price);
+    return found;
+  };
   const uploadSweeper = createUploadSweeper({
     index: storage.uploads,
     blobs: deps.blobs,
@@ -144,12 +189,50 @@ export function createServerApp(input: ServerDeps): ServerApp {
     ownerOf,
     now,
     log: (m) => log(`optimise: ${m}`),
+    onFinished: (outcome) => metrics.optimiseFinished.inc({ outcome }),
     ...deps.optimise,
   });
+  // Gauges read when scraped: what is under way in this process, and the database pool.
+  const collect = () => {
+    const load = optimiser.jobs.load;
+    metrics.optimiseJobs.set({ state: 'queued' }, load.waiting);
+    metrics.optimiseJobs.set({ state: 'running' }, load.running);
+    metrics.archiveQueue.set(archiver.running);
+    const pool = storage.pool?.();
+    if (pool)
+      for (const [state, n] of [
+        ['in_use', pool.inUse],
+        ['idle', pool.idle],
+        ['waiting', pool.waiting],
+      ] as const)
+        metrics.dbPool.set({ state }, n);
+  };
 
   const readiness = createReadiness({ storage, blobs: deps.blobs, now });
   const draining = new AbortController();
   const app = new Hono();
+  let inFlight = 0;
+  app.use('*', async (c, next) => {
+    inFlight++;
+    try {
+      await next();
+    } finally {
+      inFlight--;
+      // Draining: the connection closes after this answer, so the balancer opens its next one
+      // to another replica.
+      if (draining.signal.aborted) c.res.headers.set('connection', 'close');
+    }
+  });
+  // Every request: an id (kept or made), a log line and the HTTP metrics.
+  app.use(
+    '*',
+    requestLog({
+      logger: logger ?? silentLogger,
+      metrics,
+      ownerOf,
+      quiet: (path) => path === '/metrics' || path === '/api/health' || path === '/api/ready',
+    }),
+  );
   app.use('*', securityHeaders());
   app.onError(
     onApiError(log, {
@@ -181,6 +264,20 @@ export function createServerApp(input: ServerDeps): ServerApp {
       : c.json(notReadyBody(r), 503, { 'cache-control': 'no-store', 'retry-after': '5' });
   });
   app.get('/api/info', (c) => c.json(deps.info));
+  // Prometheus' text format, with the process's own metrics; METRICS_TOKEN guards it.
+  app.get('/metrics', async (c) => {
+    const token = deps.metricsToken;
+    if (token && !sameSecret(c.req.header('authorization') ?? '', `Bearer ${token}`))
+      throw new ApiError(401, {
+        code: ERROR_CODES.missingApiKey,
+        message: 'The metrics need "Authorization: Bearer <METRICS_TOKEN>".',
+      });
+    collect();
+    return c.body(await metrics.registry.metrics(), 200, {
+      'content-type': metrics.registry.contentType,
+      'cache-control': 'no-store',
+    });
+  });
   app.route(
     '/api/v1',
     proxyRoutes({
@@ -205,6 +302,10 @@ export function createServerApp(input: ServerDeps): ServerApp {
       perMinute: deps.uploads?.perMinute ?? 30,
       quotaBytes: deps.uploads?.quotaBytes ?? 5 * 1024 ** 3,
       trustedProxies: deps.trustedProxies ?? 0,
+      onOutcome: (outcome, bytes) => {
+        metrics.uploads.inc({ outcome });
+        if (bytes) metrics.uploadBytes.inc(bytes);
+      },
       fetchImage:
         deps.fetchImage ??
         (async (url, maxBytes) =>
@@ -255,7 +356,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
       ownerOf,
       blobs: deps.blobs,
       intents: storage.intents,
-      prices,
+      prices: pricesNoted,
       catchUp: catchUp({ upstream: deps.upstream, library, now, log }),
       now,
       ...(storage.exclusive ? { clockMarginMs: 0 } : {}),
@@ -324,6 +425,17 @@ export function createServerApp(input: ServerDeps): ServerApp {
     drain() {
       readiness.drain();
       draining.abort();
+    },
+    get inFlight() {
+      return inFlight;
+    },
+    work() {
+      const load = optimiser.jobs.load;
+      return {
+        archives: archiver.running,
+        optimise_running: load.running,
+        optimise_queued: load.waiting,
+      };
     },
     start() {
       archiver.start();

@@ -96,6 +96,22 @@ export const ServerEnvSchema = z.object({
     .enum(['0', '1', 'true', 'false'], { error: 'S3_FORCE_PATH_STYLE must be 1 or 0' })
     .transform((v) => v === '1' || v === 'true')
     .optional(),
+
+  // Operating it (docs/operations.md).
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, { error: 'METRICS_TOKEN must be at least 16 characters' })
+    .optional(),
+  /** `json` (one object per line) or `pretty`; default: pretty on a terminal, else json. */
+  LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'LOG_FORMAT must be json or pretty' }).optional(),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  /** How long a SIGTERM waits for work in flight before the process exits anyway. */
+  SHUTDOWN_GRACE: duration('SHUTDOWN_GRACE').default(30_000),
 });
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;
 

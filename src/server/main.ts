@@ -9,6 +9,7 @@ import { openMockUpstream } from '../mock/create.ts';
 import { DEMO_KEY } from '../mock/keys.ts';
 import { SafeFetchError, fetchGlbSafely } from '../net/index.ts';
 import { createServerApp, type ServerApp } from './app.ts';
+import { createLogger } from './ops/logger.ts';
 import { ServerEnvSchema, crossChecks, withoutEmpty } from './config.ts';
 import { loadServerSecret } from './owner-id.ts';
 import { diskBlobStore, type BlobStore } from './storage/blobs.ts';
@@ -23,7 +24,9 @@ if (!parsed.success) {
   process.exit(2);
 }
 const config = parsed.data;
-const log = (m: string) => console.log(`kiln: ${m}`);
+// One JSON object a line when stdout is not a terminal, readable lines on one (LOG_FORMAT).
+const logger = createLogger({ format: config.LOG_FORMAT, level: config.LOG_LEVEL });
+const log = (m: string) => logger.info(m);
 const problems = crossChecks(config);
 if (problems.length > 0) {
   console.error(`kiln: bad configuration, not starting\n${problems.join('\n')}`);
@@ -89,6 +92,8 @@ const common = {
   },
   trustedProxies: config.TRUST_PROXY,
   log,
+  logger,
+  metricsToken: config.METRICS_TOKEN,
 };
 
 let closeMock = async () => {};
@@ -169,7 +174,11 @@ const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOS
       'note: the embedded mock keeps its state in this process; replicas share an upstream (npm run mock)',
     );
   lines.push(`open ${url} in your browser`);
-  console.log(lines.map((l) => `kiln: ${l}`).join('\n'));
+  // One write on a terminal, so whoever waits for "listening on" has the whole banner.
+  if (logger.isLevelEnabled('info') && config.LOG_FORMAT !== 'json' && process.stdout.isTTY)
+    console.log(lines.map((l) => `kiln: ${l}`).join('\n'));
+  // One line in the JSON log: the first sentence as msg, the whole banner beside it.
+  else logger.info({ url, banner: lines.slice(1) }, lines[0]!);
 });
 server.on('error', (err: NodeJS.ErrnoException) => {
   console.error(
@@ -180,13 +189,46 @@ server.on('error', (err: NodeJS.ErrnoException) => {
   process.exit(1);
 });
 
-const shutdown = () => {
-  server.close();
-  void kiln
-    .stop()
+// A graceful shutdown (SIGTERM from a deploy, or Ctrl-C): readiness turns 503 and sync creates
+// answer the pending shape at once; the listener stops taking connections and requests in
+// flight finish; archive and optimise work is handed back (leases released); the database and
+// workers close; exit 0. Past SHUTDOWN_GRACE it exits anyway (1), saying what it left.
+let stopping = false;
+const shutdown = (signal: NodeJS.Signals) => {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal, grace_ms: config.SHUTDOWN_GRACE }, `${signal}: shutting down gracefully`);
+  kiln.drain();
+  const grace = setTimeout(() => {
+    logger.warn(
+      { in_flight: kiln.inFlight, work: kiln.work() },
+      `shutdown grace (${config.SHUTDOWN_GRACE} ms) passed: exiting, abandoning ${kiln.inFlight} requests and ${JSON.stringify(kiln.work())}`,
+    );
+    logger.flush();
+    process.exit(1);
+  }, config.SHUTDOWN_GRACE);
+  grace.unref();
+  const listening = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Keep-alive connections with nothing in flight go now; busy ones after their answer.
+  const idle = setInterval(
+    () => (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.(),
+    100,
+  );
+  void listening
+    .then(() => clearInterval(idle))
+    .then(() => kiln.stop())
     .then(() => closeMock())
     .then(() => storage.close())
-    .then(() => process.exit(0));
+    .then(() => {
+      logger.info('stopped');
+      logger.flush();
+      process.exit(0);
+    })
+    .catch((err: unknown) => {
+      logger.error({ err }, 'shutdown failed');
+      logger.flush();
+      process.exit(1);
+    });
 };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

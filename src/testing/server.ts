@@ -47,6 +47,8 @@ export async function startTestServer(
       | 'uploads'
       | 'trustedProxies'
       | 'now'
+      | 'logger'
+      | 'metricsToken'
     >
   > = {},
 ): Promise<TestServer> {
@@ -87,6 +89,8 @@ export async function startTestServer(
     ...(options.uploads ? { uploads: options.uploads } : {}),
     ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     log: (m) => logs.push(m),
   });
   const { app } = server;

@@ -31,7 +31,7 @@ export async function spawnEntry(
     const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${log}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
       log += chunk.toString();
-      const m = /listening on (http:\/\/[^\s/]+)/.exec(log);
+      const m = /listening on (http:\/\/[^\s/"]+)/.exec(log);
       if (m?.[1]) {
         clearTimeout(timer);
         resolve(m[1]);

@@ -14,6 +14,8 @@ export interface ArchiverDeps {
   fetchGlb: (url: string) => Promise<Uint8Array>;
   now: () => number;
   log: (message: string) => void;
+  /** Told how each download ended (the metrics). */
+  onOutcome?: (outcome: 'archived' | 'retry' | 'given_up' | 'storage_outage') => void;
 }
 
 /** Waits after the first, second, … failed attempt; past the last, Kiln gives up and says so. */
@@ -47,6 +49,7 @@ export function createArchiver(deps: ArchiverDeps) {
       const glb = await deps.fetchGlb(url);
       const { sha256 } = await deps.blobs.put('assets', glb, 'glb');
       await deps.store.archived(row.taskId, sha256);
+      deps.onOutcome?.('archived');
       deps.log(`archived ${row.taskId} as ${sha256.slice(0, 12)}… (${glb.byteLength} bytes)`);
       return sha256;
     } catch (err) {
@@ -63,11 +66,13 @@ export function createArchiver(deps: ArchiverDeps) {
           )
           .catch(() => {});
         deps.log(`archive of ${row.taskId} waits for storage: ${message}`);
+        deps.onOutcome?.('storage_outage');
         return undefined;
       }
       const delay = ARCHIVE_RETRY_DELAYS_MS[attempts];
       const next = delay === undefined ? null : deps.now() + delay;
       await deps.store.archiveFailed(row.taskId, message, next).catch(() => {});
+      deps.onOutcome?.(next === null ? 'given_up' : 'retry');
       deps.log(
         next === null
           ? `archive of ${row.taskId} failed for good after ${attempts + 1} attempts: ${message}`
@@ -111,6 +116,10 @@ export function createArchiver(deps: ArchiverDeps) {
       return archive(row);
     },
     sweep,
+    /** Downloads under way in this process. */
+    get running() {
+      return running.size;
+    },
     /** Sweeps every `intervalMs` until `stop()`. */
     start(intervalMs = 10_000) {
       timer ??= setInterval(() => {

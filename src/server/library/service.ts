@@ -24,6 +24,8 @@ export interface LibraryDeps {
   signer?: AssetSigner;
   now: () => number;
   log?: (message: string) => void;
+  /** Told once when a task is first seen to end (the metrics), with its model. */
+  onFinished?: (model: string, outcome: 'completed' | 'failed') => void;
 }
 
 /** When a create was sent upstream and answered, and the intent that stood for it meanwhile. */
@@ -233,8 +235,12 @@ export function createLibraryService(deps: LibraryDeps) {
       const seen = seenTasks.get(task.id);
       if (seen?.signature === signature && (seen.sha || !seen.inLibrary || !isCompleted(task)))
         return seen.sha;
-      const rows = await deps.store.update(task.id, update, deps.now());
+      const at = deps.now();
+      const rows = await deps.store.update(task.id, update, at);
       const mine = rows.find((r) => r.owner === owner) ?? rows[0];
+      // Ended in this very write (its end time is this one): counted once, whichever replica.
+      if (mine && mine.endedMs === at && (task.status === 'completed' || task.status === 'failed'))
+        deps.onFinished?.(mine.model, task.status);
       const archiving = mine && isCompleted(task) ? deps.archiver.firstSighting(mine) : undefined;
       if (archiving && options.waitForArchive === false) {
         // Nobody waits: the archive goes on, and the next read finds it.

@@ -43,6 +43,8 @@ export function createOptimiser(
     exclusive?: boolean;
     /** Signs the result addresses (library/asset-access.ts). */
     signer?: AssetSigner;
+    /** Told when a job ends (the metrics). */
+    onFinished?: (outcome: 'succeeded' | 'failed') => void;
   } & OptimiserOptions,
 ): Optimiser {
   const concurrency = Math.max(1, deps.concurrency ?? 1);
@@ -57,6 +59,7 @@ export function createOptimiser(
     ...(deps.jobStore ? { store: deps.jobStore } : {}),
     ...(deps.holder ? { holder: deps.holder } : {}),
     ...(deps.exclusive !== undefined ? { exclusive: deps.exclusive } : {}),
+    ...(deps.onFinished ? { onFinished: deps.onFinished } : {}),
   });
   return {
     routes: optimiseRoutes({

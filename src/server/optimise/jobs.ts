@@ -40,6 +40,8 @@ export interface OptimiseJobsDeps {
    * was left by a process that is gone.
    */
   exclusive?: boolean;
+  /** Told when a job this process ran ends (the metrics). */
+  onFinished?: (outcome: 'succeeded' | 'failed') => void;
   /**
    * How often this process rewrites its unfinished jobs (default 5 s). A job not rewritten for
    * six times as long was left by a process that stopped.
@@ -168,6 +170,7 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
   }
 
   function fail(entry: Entry, error: ErrorObject) {
+    if (entry.job.status !== 'failed') deps.onFinished?.('failed');
     entry.job.status = 'failed';
     entry.job.error = error;
     entry.job.stage = 'Failed';
@@ -229,6 +232,7 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
         notes: output.notes,
       };
       job.status = 'succeeded';
+      deps.onFinished?.('succeeded');
       job.progress = 100;
       job.stage = 'Done';
       job.finished_ms = now();

@@ -1,6 +1,7 @@
 import { raceSignal } from '../../async/index.ts';
 import { ERROR_CODES } from '../../contract/index.ts';
 import { ApiError } from '../middleware/api-error.ts';
+import { currentRequestId } from '../ops/request-log.ts';
 
 export interface ProxyTarget {
   /**
@@ -19,14 +20,8 @@ export interface ProxyTarget {
 
 /** Request headers passed upstream. Cookies and other credentials are not. */
 const FORWARD_REQUEST = ['authorization', 'content-type', 'accept', 'user-agent'];
-/** Response headers passed back. */
-export const FORWARD_RESPONSE = [
-  'content-type',
-  'retry-after',
-  'x-request-id',
-  'cache-control',
-  'content-length',
-];
+/** Response headers passed back (the upstream's own request id as x-upstream-request-id). */
+export const FORWARD_RESPONSE = ['content-type', 'retry-after', 'cache-control', 'content-length'];
 
 /** A sync create blocks up to 55 s upstream; everything else answers fast. */
 export const SYNC_TIMEOUT_MS = 70_000;
@@ -55,6 +50,9 @@ export async function forwardRaw(target: ProxyTarget, req: ForwardRequest): Prom
     const value = req.incoming.headers.get(name);
     if (value) headers.set(name, value);
   }
+  // The request's id goes upstream, so one id follows a request through both logs.
+  const requestId = currentRequestId();
+  if (requestId) headers.set('x-request-id', requestId);
   const method = req.incoming.method;
   const url = `${base}${req.path}${incomingUrl.search}`;
   const body = req.body ? { body: req.body } : {};
@@ -112,6 +110,8 @@ export function passedBack(upstream: Response): Headers {
     const value = upstream.headers.get(name);
     if (value) out.set(name, value);
   }
+  const theirs = upstream.headers.get('x-request-id');
+  if (theirs) out.set('x-upstream-request-id', theirs);
   return out;
 }
 

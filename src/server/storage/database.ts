@@ -32,11 +32,18 @@ export interface Storage {
   exclusive: boolean;
   /** One trivial query: resolves when the database answers (readiness). */
   ping(): Promise<void>;
+  /** The connection pool's state (PostgreSQL; none for embedded SQLite). */
+  pool?: () => { inUse: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
-export function storageOver(db: Kysely<Tables>, exclusive: boolean): Storage {
+export function storageOver(
+  db: Kysely<Tables>,
+  exclusive: boolean,
+  pool?: () => { inUse: number; idle: number; waiting: number },
+): Storage {
   return {
+    ...(pool ? { pool } : {}),
     library: libraryStore(db),
     idempotency: idempotencyStore(db),
     intents: intentStore(db),
@@ -92,7 +99,11 @@ export async function openPostgresStorage(
   pool.on('error', (err) => options.log?.(`database connection lost: ${err.message}`));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   await migrate(db, migrations);
-  return storageOver(db, false);
+  return storageOver(db, false, () => ({
+    inUse: pool.totalCount - pool.idleCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+  }));
 }
 
 /** SQLSTATE classes and Node error codes that mean "the database is not there right now". */

@@ -36,6 +36,8 @@ export interface UploadRoutesDeps {
   fetchImage?: (url: string, maxBytes: number) => Promise<Uint8Array>;
   /** This Kiln's other origins (PUBLIC_URL, its listening address): its uploads pasted back. */
   ownOrigins?: () => string[];
+  /** Told how each upload ended, and the bytes of a new one (the metrics). */
+  onOutcome?: (outcome: 'stored' | 'duplicate' | 'refused' | 'quota_full', bytes?: number) => void;
 }
 
 /** The pixel size of an image Kiln stored (already normalised). */
@@ -83,7 +85,10 @@ export function uploadRoutes(deps: UploadRoutesDeps): Hono {
   ) {
     const image = kept
       ? { ...(await sizeOf(input)), bytes: input, ext: kept.ext, mime: kept.mime }
-      : await normaliseImage(input, { maxBytes });
+      : await normaliseImage(input, { maxBytes }).catch((err: unknown) => {
+          deps.onOutcome?.('refused');
+          throw err;
+        });
     // Room is taken before the bytes are stored, atomically across replicas; bytes stored
     // before need none (the same image again is never refused for a full quota).
     const sha256 = sha256Hex(image.bytes);
@@ -94,6 +99,10 @@ export function uploadRoutes(deps: UploadRoutesDeps): Hono {
       deps.now(),
       fileName,
       deps.quotaBytes,
+    );
+    deps.onOutcome?.(
+      room === 'full' ? 'quota_full' : room === 'stored' ? 'duplicate' : 'stored',
+      room === 'new' ? image.bytes.byteLength : undefined,
     );
     if (room === 'full')
       throw new ApiError(507, {
