@@ -175,7 +175,8 @@ const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOS
     );
   lines.push(`open ${url} in your browser`);
   // One write on a terminal, so whoever waits for "listening on" has the whole banner.
-  if (logger.isLevelEnabled('info') && config.LOG_FORMAT !== 'json' && process.stdout.isTTY)
+  // (Below info, the banner is still written: it is how a person, or a script, finds the URL.)
+  if (!logger.isLevelEnabled('info') || (config.LOG_FORMAT !== 'json' && process.stdout.isTTY))
     console.log(lines.map((l) => `kiln: ${l}`).join('\n'));
   // One line in the JSON log: the first sentence as msg, the whole banner beside it.
   else logger.info({ url, banner: lines.slice(1) }, lines[0]!);

@@ -29,10 +29,15 @@ export async function spawnEntry(
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} did not start:\n${log}`)), timeoutMs);
+    let started = false;
     const onData = (chunk: Buffer) => {
       log += chunk.toString();
+      // Kept to its last megabyte or so: a server logs a line per request.
+      if (log.length > 2 * 1024 * 1024) log = log.slice(-1024 * 1024);
+      if (started) return;
       const m = /listening on (http:\/\/[^\s/"]+)/.exec(log);
       if (m?.[1]) {
+        started = true;
         clearTimeout(timer);
         resolve(m[1]);
       }

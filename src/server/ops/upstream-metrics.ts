@@ -1,11 +1,12 @@
 import type { ProxyTarget } from '../proxy/forward.ts';
 import type { Metrics } from './metrics.ts';
 
-/** What an upstream call is, by its method and path after /v1 (a bounded label). */
-export function upstreamOperation(method: string, pathname: string): string {
-  if (method === 'POST' && /\/3d\/generations$/.test(pathname)) return 'create';
-  if (method === 'GET' && /\/tasks\/[^/]+$/.test(pathname)) return 'get_task';
-  if (method === 'GET' && /\/models$/.test(pathname)) return 'models';
+/** What an upstream call is, by its method and URL (a bounded label; no URL parsing). */
+export function upstreamOperation(method: string, url: string): string {
+  const path = url.split('?', 1)[0]!;
+  if (method === 'POST' && path.endsWith('/3d/generations')) return 'create';
+  if (method === 'GET' && /\/tasks\/[^/]+$/.test(path)) return 'get_task';
+  if (method === 'GET' && path.endsWith('/models')) return 'models';
   return 'other';
 }
 
@@ -14,7 +15,7 @@ export function observedUpstream(target: ProxyTarget, metrics: Metrics): ProxyTa
   return {
     ...target,
     fetch: async (request) => {
-      const operation = upstreamOperation(request.method, new URL(request.url).pathname);
+      const operation = upstreamOperation(request.method, request.url);
       const started = performance.now();
       const done = (status: string) => {
         metrics.upstreamRequests.inc({ operation, status });
