@@ -273,6 +273,8 @@ export function createServerApp(input: ServerDeps): ServerApp {
         message: 'The metrics need "Authorization: Bearer <METRICS_TOKEN>".',
       });
     collect();
+    // The archive's queue is in the database (every replica's): read once per scrape.
+    metrics.archiveWaiting.set(await storage.library.archiveWaiting().catch(() => Number.NaN));
     return c.body(await metrics.registry.metrics(), 200, {
       'content-type': metrics.registry.contentType,
       'cache-control': 'no-store',

@@ -62,6 +62,11 @@ export function createMetrics() {
       help: 'Archive downloads under way in this process.',
       registers,
     }),
+    archiveWaiting: new Gauge({
+      name: 'kiln_archive_waiting',
+      help: 'Completed tasks waiting for their archive, due now or later (every replica’s: read from the database).',
+      registers,
+    }),
     uploads: new Counter({
       name: 'kiln_uploads_total',
       help: 'Uploads, by outcome (stored, duplicate, refused, quota_full).',

@@ -54,6 +54,7 @@ describe('GET /metrics', () => {
       'kiln_tasks_finished_total',
       'kiln_archive_attempts_total',
       'kiln_archive_running',
+      'kiln_archive_waiting',
       'kiln_uploads_total',
       'kiln_optimise_jobs',
       'kiln_optimise_jobs_finished_total',

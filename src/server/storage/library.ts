@@ -184,6 +184,8 @@ export interface LibraryStore {
   ): Promise<void>;
   /** Completed tasks whose archive is due (never tried, or a retry whose time has come). */
   archiveDue(nowMs: number, limit: number): Promise<LibraryRow[]>;
+  /** How many completed tasks wait for their archive (due now or later): the archive's queue. */
+  archiveWaiting(): Promise<number>;
 
   /**
    * Keeps a balance the upstream stated outside a task (a 402's message): true at a moment
@@ -552,6 +554,17 @@ export function libraryStore(db: Kysely<Tables>): LibraryStore {
         .where('task_id', '=', taskId)
         .where('asset_sha256', 'is', null)
         .execute();
+    },
+
+    async archiveWaiting() {
+      const r = await db
+        .selectFrom('library')
+        .select(sql<number | string>`count(*)`.as('n'))
+        .where('archive_next_ms', 'is not', null)
+        .where('asset_sha256', 'is', null)
+        .where('status', '=', 'completed')
+        .executeTakeFirst();
+      return Number(r?.n ?? 0);
     },
 
     async archiveDue(nowMs, limit) {
