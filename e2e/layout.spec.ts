@@ -1,7 +1,7 @@
 // What fits on the screens artists use (issue 23's cosmetic list): the task page's actions above
 // the fold at 1440 × 900, and the viewer's whole toolbar, on /viewer, inside its frame.
 import { expect, test } from '@playwright/test';
-import { DEMO_KEY, expectRenderedModel, shot, useKey } from './helpers.ts';
+import { DEMO_KEY, expectRenderedModel, settle, shot, useKey } from './helpers.ts';
 
 test('at 1440 × 900 the task page shows Download, Optimise and Share without scrolling, and /viewer its whole toolbar', async ({
   page,
@@ -24,9 +24,20 @@ test('at 1440 × 900 the task page shows Download, Optimise and Share without sc
   ])
     await expect(action).toBeInViewport({ ratio: 1 });
   await shot(page, info, 'task-1440');
+  // The first showing keeps the model's picture: let that settle before leaving the page.
+  await expect
+    .poll(async () => {
+      const entry = await page.request.get(`/api/library/${id}`, {
+        headers: { authorization: `Bearer ${DEMO_KEY}` },
+      });
+      return ((await entry.json()) as { thumbnail_url: string | null }).thumbnail_url;
+    })
+    .not.toBeNull();
 
   await page.getByRole('link', { name: 'Open in viewer' }).click();
   const full = page.getByTestId('model-viewer').first();
+  await expect(full).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  await settle(page);
   await expectRenderedModel(full);
   const frame = (await full.boundingBox())!;
   const controls = full
