@@ -58,6 +58,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: process.env.KILN_E2E_DATA_DIR,
       MOCK_SPEED: 'fast',
+      // A request log line per request would bury the test report; warnings and errors still show.
+      LOG_LEVEL: 'warn',
       MOCK_KEYS: 'tr_demo_kiln:1000,tr_e2e_poor:5,tr_e2e_some:25',
     },
   },

@@ -256,6 +256,18 @@ test.describe('viewer', () => {
     // It did jump: the figure's top moved.
     const tops = seen.map((r) => r.top);
     expect(Math.max(...tops) - Math.min(...tops)).toBeGreaterThan(10);
+
+    // The facts say both boxes: the size as posed in the file, and the one the view is framed to.
+    await press(viewer, 'i');
+    const facts = viewer.getByTestId('viewer-facts');
+    await expect(facts.locator('[data-fact=dimensions]')).toContainText('as posed in the file');
+    await expect(facts.locator('[data-fact=dimensions] dd')).toContainText('1.80 m');
+    await expect(facts.locator('[data-fact=framed-size]')).toContainText("first clip's motion");
+    await expect(facts.locator('[data-fact=framed-size] dd')).toContainText('3.30 m');
+    // A figure that does not leave its rest box has one size, framed and measured alike.
+    await open(page, 'rigged');
+    await expect(facts.locator('[data-fact=dimensions] dd')).toContainText('1.80 m');
+    await expect(facts.locator('[data-fact=framed-size]')).toHaveCount(0);
   });
 
   test('frames a rigged figure whole in each half of the compare view too', async ({

@@ -1,8 +1,8 @@
-import { Box3, type Group, type SkinnedMesh, type AnimationClip } from 'three';
+import { Box3, Object3D, type Group, type SkinnedMesh, type AnimationClip } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { describe, expect, it } from 'vitest';
 import { fixtureIO, riggedFigure } from '../../../testing/viewer-fixtures.ts';
-import { fitSkinnedBounds } from './clip-bounds.ts';
+import { fitSkinnedBounds, motionSize } from './clip-bounds.ts';
 
 async function load(jump: boolean): Promise<{ scene: Group; animations: AnimationClip[] }> {
   const glb = await (await fixtureIO()).writeBinary(riggedFigure(jump));
@@ -49,5 +49,18 @@ describe('fitSkinnedBounds', () => {
     expect(mesh.boundingSphere!.radius).toBeGreaterThan(1.6); // never culled mid-jump
     // The exact rest box is still what a precise measure finds.
     expect(new Box3().setFromObject(scene, true).max.y).toBeCloseTo(1.8, 3);
+  });
+
+  it('tells the framed size only when a clip leaves the box the file poses it in', async () => {
+    const still = await load(false);
+    const restOnly = fitSkinnedBounds(still.scene, still.animations)!;
+    expect(motionSize(restOnly)).toBeNull();
+    const jumping = await load(true);
+    const fitted = fitSkinnedBounds(jumping.scene, jumping.animations)!;
+    expect(fitted.rest.max.y).toBeCloseTo(1.8, 3);
+    const [w, h] = motionSize(fitted)!;
+    expect(w).toBeCloseTo(0.5, 2);
+    expect(h).toBeCloseTo(3.3, 2);
+    expect(fitSkinnedBounds(new Object3D(), [])).toBeNull();
   });
 });

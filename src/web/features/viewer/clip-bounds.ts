@@ -29,20 +29,21 @@ export interface ClipBoundsOptions {
  * "Reset view" and frustum culling read) to hold the mesh in its rest pose and in every pose its
  * first clip (the one the viewer plays) takes it to: a character that jumps or walks out of its rest box stays in frame and is
  * never culled. The rest pose is measured exactly, the clips' poses on sampled vertices. Every
- * node is left as it was found.
+ * node is left as it was found. Returns both boxes (null when there is no skinned mesh).
  */
 export function fitSkinnedBounds(
   root: Object3D,
   clips: readonly AnimationClip[],
   { samplesPerClip = 12, maxVertices = 1000, maxClips = 1 }: ClipBoundsOptions = {},
-): void {
+): FittedBounds | null {
   const meshes: SkinnedMesh[] = [];
   root.traverse((o) => {
     if ((o as SkinnedMesh).isSkinnedMesh) meshes.push(o as SkinnedMesh);
   });
-  if (meshes.length === 0) return;
+  if (meshes.length === 0) return null;
   root.updateMatrixWorld(true);
   for (const mesh of meshes) mesh.computeBoundingBox();
+  const rest = new Box3().setFromObject(root);
 
   const moving = clips.slice(0, maxClips).filter((c) => c.duration > 0 && c.tracks.length > 0);
   if (moving.length > 0) {
@@ -77,6 +78,31 @@ export function fitSkinnedBounds(
     const box = mesh.boundingBox ?? new Box3();
     mesh.boundingSphere = box.getBoundingSphere(mesh.boundingSphere ?? new Sphere());
   }
+  return { rest, framed: new Box3().setFromObject(root) };
+}
+
+/** A skinned model's boxes in world space: as posed in the file, and as framed (with its clip). */
+export interface FittedBounds {
+  rest: Box3;
+  framed: Box3;
+}
+
+/**
+ * The framed box's size when a clip takes the model more than 1 % (of the rest box's largest
+ * side) beyond its rest box on any side, else null: the facts panel then says what the view is
+ * framed to, next to the size as posed in the file.
+ */
+export function motionSize({ rest, framed }: FittedBounds): [number, number, number] | null {
+  const restSize = rest.getSize(new Vector3());
+  const tolerance = 0.01 * Math.max(restSize.x, restSize.y, restSize.z);
+  const beyond =
+    rest.min.x - framed.min.x > tolerance ||
+    rest.min.y - framed.min.y > tolerance ||
+    rest.min.z - framed.min.z > tolerance ||
+    framed.max.x - rest.max.x > tolerance ||
+    framed.max.y - rest.max.y > tolerance ||
+    framed.max.z - rest.max.z > tolerance;
+  return beyond ? framed.getSize(new Vector3()).toArray() : null;
 }
 
 /** When to pose a clip: evenly spread times, and its keyframes when there are at most 24. */

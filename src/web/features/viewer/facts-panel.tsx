@@ -29,7 +29,14 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
-export default function FactsPanel({ bytes }: { bytes: Uint8Array }) {
+export default function FactsPanel({
+  bytes,
+  motionSize = null,
+}: {
+  bytes: Uint8Array;
+  /** The size the view is framed to when the playing clip moves the model beyond it (see scene). */
+  motionSize?: [number, number, number] | null;
+}) {
   const facts = useMemo(() => readFacts(bytes), [bytes]);
   const [report, setReport] = useState<{ bytes: Uint8Array; report: Report } | null>(null);
 
@@ -74,6 +81,13 @@ export default function FactsPanel({ bytes }: { bytes: Uint8Array }) {
             id="dimensions"
             value={facts.bounds ? facts.bounds.size.map(metres).join(' × ') : 'no geometry'}
           />
+          {motionSize && (
+            <Fact
+              term="Framed to, with its first clip's motion"
+              id="framed-size"
+              value={motionSize.map(metres).join(' × ')}
+            />
+          )}
           <Fact
             term={`Textures (${facts.textures.length})`}
             id="textures"

@@ -384,7 +384,7 @@ export default function ModelViewer({
       )}
       {settings.facts && model && (
         <Suspense fallback={<p className="muted small">Reading the file…</p>}>
-          <FactsPanel bytes={model.model.bytes} />
+          <FactsPanel bytes={model.model.bytes} motionSize={model.motionSize} />
         </Suspense>
       )}
       <figcaption id={captionId} className="visually-hidden">

@@ -36,7 +36,7 @@ import {
   releaseRenderer,
   type LoadedModel,
 } from './loaders.ts';
-import { fitSkinnedBounds } from './clip-bounds.ts';
+import { fitSkinnedBounds, motionSize } from './clip-bounds.ts';
 import { addWireframe, applyLook } from './looks.ts';
 import { backgroundColor, type ViewerSettings } from './settings.ts';
 
@@ -153,6 +153,11 @@ function isDark(color: string | null): boolean {
 export interface ModelInfo {
   model: LoadedModel;
   clips: string[];
+  /**
+   * The size (W × H × D, in the file's units) the view is framed to when the first clip takes a
+   * skinned model beyond the box it has as posed in the file; null when the two are the same.
+   */
+  motionSize: [number, number, number] | null;
 }
 
 export interface StageProps {
@@ -277,16 +282,20 @@ function LoadedModelView({
   // A copy per viewer (sharing geometry, materials and textures): an object has one parent, and
   // the looks swap materials on this copy's meshes only.
   const object = useMemo(() => cloneObject(model.gltf.scene), [model]);
-  const { unit, size } = useMemo(() => {
+  const { unit, size, motion } = useMemo(() => {
     // A skinned mesh keeps the box it first computes (Bounds' fit and "Reset view" read it): make
     // it now, with every joint in place (not whenever it is first asked for, with the joints
     // moved by the centring), and wide enough for every pose its clips take it to.
-    fitSkinnedBounds(object, model.gltf.animations);
+    const fitted = fitSkinnedBounds(object, model.gltf.animations);
     object.updateMatrixWorld(true);
     const raw = new Box3().setFromObject(object, true).getSize(new Vector3());
     const footprint = Math.max(raw.x, raw.z, raw.y / 2);
     const unit = Number.isFinite(footprint) && footprint > 0 ? 1 / footprint : 1;
-    return { unit, size: raw.multiplyScalar(unit) };
+    return {
+      unit,
+      size: raw.multiplyScalar(unit),
+      motion: fitted ? motionSize(fitted) : null,
+    };
   }, [object, model]);
   useEffect(() => {
     acquire(model);
@@ -296,8 +305,12 @@ function LoadedModelView({
   useLayoutEffect(() => onSize(size), [onSize, size]);
   useLayoutEffect(
     () =>
-      onLoaded({ model, clips: model.gltf.animations.map((c, i) => c.name || `Clip ${i + 1}`) }),
-    [model, onLoaded],
+      onLoaded({
+        model,
+        clips: model.gltf.animations.map((c, i) => c.name || `Clip ${i + 1}`),
+        motionSize: motion,
+      }),
+    [model, onLoaded, motion],
   );
 
   const { look, wireframe } = settings;
