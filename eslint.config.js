@@ -49,6 +49,26 @@ export default tseslint.config(
     },
   },
   {
+    // What the server and the mock answer alike (decision 0082): the contract and Hono only.
+    files: ['src/http/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            '**/server/**',
+            '**/mock/**',
+            '**/web/**',
+            '**/client/**',
+            '**/generator/**',
+            'node:*',
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The generator is a package of its own: its folders use each other, and nothing of Kiln's.
     files: ['src/generator/**/*.{ts,mjs}'],
     ignores: ['**/*.test.ts'],

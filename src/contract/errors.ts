@@ -9,6 +9,17 @@ export const ERROR_TYPES = {
   rateLimit: 'rate_limit_error',
   api: 'api_error',
 } as const;
+export type ErrorType = (typeof ERROR_TYPES)[keyof typeof ERROR_TYPES];
+
+/** `error.type` for an HTTP status (DESIGN "Choices the spec leaves open"): the one mapping. */
+export function errorTypeFor(status: number): ErrorType {
+  if (status === 401) return ERROR_TYPES.authentication;
+  if (status === 402) return ERROR_TYPES.insufficientCredits;
+  if (status === 404) return ERROR_TYPES.notFound;
+  if (status === 429) return ERROR_TYPES.rateLimit;
+  if (status >= 500) return ERROR_TYPES.api;
+  return ERROR_TYPES.invalidRequest;
+}
 
 /**
  * `error.code` values of the mock and of Kiln's own API (a real upstream may send others). Every
@@ -70,6 +81,7 @@ export const ERROR_CODES = {
   /** Optimising took longer than its time limit and was stopped. */
   optimiseTimeout: 'optimise_timeout',
 } as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 /** The code of a task failure for each kind of unusable input (`GeneratorInputError.reason`). */
 export const INPUT_FAILURE_CODES = {
@@ -92,6 +104,28 @@ export type ErrorObject = z.infer<typeof ErrorObjectSchema>;
 
 export const ErrorBodySchema = z.object({ error: ErrorObjectSchema }).loose();
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** What Kiln or its mock says went wrong: one of the contract's codes, and the field if any. */
+export interface ApiErrorInit {
+  code: ErrorCode;
+  message: string;
+  param?: string | undefined;
+  /** Only where the status does not say it (a 400 that is not the caller's request's fault). */
+  type?: string | undefined;
+}
+
+/**
+ * The error object of an answer with this status, as Kiln and its mock send it: `message`, then
+ * `type` (from the status unless given), `code`, and `param` only when there is a field to name.
+ */
+export function errorObjectFor(status: number, error: ApiErrorInit): ErrorObject {
+  return {
+    message: error.message,
+    type: error.type ?? errorTypeFor(status),
+    code: error.code,
+    ...(error.param !== undefined ? { param: error.param } : {}),
+  };
+}
 
 export function errorBody(error: ErrorObject): ErrorBody {
   return { error };

@@ -11,7 +11,7 @@ import { assetRoutes } from './library/assets.ts';
 import { libraryRoutes } from './library/routes.ts';
 import { createLibraryService } from './library/service.ts';
 import { listedPrices } from './library/prices.ts';
-import { ApiError, onApiError } from './middleware/api-error.ts';
+import { ApiError, onApiError } from '../http/index.ts';
 import { apiBoundary } from './middleware/boundary.ts';
 import { createOptimiser, type OptimiserOptions } from './optimise/index.ts';
 import { ownerHasher } from './owner-id.ts';

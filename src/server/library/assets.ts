@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { ERROR_CODES } from '../../contract/index.ts';
-import { ApiError } from '../middleware/api-error.ts';
+import { ApiError } from '../../http/index.ts';
 import { bearerKey, type OwnerOf } from '../owner-id.ts';
 import { serveBlob } from '../serve-blob.ts';
 import type { BlobStore } from '../storage/blobs.ts';

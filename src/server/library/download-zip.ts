@@ -2,7 +2,7 @@ import { Zip, ZipPassThrough, strToU8 } from 'fflate';
 import { Hono } from 'hono';
 import { ERROR_CODES } from '../../contract/index.ts';
 import { glbFileName, isoDay } from '../../formats/index.ts';
-import { ApiError } from '../middleware/api-error.ts';
+import { ApiError } from '../../http/index.ts';
 import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
 import type { OwnerOf } from '../owner-id.ts';
 import type { BlobStore } from '../storage/blobs.ts';

@@ -5,7 +5,7 @@ import {
   LIBRARY_STATUSES,
   type LibrarySort,
 } from '../../contract/index.ts';
-import { ApiError } from '../middleware/api-error.ts';
+import { ApiError } from '../../http/index.ts';
 import {
   creditsKeyOf,
   type LibraryCursor,

@@ -9,7 +9,7 @@ import {
   type LibraryBulkResult,
   type LibraryPage,
 } from '../../contract/index.ts';
-import { ApiError } from '../middleware/api-error.ts';
+import { ApiError } from '../../http/index.ts';
 import { readJson } from '../middleware/boundary.ts';
 import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
 import type { OwnerOf } from '../owner-id.ts';

@@ -7,7 +7,7 @@ import {
   unstorableTextAt,
   unstorableTextMessage,
 } from '../../contract/index.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../../http/index.ts';
 
 /** The largest JSON body Kiln's own routes read (creates, uploads and pictures have their own). */
 export const JSON_BODY_MAX_BYTES = 1024 * 1024;

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStorage, type Storage } from '../storage/database.ts';
-import { onApiError } from './api-error.ts';
+import { onApiError } from '../../http/index.ts';
 import { idempotency } from './idempotency.ts';
 import { owner, type OwnerEnv } from './owner.ts';
 

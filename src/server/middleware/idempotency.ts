@@ -8,7 +8,7 @@ import {
   IDEMPOTENCY_KEY_RE,
 } from '../../contract/index.ts';
 import type { IdempotencyStore, StoredResponse } from '../storage/idempotency.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../../http/index.ts';
 import type { OwnerEnv } from './owner.ts';
 
 export interface IdempotencyOptions {

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { ownerHasher } from '../owner-id.ts';
-import { onApiError } from './api-error.ts';
+import { onApiError } from '../../http/index.ts';
 import { owner, type OwnerEnv } from './owner.ts';
 
 const ownerOf = ownerHasher(Buffer.alloc(32, 1));

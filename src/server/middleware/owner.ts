@@ -1,7 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import { ERROR_CODES } from '../../contract/index.ts';
 import { bearerKey, type OwnerOf } from '../owner-id.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../../http/index.ts';
 
 export type OwnerEnv = { Variables: { owner: string | undefined } };
 

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../contract/index.ts';
 import { openSqliteStorage, type Storage } from '../storage/database.ts';
-import { onApiError } from './api-error.ts';
+import { onApiError } from '../../http/index.ts';
 import { rateLimit } from './rate-limit.ts';
 
 let storage: Storage | undefined;

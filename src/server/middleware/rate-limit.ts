@@ -2,7 +2,7 @@ import type { Context, Env, MiddlewareHandler } from 'hono';
 import { rateLimiter } from 'hono-rate-limiter';
 import { ERROR_CODES } from '../../contract/index.ts';
 import type { Counters } from '../storage/counters.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../../http/index.ts';
 
 export interface RateLimitOptions<E extends Env> {
   /** Requests per window; 0 turns the limit off. */

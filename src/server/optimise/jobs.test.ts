@@ -8,7 +8,7 @@ import {
   optimisePlanOf,
   type OptimiseJob,
 } from '../../contract/index.ts';
-import { ApiError } from '../middleware/api-error.ts';
+import { ApiError } from '../../http/index.ts';
 import { diskBlobStore, type BlobStore } from '../storage/blobs.ts';
 import { openSqliteStorage, type Storage } from '../storage/database.ts';
 import { createOptimiseJobs, type OptimiseJobsDeps } from './jobs.ts';

@@ -10,7 +10,7 @@ import {
   type OptimisePlan,
 } from '../../contract/index.ts';
 import { createLimiter } from '../../async/index.ts';
-import { ApiError } from '../middleware/api-error.ts';
+import { ApiError } from '../../http/index.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import type { OptimiseJobStore, StoredOptimiseJob } from '../storage/optimise-jobs.ts';
 import { OptimiseInputError } from './pipeline.ts';

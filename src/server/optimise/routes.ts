@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ERROR_CODES, parseOptimiseRequest, type OptimiseStart } from '../../contract/index.ts';
-import { ApiError } from '../middleware/api-error.ts';
+import { ApiError } from '../../http/index.ts';
 import { readJson } from '../middleware/boundary.ts';
 import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
 import type { OwnerOf } from '../owner-id.ts';

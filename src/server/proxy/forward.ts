@@ -1,6 +1,6 @@
 import { raceSignal } from '../../async/index.ts';
 import { ERROR_CODES } from '../../contract/index.ts';
-import { ApiError } from '../middleware/api-error.ts';
+import { ApiError } from '../../http/index.ts';
 import { currentRequestId } from '../ops/request-log.ts';
 
 export interface ProxyTarget {

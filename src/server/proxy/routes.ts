@@ -11,7 +11,7 @@ import {
   type Task,
 } from '../../contract/index.ts';
 import type { LibraryService } from '../library/service.ts';
-import { ApiError } from '../middleware/api-error.ts';
+import { ApiError } from '../../http/index.ts';
 import { idempotency } from '../middleware/idempotency.ts';
 import { owner, type OwnerEnv } from '../middleware/owner.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { createHash } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import { ERROR_CODES, type LibraryEntry, type Share } from '../../contract/index.ts';
-import { ApiError } from '../middleware/api-error.ts';
+import { ApiError } from '../../http/index.ts';
 import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
 import { bearerKey, type OwnerOf } from '../owner-id.ts';
 import { FRAMEABLE_CSP } from '../security.ts';

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { ApiError } from '../middleware/api-error.ts';
+import { ApiError } from '../../http/index.ts';
 import { imageKind, unusableImageSentence } from '../../formats/index.ts';
 
 /** 20 MiB, the same cap the mock puts on a fetched `image_url`. */

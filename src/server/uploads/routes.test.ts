@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diskBlobStore, sha256Hex, type BlobStore } from '../storage/blobs.ts';
 import { UploadResultSchema, type UploadResult } from '../../contract/index.ts';
-import { onApiError } from '../middleware/api-error.ts';
+import { onApiError } from '../../http/index.ts';
 import { openSqliteStorage, type Storage } from '../storage/database.ts';
 import { readPhoto } from '../../testing/fixtures.ts';
 import { normaliseImage } from './normalise-image.ts';

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { bodyLimit } from 'hono/body-limit';
 import { ERROR_CODES, type UploadResult } from '../../contract/index.ts';
 import { SafeFetchError } from '../../net/index.ts';
-import { ApiError } from '../middleware/api-error.ts';
+import { ApiError } from '../../http/index.ts';
 import { readJson } from '../middleware/boundary.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { sha256Hex, type BlobStore, type StoredBlob } from '../storage/blobs.ts';

@@ -1,23 +1,18 @@
 import type { ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ERROR_CODES, ERROR_TYPES, errorBody, type ErrorObject } from '../../contract/index.ts';
-
-type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
-
-/** `error.type` for an HTTP status (DESIGN "Choices the spec leaves open"). */
-function typeOf(status: number): string {
-  if (status === 401) return ERROR_TYPES.authentication;
-  if (status === 402) return ERROR_TYPES.insufficientCredits;
-  if (status === 404) return ERROR_TYPES.notFound;
-  if (status === 429) return ERROR_TYPES.rateLimit;
-  if (status >= 500) return ERROR_TYPES.api;
-  return ERROR_TYPES.invalidRequest;
-}
+import {
+  ERROR_CODES,
+  errorBody,
+  errorObjectFor,
+  type ApiErrorInit,
+  type ErrorObject,
+} from '../contract/index.ts';
 
 /**
  * An answer in the spec's error shape (`{ error: { message, type, code, param? } }`), thrown
- * anywhere in the server and rendered by `onApiError`. The code is one of the contract's.
+ * anywhere in the server or the mock and rendered by `onApiError` (or `getResponse()` where a
+ * Response is wanted at once). The code is one of the contract's; the type follows the status.
  */
 export class ApiError extends HTTPException {
   readonly error: ErrorObject;
@@ -25,16 +20,11 @@ export class ApiError extends HTTPException {
 
   constructor(
     status: ContentfulStatusCode,
-    error: { code: ErrorCode; message: string; param?: string; type?: string },
+    error: ApiErrorInit,
     options: { headers?: Record<string, string>; cause?: unknown } = {},
   ) {
     super(status, { message: error.message, cause: options.cause });
-    this.error = {
-      message: error.message,
-      type: error.type ?? typeOf(status),
-      code: error.code,
-      ...(error.param !== undefined ? { param: error.param } : {}),
-    };
+    this.error = errorObjectFor(status, error);
     this.headers = options.headers ?? {};
   }
 
@@ -43,17 +33,26 @@ export class ApiError extends HTTPException {
   }
 }
 
+export interface OnApiErrorOptions {
+  /** The database cannot be reached: a 503 with Retry-After. */
+  unavailable?: (err: unknown) => boolean;
+  /** The file store (uploads, models, pictures) cannot be reached: said apart from the database. */
+  blobsUnavailable?: (err: unknown) => boolean;
+  /** The message of a 500 (a bug: its detail is logged, never sent). Default: Kiln's. */
+  internalMessage?: string;
+  /** Before the log line of a 500 (`error on GET /path: …`). Default: none. */
+  logPrefix?: string;
+}
+
+const RETRY_SOON = { headers: { 'retry-after': '5' } };
+
 /**
  * `app.onError`: ApiErrors as they are, other HTTP exceptions in the same shape, a store that
  * cannot be reached 503 (`unavailable` tells), the rest 500.
  */
 export function onApiError(
   log: (message: string) => void,
-  options: {
-    unavailable?: (err: unknown) => boolean;
-    /** The file store (uploads, models, pictures) cannot be reached: said apart from the database. */
-    blobsUnavailable?: (err: unknown) => boolean;
-  } = {},
+  options: OnApiErrorOptions = {},
 ): ErrorHandler {
   return (err, c) => {
     if (err instanceof ApiError) return err.getResponse();
@@ -66,7 +65,7 @@ export function onApiError(
           message:
             'Kiln cannot reach its file store (where uploads and models are kept) just now. Try again in a few seconds.',
         },
-        { headers: { 'retry-after': '5' } },
+        RETRY_SOON,
       ).getResponse();
     }
     if (options.unavailable?.(err)) {
@@ -77,7 +76,7 @@ export function onApiError(
           code: ERROR_CODES.serviceUnavailable,
           message: 'Kiln cannot reach its database just now. Try again in a few seconds.',
         },
-        { headers: { 'retry-after': '5' } },
+        RETRY_SOON,
       ).getResponse();
     }
     if (err instanceof HTTPException && err.status < 500)
@@ -85,10 +84,10 @@ export function onApiError(
         code: ERROR_CODES.invalidValue,
         message: err.message || 'The request is not valid.',
       }).getResponse();
-    log(`error on ${c.req.method} ${c.req.path}: ${String(err)}`);
+    log(`${options.logPrefix ?? ''}error on ${c.req.method} ${c.req.path}: ${String(err)}`);
     return new ApiError(500, {
       code: ERROR_CODES.internal,
-      message: 'Kiln had an internal error. Try again.',
+      message: options.internalMessage ?? 'Kiln had an internal error. Try again.',
     }).getResponse();
   };
 }
