@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_SELECTION, nextIndex, selectRange, toggle } from './grid-selection.ts';
+import { NO_SELECTION, deselect, nextIndex, selectRange, toggle } from './grid-selection.ts';
 
 describe('moving between cards with the keys', () => {
   // 10 cards, 4 to a row:  0 1 2 3 / 4 5 6 7 / 8 9
@@ -57,5 +57,19 @@ describe('selecting cards', () => {
     expect([...selectRange(NO_SELECTION, order, 'c').ids]).toEqual(['c']);
     const gone = selectRange({ ids: new Set(['z']), anchor: 'z' }, order, 'c');
     expect([...gone.ids].sort()).toEqual(['c', 'z']);
+  });
+});
+
+describe('cards leaving the grid', () => {
+  it('drops them from the selection and forgets an anchor among them', () => {
+    const s = deselect({ ids: new Set(['a', 'b', 'c']), anchor: 'b' }, new Set(['b', 'x']));
+    expect([...s.ids].sort()).toEqual(['a', 'c']);
+    expect(s.anchor).toBeNull();
+  });
+
+  it('keeps an anchor that stays', () => {
+    const s = deselect({ ids: new Set(['a', 'b']), anchor: 'a' }, new Set(['b']));
+    expect([...s.ids]).toEqual(['a']);
+    expect(s.anchor).toBe('a');
   });
 });

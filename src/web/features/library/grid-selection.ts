@@ -70,3 +70,11 @@ export function selectRange(selection: Selection, order: readonly string[], id: 
   }
   return { ids, anchor: id };
 }
+
+/** Cards gone from the grid (hidden): out of the selection, and no longer its anchor. */
+export function deselect(selection: Selection, gone: ReadonlySet<string>): Selection {
+  return {
+    ids: new Set([...selection.ids].filter((id) => !gone.has(id))),
+    anchor: selection.anchor && gone.has(selection.anchor) ? null : selection.anchor,
+  };
+}

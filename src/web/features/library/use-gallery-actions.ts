@@ -1,0 +1,131 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
+import type { LibraryEntry } from '../../../contract/index.ts';
+import { useBulkAction } from '../../api/library-bulk.ts';
+import { useSetFavourite } from '../../api/library-favourite.ts';
+
+/** The task ids a message names: "Task hidden." or "3 tasks hidden." */
+const tasks = (n: number, what: string) => (n === 1 ? `Task ${what}.` : `${n} tasks ${what}.`);
+
+export interface GalleryActionsInput {
+  /** The ids shown, in order (where focus goes when cards are hidden). */
+  order: readonly string[];
+  selected: readonly LibraryEntry[];
+  /** Takes tasks out of the grid, and puts them back. */
+  hide: (ids: readonly string[]) => void;
+  show: (ids: readonly string[]) => void;
+  /** Takes tasks out of the selection. */
+  forget: (gone: ReadonlySet<string>) => void;
+  focusCard: (id: string | undefined, part: 'card' | 'open') => void;
+}
+
+/**
+ * What is done to tasks from the grid: star one, hide one (its own Hide), star or hide the
+ * selected ones; hidden ones can come back (Undo). Each outcome is announced, and focus goes to
+ * a neighbour rather than being lost.
+ */
+export function useGalleryActions({
+  order,
+  selected,
+  hide,
+  show,
+  forget,
+  focusCard,
+}: GalleryActionsInput) {
+  const favourite = useSetFavourite();
+  const bulk = useBulkAction();
+  const [announcement, setAnnouncement] = useState('');
+  // The tasks hidden last, for Undo.
+  const [lastHidden, setLastHidden] = useState<readonly string[]>([]);
+
+  const say = useCallback((message: string) => {
+    // A trailing no-break space alternates so that the same message is announced again.
+    setAnnouncement((prev) => (prev === message ? `${message}\u00a0` : message));
+  }, []);
+
+  /** Cards are gone: say so, offer Undo, and put focus on a neighbour rather than losing it. */
+  const onHiddenMany = (ids: readonly string[], part: 'card' | 'open') => {
+    const gone = new Set(ids);
+    const first = order.findIndex((id) => gone.has(id));
+    const neighbour =
+      order.slice(first + 1).find((id) => !gone.has(id)) ??
+      order
+        .slice(0, Math.max(first, 0))
+        .reverse()
+        .find((id) => !gone.has(id));
+    flushSync(() => {
+      hide(ids);
+      setLastHidden(ids);
+      forget(gone);
+      bulk.reset();
+      say(tasks(ids.length, 'hidden'));
+    });
+    focusCard(neighbour, part);
+  };
+  const onHiddenManyRef = useRef(onHiddenMany);
+  useEffect(() => {
+    onHiddenManyRef.current = onHiddenMany;
+  });
+  // One card hid itself (its own Hide, confirmed): focus goes to the neighbour's Open.
+  const onHidden = useCallback((id: string) => onHiddenManyRef.current([id], 'open'), []);
+
+  /** Undo: the tasks come back where they were, and focus goes to the first. */
+  const undo = () => {
+    const ids = lastHidden;
+    if (ids.length === 0) return;
+    bulk.mutate(
+      { ids: [...ids], action: 'unhide' },
+      {
+        onSuccess: () => {
+          flushSync(() => {
+            show(ids);
+            setLastHidden([]);
+            say(ids.length === 1 ? 'Task shown again.' : `${ids.length} tasks shown again.`);
+          });
+          focusCard(ids[0], 'open');
+        },
+      },
+    );
+  };
+
+  const hideSelected = () => {
+    const ids = selected.map((e) => e.id);
+    if (ids.length === 0) return;
+    bulk.mutate(
+      { ids, action: 'hide' },
+      { onSuccess: (result) => onHiddenMany([...result.updated, ...result.not_found], 'card') },
+    );
+  };
+  const favouriteSelected = (on: boolean) => {
+    const ids = selected.map((e) => e.id);
+    bulk.mutate(
+      { ids, action: on ? 'favourite' : 'unfavourite' },
+      {
+        onSuccess: (result) => {
+          setLastHidden([]);
+          say(
+            `${result.updated.length === 1 ? 'Task' : `${result.updated.length} tasks`} ${on ? 'added to' : 'removed from'} favourites.`,
+          );
+        },
+      },
+    );
+  };
+
+  const { mutate: setFavourite } = favourite;
+  const onFavourite = useCallback(
+    (id: string, on: boolean) => setFavourite({ id, favourite: on }),
+    [setFavourite],
+  );
+
+  return {
+    bulk,
+    favourite,
+    announcement,
+    lastHidden,
+    onHidden,
+    onFavourite,
+    undo,
+    hideSelected,
+    favouriteSelected,
+  };
+}
