@@ -1,12 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  anotherModel,
-  draftVersion,
-  isInputFailure,
-  saveDraft,
-  subscribeDrafts,
-  takeDraft,
-} from './draft.ts';
+import { anotherModel, draftVersion, isInputFailure, saveDraft, takeDraft } from './draft.ts';
 
 const store = new Map<string, string>();
 beforeEach(() => {
@@ -21,15 +14,15 @@ beforeEach(() => {
 describe('drafts', () => {
   it('hands a request to the form once, and tells a form on screen', () => {
     let told = 0;
-    const stop = subscribeDrafts(() => told++);
-    const before = draftVersion();
+    const stop = draftVersion.subscribe(() => told++);
+    const before = draftVersion.get();
     saveDraft({
       body: { model: 'alpha', image_url: 'http://k/api/uploads/a.png' },
       error: { at: 'image_url', message: 'No object found.' },
     });
     stop();
     expect(told).toBe(1);
-    expect(draftVersion()).toBe(before + 1);
+    expect(draftVersion.get()).toBe(before + 1);
     expect(takeDraft()?.error?.at).toBe('image_url');
     expect(takeDraft()).toBeNull();
   });

@@ -1,5 +1,6 @@
 import type { CreateGenerationInput } from '../../contract/index.ts';
 import type { ShownError } from './describe-error.ts';
+import { createStore, type Store } from './store.ts';
 
 /**
  * A request handed back to the studio's form: "Try again" on a task whose input was at fault
@@ -16,8 +17,13 @@ export interface Draft {
 }
 
 const KEY = 'kiln.draft';
-let version = 0;
-const listeners = new Set<() => void>();
+const saved = createStore(0);
+
+/**
+ * How many drafts this tab has saved: a form on screen keyed by it (`useStore(draftVersion)`)
+ * starts again when a draft arrives, and takes it.
+ */
+export const draftVersion: Store<number> = saved;
 
 export function saveDraft(draft: Draft): void {
   try {
@@ -25,17 +31,7 @@ export function saveDraft(draft: Draft): void {
   } catch {
     // storage off: the form opens empty
   }
-  version++;
-  for (const l of listeners) l();
-}
-
-/** For useSyncExternalStore: a form already on screen starts again when a draft arrives. */
-export function subscribeDrafts(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-export function draftVersion(): number {
-  return version;
+  saved.set((n) => n + 1);
 }
 
 /** The draft, once: reading it removes it. */

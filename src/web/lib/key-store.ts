@@ -1,11 +1,10 @@
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore, type Store } from './store.ts';
 
 /**
  * The API key lives only in this browser: localStorage ("remember on this device")
  * or sessionStorage ("this session only"). It is sent only in the Authorization header.
  */
 const STORAGE_KEY = 'kiln.apiKey';
-const listeners = new Set<() => void>();
 
 export type KeyPersistence = 'device' | 'session';
 
@@ -19,38 +18,36 @@ function read(): string | null {
   }
 }
 
-let current = typeof window === 'undefined' ? null : read();
+const key = createStore<string | null>(typeof window === 'undefined' ? null : read());
+
+/** The key of this tab (null: none), for components (`useStore(apiKey)`, or `useApiKey()`). */
+export const apiKey: Store<string | null> = key;
 
 // Another tab saved or forgot a key on this device: follow it (sessionStorage is per tab).
 if (typeof window !== 'undefined')
   window.addEventListener('storage', (e) => {
     if (e.key !== STORAGE_KEY && e.key !== null) return;
-    const next = read();
-    if (next === current) return;
-    current = next;
-    emit();
+    key.set(read());
   });
 
-function emit() {
-  for (const l of listeners) l();
-}
-
-export function saveKey(key: string, persistence: KeyPersistence) {
-  forgetKey(false);
-  (persistence === 'device' ? localStorage : sessionStorage).setItem(STORAGE_KEY, key);
-  current = key;
-  emit();
-}
-
-export function forgetKey(notify = true) {
+function removeStored() {
   try {
     localStorage.removeItem(STORAGE_KEY);
     sessionStorage.removeItem(STORAGE_KEY);
   } catch {
     // storage unavailable: nothing was kept
   }
-  current = null;
-  if (notify) emit();
+}
+
+export function saveKey(next: string, persistence: KeyPersistence) {
+  removeStored();
+  (persistence === 'device' ? localStorage : sessionStorage).setItem(STORAGE_KEY, next);
+  key.set(next);
+}
+
+export function forgetKey() {
+  removeStored();
+  key.set(null);
 }
 
 export function keyPersistence(): KeyPersistence | null {
@@ -65,27 +62,12 @@ export function keyPersistence(): KeyPersistence | null {
 
 /** The key right now, for query functions (which run outside render). */
 export function currentApiKey(): string | null {
-  return current;
+  return key.get();
 }
 
+/** The key as state. */
 export function useApiKey(): string | null {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l);
-      const onStorage = (e: StorageEvent) => {
-        if (e.key === STORAGE_KEY) {
-          current = read();
-          l();
-        }
-      };
-      window.addEventListener('storage', onStorage);
-      return () => {
-        listeners.delete(l);
-        window.removeEventListener('storage', onStorage);
-      };
-    },
-    () => current,
-  );
+  return useStore(apiKey);
 }
 
 /** `tr_demo…kiln`: enough to recognise a key, not enough to use it. */

@@ -1,6 +1,6 @@
-import { useSyncExternalStore } from 'react';
+import { createStore, useStore, type Store } from './store.ts';
 
-/** Kiln's pages. A tiny router: the path is the state, history is the store. */
+/** Kiln's pages. A tiny router: the address is the state, kept in step with history. */
 export type Route =
   | { page: 'studio' }
   | { page: 'gallery' }
@@ -29,25 +29,41 @@ export function parseRoute(pathname: string): Route {
   return { page: 'not-found' };
 }
 
-const listeners = new Set<() => void>();
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  window.addEventListener('popstate', listener);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('popstate', listener);
-  };
+/** The part of the address the pages follow. */
+export interface Address {
+  pathname: string;
+  search: string;
 }
+
+const here = (): Address =>
+  typeof location === 'undefined'
+    ? { pathname: '/', search: '' }
+    : { pathname: location.pathname, search: location.search };
+
+const current = createStore<Address>(here());
+
+/** The address, kept in step with history (navigate, setSearch, back and forward). */
+export const address: Store<Address> = current;
+
+/** Reads the address again after history moved; a new object only when something changed. */
+function follow() {
+  current.set((was) => {
+    const now = here();
+    return now.pathname === was.pathname && now.search === was.search ? was : now;
+  });
+}
+
+if (typeof window !== 'undefined') window.addEventListener('popstate', follow);
 
 export function navigate(to: string) {
   if (to === location.pathname) return;
   history.pushState(null, '', to);
-  for (const l of listeners) l();
+  follow();
   window.scrollTo({ top: 0 });
 }
 
 export function usePathname(): string {
-  return useSyncExternalStore(subscribe, () => location.pathname);
+  return useStore(address, (a) => a.pathname);
 }
 
 export function useRoute(): Route {
@@ -59,7 +75,7 @@ export function useRoute(): Route {
  * its filters in the address re-renders on setSearch and on back/forward.
  */
 export function useSearch(): string {
-  return useSyncExternalStore(subscribe, () => location.search);
+  return useStore(address, (a) => a.search);
 }
 
 /**
@@ -74,5 +90,5 @@ export function setSearch(search: string, { replace = false }: { replace?: boole
   const to = `${location.pathname}${query}${location.hash}`;
   if (replace) history.replaceState(history.state, '', to);
   else history.pushState(null, '', to);
-  for (const l of listeners) l();
+  follow();
 }

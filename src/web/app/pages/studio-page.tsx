@@ -1,9 +1,10 @@
 import { useQueries } from '@tanstack/react-query';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
 import { progressOf } from '../../../contract/index.ts';
 import { useClient, useKeyScope } from '../../api/api-client.ts';
 import { useLibrary } from '../../api/library-query.ts';
-import { draftVersion, subscribeDrafts } from '../../lib/draft.ts';
+import { draftVersion } from '../../lib/draft.ts';
+import { useStore } from '../../lib/store.ts';
 import { TaskCard } from '../../features/tasks/task-card.tsx';
 import { SyncWaitCard, type SyncWait } from '../../features/tasks/sync-wait.tsx';
 import { TaskDetail } from '../../features/tasks/task-detail.tsx';
@@ -38,7 +39,7 @@ export function StudioPage() {
   const [created, setCreated] = useState<string | null>(null);
   const [waiting, setWaiting] = useState<SyncWait | null>(null);
   // "Edit and try again" hands the form a draft: the form starts again with it.
-  const formVersion = useSyncExternalStore(subscribeDrafts, draftVersion);
+  const formVersion = useStore(draftVersion);
   const focus = selected ?? recent[0]?.id ?? null;
   useTabTitle(recent.filter((e) => e.status === 'pending').map((e) => e.id));
 
