@@ -12,7 +12,7 @@ import { describeError } from '../../lib/describe-error.ts';
 import { formatTime, promptExcerpt } from '../../lib/entry-format.ts';
 import { Link } from '../../ui/link.tsx';
 import { LazyBackgroundPictures } from '../viewer/index.ts';
-import type { BatchView } from './batch-controller.ts';
+import type { BatchView } from './batch-state.ts';
 import { itemStatus, type ItemStatus } from './batch-status.ts';
 import type { Batch, BatchItem } from './batch-store.ts';
 import { saveBlob } from '../../lib/save-blob.ts';

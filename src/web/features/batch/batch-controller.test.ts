@@ -98,7 +98,7 @@ describe('the batch controller', () => {
 
     const controller = controllerOver(storage);
     controller.open('k1');
-    expect(controller.getSnapshot().batch?.items.map((i) => i.state)).toEqual([
+    expect(controller.view.get().batch?.items.map((i) => i.state)).toEqual([
       'created',
       'creating',
       'queued',
@@ -157,14 +157,14 @@ describe('the batch controller', () => {
     const second = controllerOver(storage, photos);
     second.open('k1');
     await second.resume(upstream.api);
-    const batch = second.getSnapshot().batch!;
+    const batch = second.view.get().batch!;
     expect(batch.items.map((i) => i.state)).toEqual(['created', 'created']);
     expect(upstream.uploads.sort()).toEqual(['chair.png', 'horse.png']);
     expect(photos.size).toBe(0); // uploaded photos are not kept
 
     const before = batch.items[1]!;
     await second.retry(before.id, upstream.api);
-    const retried = second.getSnapshot().batch!.items[1]!;
+    const retried = second.view.get().batch!.items[1]!;
     expect(retried.idempotencyKey).not.toBe(before.idempotencyKey);
     expect(retried.taskId).not.toBe(before.taskId);
     expect(retried.earlierTaskIds).toEqual([before.taskId]);
@@ -183,9 +183,9 @@ describe('the batch controller', () => {
       upstream.api,
     );
     controller.open('k2');
-    expect(controller.getSnapshot().batch).toBeNull();
+    expect(controller.view.get().batch).toBeNull();
     controller.open('k1');
-    expect(controller.getSnapshot().batch?.items[0]?.taskId).toBe('task_1');
+    expect(controller.view.get().batch?.items[0]?.taskId).toBe('task_1');
     controller.clear();
     expect(loadBatch('k1', storage)).toBeNull();
   });
@@ -220,7 +220,7 @@ describe('the batch controller', () => {
     const controller = controllerOver(storage);
     controller.open('k1');
     await controller.resume(upstream.api);
-    expect(controller.getSnapshot().batch?.items[0]).toMatchObject({
+    expect(controller.view.get().batch?.items[0]).toMatchObject({
       state: 'failed',
       error: '“robot.png” was not kept by this browser through the reload; add it to a new batch.',
     });

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useBatchApi } from '../../api/batch-tasks.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { BatchBoard } from './batch-board.tsx';
-import type { NewBatch } from './batch-controller.ts';
+import type { NewBatch } from './new-batch.ts';
 import { BatchPlanner } from './batch-planner.tsx';
 import { batchController, useBatch } from './use-batch.ts';
 import './batch.css';

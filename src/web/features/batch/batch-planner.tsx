@@ -12,7 +12,7 @@ import {
   parsePromptList,
   type BatchKind,
 } from './batch-plan.ts';
-import type { NewBatch } from './batch-controller.ts';
+import type { NewBatch } from './new-batch.ts';
 
 interface PlannedPhoto {
   id: string;

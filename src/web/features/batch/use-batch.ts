@@ -1,8 +1,10 @@
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { BatchApi } from '../../api/batch-tasks.ts';
 import { newIdempotencyKey } from '../../api/create-task.ts';
 import { describeError } from '../../lib/describe-error.ts';
-import { createBatchController, type BatchView } from './batch-controller.ts';
+import { useStore } from '../../lib/store.ts';
+import { createBatchController } from './batch-controller.ts';
+import type { BatchView } from './batch-state.ts';
 import { browserPhotoStore } from './photo-store.ts';
 
 /** The one batch controller of this tab: it goes on sending while the artist is on other pages. */
@@ -16,7 +18,7 @@ export const batchController = createBatchController({
 export function useBatch(api: BatchApi): BatchView {
   // Opened before the first read, so the page never shows the wrong key's batch.
   useMemo(() => batchController.open(api.scope), [api.scope]);
-  const view = useSyncExternalStore(batchController.subscribe, batchController.getSnapshot);
+  const view = useStore(batchController.view);
   useEffect(() => {
     void batchController.resume(api);
   }, [api]);
