@@ -1,12 +1,11 @@
-import type { MessagePort } from 'node:worker_threads';
-import { threadId } from 'node:worker_threads';
+// The generator's job on a worker thread (see pool.ts): the module the shared pool's threads load.
+import { serveJob } from '../../workers/index.ts';
 import { GeneratorInputError, type InputProblem } from '../core/errors.ts';
+import type { GenerateHooks, GeneratorPhase } from '../core/hooks.ts';
 import { imageToGlb } from '../photo/image-to-glb.ts';
 import { promptToGlb } from '../prompt/prompt-to-glb.ts';
 import { viewsToGlb } from '../views/views-to-glb.ts';
 import { IMAGE_QUALITY, VIEWS_QUALITY, type Quality } from './quality.ts';
-
-import type { GenerateHooks } from '../core/hooks.ts';
 
 export type { GenerateHooks, GeneratorPhase } from '../core/hooks.ts';
 
@@ -16,50 +15,41 @@ export type GenerateJob =
   | { kind: 'views'; images: Uint8Array[]; quality?: Quality }
   | { kind: 'prompt'; prompt: string };
 
-/** A job's outcome, as a worker thread sends it back (errors do not keep their class). */
-export type GenerateOutcome =
-  | { ok: true; glb: Uint8Array; threadId: number }
-  | { ok: false; inputError: { message: string; imageIndex?: number; reason: InputProblem } };
-
-/** Runs a job in this thread; input errors become a plain outcome, other errors throw. */
-export async function runJob(
-  job: GenerateJob,
-  hooks: GenerateHooks = {},
-): Promise<GenerateOutcome> {
-  try {
-    const glb =
-      job.kind === 'image'
-        ? await imageToGlb(job.image, { ...IMAGE_QUALITY[job.quality ?? 'standard'], ...hooks })
-        : job.kind === 'views'
-          ? await viewsToGlb(job.images, { ...VIEWS_QUALITY[job.quality ?? 'standard'], ...hooks })
-          : await promptToGlb(job.prompt, hooks);
-    return { ok: true, glb, threadId };
-  } catch (error) {
-    if (error instanceof GeneratorInputError) {
-      return {
-        ok: false,
-        inputError: {
-          message: error.message,
-          reason: error.reason,
-          ...(error.imageIndex === undefined ? {} : { imageIndex: error.imageIndex }),
-        },
-      };
-    }
-    throw error;
-  }
+/** A GeneratorInputError as it crosses the thread boundary (errors do not keep their class). */
+export interface InputFailure {
+  message: string;
+  imageIndex?: number;
+  reason: InputProblem;
 }
 
-/** The worker thread's task: a job plus the port its phase messages go to. */
-export interface WorkerTask {
-  job: GenerateJob;
-  port: MessagePort;
+/** Runs a job in this thread. */
+function runJob(job: GenerateJob, hooks: GenerateHooks = {}): Promise<Uint8Array> {
+  return job.kind === 'image'
+    ? imageToGlb(job.image, { ...IMAGE_QUALITY[job.quality ?? 'standard'], ...hooks })
+    : job.kind === 'views'
+      ? viewsToGlb(job.images, { ...VIEWS_QUALITY[job.quality ?? 'standard'], ...hooks })
+      : promptToGlb(job.prompt, hooks);
 }
 
-/** Entry point inside a worker thread (see worker.mjs). */
-export async function workerMain({ job, port }: WorkerTask): Promise<GenerateOutcome> {
-  try {
-    return await runJob(job, { onPhase: (phase) => port.postMessage(phase) });
-  } finally {
-    port.close();
-  }
+/** An input error as plain data; undefined for any other error. */
+function inputFailureOf(error: unknown): InputFailure | undefined {
+  if (!(error instanceof GeneratorInputError)) return undefined;
+  return {
+    message: error.message,
+    reason: error.reason,
+    ...(error.imageIndex === undefined ? {} : { imageIndex: error.imageIndex }),
+  };
 }
+
+/** The input error again, on the pool's side. */
+export function reviveInputFailure({ message, imageIndex, reason }: InputFailure): Error {
+  return new GeneratorInputError(message, {
+    reason,
+    ...(imageIndex === undefined ? {} : { imageIndex }),
+  });
+}
+
+export default serveJob<GenerateJob, Uint8Array, GeneratorPhase, InputFailure>(
+  (job, report) => runJob(job, { onPhase: report }),
+  inputFailureOf,
+);

@@ -1,8 +1,12 @@
 import { availableParallelism } from 'node:os';
-import { MessageChannel } from 'node:worker_threads';
-import { Piscina } from 'piscina';
-import { GeneratorInputError } from '../core/errors.ts';
-import type { GenerateHooks, GenerateJob, GenerateOutcome, WorkerTask } from './job.ts';
+import { createWorkerPool } from '../../workers/index.ts';
+import {
+  reviveInputFailure,
+  type GenerateHooks,
+  type GenerateJob,
+  type GeneratorPhase,
+  type InputFailure,
+} from './job.ts';
 import type { Quality } from './quality.ts';
 
 export interface GeneratorPoolOptions {
@@ -26,44 +30,25 @@ export interface GeneratorPool {
 }
 
 /**
- * A pool of worker threads that build models off the main thread, so a server using it keeps
+ * The shared worker pool (src/workers) running the generator, so a server using it keeps
  * answering requests while a model is built. Same results and errors (GeneratorInputError,
  * with its imageIndex) as calling the functions directly; `hooks.onPhase` still fires.
  */
 export function createGeneratorPool(options: GeneratorPoolOptions = {}): GeneratorPool {
-  const threads = Math.max(1, options.threads ?? Math.min(2, availableParallelism()));
-  const pool = new Piscina<WorkerTask, GenerateOutcome>({
-    filename: new URL('./worker.mjs', import.meta.url).href,
+  const pool = createWorkerPool<GenerateJob, Uint8Array, GeneratorPhase, InputFailure>({
+    job: new URL('./job.ts', import.meta.url),
+    threads: options.threads ?? Math.min(2, availableParallelism()),
     // One thread starts at once, so the first task does not wait for a cold worker.
-    minThreads: 1,
-    maxThreads: threads,
-    idleTimeout: 60_000,
+    warmThreads: 1,
+    revive: reviveInputFailure,
   });
-  // A worker that dies fails its job (run() rejects); without a listener the pool's 'error'
-  // event would also take the whole process down.
-  pool.on('error', () => {});
-  let lastThreadId: number | undefined;
 
-  async function run(job: GenerateJob, hooks: GenerateHooks = {}): Promise<Uint8Array> {
-    const { port1, port2 } = new MessageChannel();
-    port1.on('message', (phase: unknown) => {
-      if (phase === 'processing') hooks.onPhase?.('processing');
+  const run = (job: GenerateJob, hooks: GenerateHooks = {}) =>
+    pool.run(job, {
+      onProgress: (phase) => {
+        if (phase === 'processing') hooks.onPhase?.('processing');
+      },
     });
-    try {
-      const outcome = await pool.run({ job, port: port2 }, { transferList: [port2] });
-      if (!outcome.ok) {
-        const { message, imageIndex, reason } = outcome.inputError;
-        throw new GeneratorInputError(message, {
-          reason,
-          ...(imageIndex === undefined ? {} : { imageIndex }),
-        });
-      }
-      lastThreadId = outcome.threadId;
-      return outcome.glb;
-    } finally {
-      port1.close();
-    }
-  }
 
   return {
     imageToGlb: (image, hooks, quality) =>
@@ -72,7 +57,7 @@ export function createGeneratorPool(options: GeneratorPoolOptions = {}): Generat
       run({ kind: 'views', images: [...images], ...(quality ? { quality } : {}) }, hooks),
     promptToGlb: (prompt, hooks) => run({ kind: 'prompt', prompt }, hooks),
     get lastThreadId() {
-      return lastThreadId;
+      return pool.lastThreadId;
     },
     close: () => pool.close(),
   };
