@@ -8,9 +8,9 @@
 //   1. what r3f's own code reads off THREE (node_modules/@react-three/fiber/dist/*.esm.js:
 //      `grep -o "THREE\.[A-Za-z0-9_]*"`);
 //   2. the classes behind every lowercase JSX element rendered inside the <Canvas>: Kiln's own
-//      (src/web/features/viewer/scene.tsx) and those drei's components render (Bounds, Center:
-//      group; ContactShadows: group, mesh, meshBasicMaterial, orthographicCamera; OrbitControls:
-//      primitive, which needs no class).
+//      (src/web/features/viewer/scene.tsx and the files it composes) and those drei's components
+//      render (Bounds, Center: group; ContactShadows: group, mesh, meshBasicMaterial,
+//      orthographicCamera; OrbitControls: primitive, which needs no class).
 // A name missing here fails the viewer at run time ("R3F: <Name> is not part of the THREE
 // namespace!", or a crash inside r3f), so the build checks every module it bundles against this
 // list (`threeNamesUsedBy` in vite.config.ts: r3f's `THREE.<Name>`, drei's `createElement("…")`,

@@ -34,7 +34,8 @@ import { useViewerShortcuts } from './use-viewer-shortcuts.ts';
 import { ErrorOverlay, HelpDialog, StageOverlays } from './viewer-overlays.tsx';
 import { ViewerToolbar } from './viewer-toolbar.tsx';
 import { takeWarmCanvas } from './webgl-warmup.ts';
-import { Stage, VIEW_DIRECTION, type ViewHandle } from './scene.tsx';
+import { Stage } from './scene.tsx';
+import { VIEW_DIRECTION, type ViewHandle } from './view-handle.ts';
 import './viewer.css';
 
 const FactsPanel = lazy(() => import('./facts-panel.tsx'));

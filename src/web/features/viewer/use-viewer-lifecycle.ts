@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RootState } from '@react-three/fiber';
 import { ACESFilmicToneMapping, SRGBColorSpace } from 'three';
 import { forget } from './loaders.ts';
-import type { ModelInfo } from './scene.tsx';
+import type { ModelInfo } from './model-view.tsx';
 
 export type ViewerState = 'empty' | 'loading' | 'ready' | 'error' | 'lost';
 

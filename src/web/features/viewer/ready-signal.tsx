@@ -1,0 +1,45 @@
+// When a model is first drawn, and when its view has settled.
+import { useRef } from 'react';
+import { useFrame } from '@react-three/fiber';
+import { Vector3 } from 'three';
+
+/** Marked once per page, at the first frame drawn with a model (read by bench/viewer). */
+export const FIRST_FRAME_MARK = 'kiln:viewer:first-frame';
+
+/**
+ * Calls `onReady` once the model has been drawn and the camera has settled (the initial fit
+ * animates): on the first frame whose camera pose equals the previous frame's. Until then it
+ * keeps asking for frames, since the canvas renders on demand.
+ */
+export function ReadySignal({
+  onReady,
+  onFirstFrame,
+}: {
+  onReady: () => void;
+  onFirstFrame: () => void;
+}) {
+  const last = useRef<Vector3 | null>(null);
+  const frames = useRef(0);
+  const done = useRef(false);
+  useFrame(({ camera, invalidate }) => {
+    if (done.current) return;
+    frames.current += 1;
+    // useFrame runs before the frame is drawn; a microtask runs once it has been (the draw,
+    // shader compilation included, is synchronous within this animation-frame callback).
+    if (frames.current === 1)
+      queueMicrotask(() => {
+        if (performance.getEntriesByName(FIRST_FRAME_MARK).length === 0)
+          performance.mark(FIRST_FRAME_MARK);
+        onFirstFrame();
+      });
+    const previous = last.current;
+    if (previous && frames.current > 3 && previous.distanceToSquared(camera.position) < 1e-12) {
+      done.current = true;
+      onReady();
+      return;
+    }
+    last.current = (previous ?? new Vector3()).copy(camera.position);
+    invalidate();
+  });
+  return null;
+}

@@ -1,0 +1,45 @@
+// The camera's moves for the viewer's buttons and keys, through the handle it is given.
+import { useEffect, useLayoutEffect, type ComponentRef, type RefObject } from 'react';
+import { useThree } from '@react-three/fiber';
+import { useBounds, type OrbitControls } from '@react-three/drei';
+import { captureView, pictureOfView } from './capture.ts';
+import { VIEW_DIRECTION, type ViewHandle } from './view-handle.ts';
+
+/** Fills the viewer's handle with camera moves and captures, for its buttons and keys. */
+export function ViewControls({ handleRef }: { handleRef: RefObject<ViewHandle | null> }) {
+  const bounds = useBounds();
+  const controls = useThree((s) => s.controls) as ComponentRef<typeof OrbitControls> | null;
+  const get = useThree((s) => s.get);
+  // Each model starts from the default direction (Bounds keeps the camera's, and a layout
+  // effect here runs before the one in which Bounds fits the view).
+  useLayoutEffect(() => {
+    const { camera } = get();
+    camera.position.copy(VIEW_DIRECTION).multiplyScalar(camera.position.length() || 4);
+  }, [get]);
+  useEffect(() => {
+    handleRef.current = {
+      reset() {
+        const { center, distance } = bounds.refresh().getSize();
+        bounds
+          .moveTo(center.clone().addScaledVector(VIEW_DIRECTION, distance))
+          .lookAt({ target: center, up: [0, 1, 0] });
+      },
+      orbit(azimuth, polar) {
+        if (!controls) return;
+        if (azimuth) controls.setAzimuthalAngle(controls.getAzimuthalAngle() + azimuth);
+        if (polar) controls.setPolarAngle(controls.getPolarAngle() + polar);
+      },
+      zoom(factor) {
+        if (!controls) return;
+        // three-stdlib's dollyIn multiplies the distance by its argument (and updates).
+        controls.dollyIn(factor);
+      },
+      capture: (transparent) => captureView(get(), transparent),
+      picture: (width, height) => pictureOfView(get(), width, height),
+    };
+    return () => {
+      handleRef.current = null;
+    };
+  }, [bounds, controls, get, handleRef]);
+  return null;
+}
