@@ -11,16 +11,17 @@ export interface MeshData {
 }
 
 /**
- * Area-weighted smooth vertex normals. A vertex whose faces cancel out (or that belongs to
- * no face) gets `fallback`, so every normal is unit length as glTF requires.
+ * Area-weighted smooth vertex normals, in float64: the generator's one rule for them. A vertex
+ * whose faces cancel out (or that belongs to no face) gets `fallback`, so every normal is unit
+ * length as glTF requires.
  */
-export function computeVertexNormals(
+export function smoothVertexNormals(
   positions: ArrayLike<number>,
   indices: ArrayLike<number>,
   fallback: readonly [number, number, number] = [0, 0, 1],
-): Float32Array {
+): Float64Array {
   const count = positions.length / 3;
-  const acc = new Float64Array(count * 3);
+  const normals = new Float64Array(count * 3);
   for (let t = 0; t < indices.length; t += 3) {
     const a = indices[t]! * 3;
     const b = indices[t + 1]! * 3;
@@ -28,23 +29,31 @@ export function computeVertexNormals(
     // The cross product's length is twice the area: larger faces weigh more.
     const [nx, ny, nz] = faceNormal(positions, a, b, c);
     for (const v of [a, b, c]) {
-      acc[v] = acc[v]! + nx;
-      acc[v + 1] = acc[v + 1]! + ny;
-      acc[v + 2] = acc[v + 2]! + nz;
+      normals[v] = normals[v]! + nx;
+      normals[v + 1] = normals[v + 1]! + ny;
+      normals[v + 2] = normals[v + 2]! + nz;
     }
   }
-  const normals = new Float32Array(count * 3);
   for (let v = 0; v < count * 3; v += 3) {
-    const len = Math.hypot(acc[v]!, acc[v + 1]!, acc[v + 2]!);
+    const len = Math.hypot(normals[v]!, normals[v + 1]!, normals[v + 2]!);
     if (len > 1e-12) {
-      normals[v] = acc[v]! / len;
-      normals[v + 1] = acc[v + 1]! / len;
-      normals[v + 2] = acc[v + 2]! / len;
+      normals[v] = normals[v]! / len;
+      normals[v + 1] = normals[v + 1]! / len;
+      normals[v + 2] = normals[v + 2]! / len;
     } else {
       normals.set(fallback, v);
     }
   }
   return normals;
+}
+
+/** {@link smoothVertexNormals} as the float32 a {@link MeshData} holds. */
+export function computeVertexNormals(
+  positions: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  fallback: readonly [number, number, number] = [0, 0, 1],
+): Float32Array {
+  return Float32Array.from(smoothVertexNormals(positions, indices, fallback));
 }
 
 /**

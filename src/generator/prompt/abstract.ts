@@ -12,7 +12,7 @@ import {
   rotateZ,
   type Solid,
   type Vec3,
-} from './geometry.ts';
+} from './geometry/index.ts';
 
 export type AbstractFamily = 'blob' | 'spindle' | 'twist' | 'crystals';
 

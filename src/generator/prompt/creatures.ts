@@ -18,7 +18,7 @@ import {
   tube,
   type Solid,
   type Vec3,
-} from './geometry.ts';
+} from './geometry/index.ts';
 import { between, part, type Part, type Template } from './template.ts';
 
 /** A point on an ellipsoid (centre c, radii r) in direction d, pushed in by `sink`. */

@@ -10,7 +10,7 @@ import {
   circleProfile,
   type ProfilePoint,
   type Solid,
-} from './geometry.ts';
+} from './geometry/index.ts';
 import { between, part, pick, type Part, type Template } from './template.ts';
 
 const WOOD = { hex: '#9a6b3f', roughness: 0.7 };

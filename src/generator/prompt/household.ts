@@ -15,7 +15,7 @@ import {
   tube,
   type ProfilePoint,
   type Solid,
-} from './geometry.ts';
+} from './geometry/index.ts';
 import { between, handle, part, type Part, type Template } from './template.ts';
 
 const SEGMENTS = 48;

@@ -1,5 +1,5 @@
 /** Templates for big things in a landscape, and bits of it: an arched stone bridge, a rock. */
-import { flatShade, polarSurface, prism, cuboid, type Solid } from './geometry.ts';
+import { flatShade, polarSurface, prism, cuboid, type Solid } from './geometry/index.ts';
 import { between, part, type Template } from './template.ts';
 
 /** The points of a half circle from angle 0 to π, centred at (cx, cy). */

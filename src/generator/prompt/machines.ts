@@ -20,7 +20,7 @@ import {
   type ProfilePoint,
   type Solid,
   type Vec3,
-} from './geometry.ts';
+} from './geometry/index.ts';
 import { between, part, type Part, type Template } from './template.ts';
 
 /** A tyre (a torus) of outer radius r and tube t in the XY plane, axle along z, at c. */

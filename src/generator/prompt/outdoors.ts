@@ -14,7 +14,7 @@ import {
   translate,
   type ProfilePoint,
   type Solid,
-} from './geometry.ts';
+} from './geometry/index.ts';
 import { between, part, randomAngle, ribbedColumn, type Part, type Template } from './template.ts';
 
 const BARK = { hex: '#6d4c41', roughness: 0.9 };

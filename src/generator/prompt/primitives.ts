@@ -15,7 +15,7 @@ import {
   sphere,
   translate,
   type Solid,
-} from './geometry.ts';
+} from './geometry/index.ts';
 import { between, part, type Template } from './template.ts';
 
 const ball: Template = {

@@ -12,7 +12,7 @@ import {
   tube,
   type ProfilePoint,
   type Solid,
-} from './geometry.ts';
+} from './geometry/index.ts';
 import { between, part, randomAngle, type Part, type Template } from './template.ts';
 
 /** A carved face on the +z side of a round body of radii rx, ry centred at height cy. */

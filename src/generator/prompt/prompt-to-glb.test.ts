@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GeneratorInputError, promptToGlb } from '../index.ts';
 import { buildPromptModel, planPrompt, TEMPLATE_NAMES } from './prompt-to-glb.ts';
 import { linearFinish, COLOUR_WORDS, MATERIAL_WORDS, MATERIALS } from './finish.ts';
-import { signedVolume } from './geometry.ts';
+import { signedVolume } from './geometry/index.ts';
 import { nounTable, TEMPLATES } from './templates.ts';
 import { inspectGlb, problems, windingAgreement } from '../../testing/generator.ts';
 

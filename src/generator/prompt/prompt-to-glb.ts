@@ -13,7 +13,7 @@ import {
   type Finish,
   type LinearFinish,
 } from './finish.ts';
-import { bounds, merge, toMesh, transform, type Solid } from './geometry.ts';
+import { bounds, merge, toMesh, transform, type Solid } from './geometry/index.ts';
 import { finishOf, type Part, type RoleFinish, type Template } from './template.ts';
 import { TEMPLATES } from './templates.ts';
 import { readPrompt, type ColourRead } from './understand.ts';

@@ -8,7 +8,7 @@ import {
   translate,
   type Solid,
   type Vec3,
-} from './geometry.ts';
+} from './geometry/index.ts';
 
 /** One closed solid of a model; parts with the same role share a material. */
 export interface Part {

@@ -14,7 +14,7 @@ import {
   translate,
   type ProfilePoint,
   type Solid,
-} from './geometry.ts';
+} from './geometry/index.ts';
 import { between, offsetPolygon, part, randomAngle, type Template } from './template.ts';
 
 type Polygon = [number, number][];

@@ -6,7 +6,7 @@ import {
   scale,
   translate,
   type ProfilePoint,
-} from './geometry.ts';
+} from './geometry/index.ts';
 import { between, handle, part, type Part, type Template } from './template.ts';
 
 const SEGMENTS = 48;
