@@ -1,0 +1,134 @@
+import { LIBRARY_KINDS, LIBRARY_STATUSES } from '../../../contract/index.ts';
+import { KIND_LABELS, STATUS_LABELS, type LibraryFilters } from './gallery-filters.ts';
+
+/**
+ * The gallery's filters: what a task was made from, its status, its model, favourites only, and
+ * Clear filters while any is on. On phones the row folds away unless `open`.
+ */
+export function GalleryFilterRow({
+  id,
+  open,
+  filters,
+  models,
+  active,
+  onSet,
+  onClear,
+}: {
+  /** The toolbar's id, which the row's own ids start with. */
+  id: string;
+  open: boolean;
+  filters: LibraryFilters;
+  /** The model ids to offer. */
+  models: readonly string[];
+  /** How many filters are on. */
+  active: number;
+  onSet: (patch: Partial<LibraryFilters>) => void;
+  onClear: () => void;
+}) {
+  return (
+    <div
+      id={`${id}-filters`}
+      className={`gallery-tools-row gallery-filters${open ? ' is-open' : ''}`}
+    >
+      <ChipGroup
+        legend="Made from"
+        name={`${id}-kind`}
+        value={filters.kind}
+        options={LIBRARY_KINDS}
+        labels={KIND_LABELS}
+        onPick={(kind) => onSet({ kind })}
+      />
+      <ChipGroup
+        legend="Status"
+        name={`${id}-status`}
+        value={filters.status}
+        options={LIBRARY_STATUSES}
+        labels={STATUS_LABELS}
+        onPick={(status) => onSet({ status })}
+      />
+      <div className="gallery-inline-field">
+        <label htmlFor={`${id}-model`}>Model</label>
+        <select
+          id={`${id}-model`}
+          value={filters.model}
+          onChange={(e) => onSet({ model: e.target.value })}
+        >
+          <option value="">All models</option>
+          {models.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button
+        type="button"
+        className={`small gallery-fav-filter${filters.favourite ? ' is-on' : ''}`}
+        aria-pressed={filters.favourite}
+        onClick={() => onSet({ favourite: !filters.favourite })}
+      >
+        <span aria-hidden="true">{filters.favourite ? '★' : '☆'}</span> Favourites
+      </button>
+      {active > 0 && (
+        <button type="button" className="small gallery-clear" onClick={onClear}>
+          Clear filters ({active})
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** One filter's choices as chips: All (`''`), then each option. */
+function ChipGroup<T extends string>({
+  legend,
+  name,
+  value,
+  options,
+  labels,
+  onPick,
+}: {
+  legend: string;
+  name: string;
+  value: T | '';
+  options: readonly T[];
+  labels: Record<T, string>;
+  onPick: (value: T | '') => void;
+}) {
+  return (
+    <fieldset className="gallery-chips">
+      <legend>{legend}</legend>
+      <div>
+        <Chip name={name} label="All" checked={value === ''} onPick={() => onPick('')} />
+        {options.map((o) => (
+          <Chip
+            key={o}
+            name={name}
+            label={labels[o]}
+            checked={value === o}
+            onPick={() => onPick(o)}
+          />
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+/** One choice of a filter, as a chip (a radio button underneath: arrow keys move within the group). */
+function Chip({
+  name,
+  label,
+  checked,
+  onPick,
+}: {
+  name: string;
+  label: string;
+  checked: boolean;
+  onPick: () => void;
+}) {
+  return (
+    <label className={`gallery-chip${checked ? ' is-on' : ''}`}>
+      <input type="radio" name={name} checked={checked} onChange={onPick} />
+      <span>{label}</span>
+    </label>
+  );
+}
