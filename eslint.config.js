@@ -157,8 +157,9 @@ export default tseslint.config(
       ],
     },
   },
-  // A feature imports no other feature: what several need lives in src/web/{api,lib,ui}, and
-  // pages that compose features in src/web/app/pages. The viewer's index.ts is its public entry.
+  // A feature imports no other feature's insides: what several need lives in src/web/{api,lib,ui},
+  // and pages that compose features in src/web/app/pages. A feature's index.ts is its public entry
+  // (the viewer's, the share button's): that one file may be imported.
   ...WEB_FEATURES.map((feature) => ({
     files: [`src/web/features/${feature}/**/*.{ts,tsx}`],
     ignores: ['**/*.test.{ts,tsx}'],
@@ -173,15 +174,11 @@ export default tseslint.config(
                 `../${other}/**`,
                 `../../${other}/**`,
                 `**/features/${other}/**`,
-                ...(other === 'viewer'
-                  ? [
-                      '!../viewer/index.ts',
-                      '!../../viewer/index.ts',
-                      '!**/features/viewer/index.ts',
-                    ]
-                  : []),
+                `!../${other}/index.ts`,
+                `!../../${other}/index.ts`,
+                `!**/features/${other}/index.ts`,
               ],
-              message: `A feature imports no other feature: move what both need to src/web/{api,lib,ui}, or compose them in src/web/app/pages.${other === 'viewer' ? ' The viewer is reached through its index.ts.' : ''}`,
+              message: `A feature imports no other feature's insides: use its public index.ts (features/${other}/index.ts), move what both need to src/web/{api,lib,ui}, or compose them in src/web/app/pages.`,
             })),
             {
               group: ['../../app/**', '../../../app/**', '**/web/app/**'],
@@ -195,7 +192,8 @@ export default tseslint.config(
         'error',
         {
           selector: `ImportExpression[source.value=/^(\\.\\.\\/)+(features\\/)?(${WEB_FEATURES.filter((o) => o !== feature).join('|')})\\/(?!index\\.ts$)/]`,
-          message: 'A feature imports no other feature, lazily or not.',
+          message:
+            'A feature imports no other feature’s insides, lazily or not (its index.ts only).',
         },
         {
           selector: 'ImportExpression[source.value=/^(\\.\\.\\/)+app\\//]',

@@ -6,7 +6,6 @@ import { ConnectionBanner } from '../ui/connection-banner.tsx';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import { Link } from '../ui/link.tsx';
 import { usePathname, useRoute } from '../lib/router.ts';
-import { ShareHost } from './share-host.tsx';
 
 // Every page (and the balance, which parses with zod) is its own chunk: the shell that
 // index.html loads is React, React Query and this file, within the 100 KB budget.
@@ -130,7 +129,6 @@ export function App() {
           </ErrorBoundary>
         )}
       </div>
-      <ShareHost />
     </div>
   );
 }

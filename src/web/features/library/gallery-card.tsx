@@ -14,7 +14,7 @@ import {
 } from '../../lib/entry-format.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { Link } from '../../ui/link.tsx';
-import { ShareButton } from '../../ui/share-button.tsx';
+import { ShareButton } from '../share/index.ts';
 import { StatusBadge } from '../../ui/status-badge.tsx';
 
 export interface GalleryCardProps {

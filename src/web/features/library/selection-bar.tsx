@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { ZIP_MAX_IDS, downloadModelsZip } from '../../api/download-zip.ts';
 import { describeError } from '../../lib/describe-error.ts';
-import { ShareButton } from '../../ui/share-button.tsx';
+import { ShareButton } from '../share/index.ts';
 
 /** Saves bytes the page holds as a file (a link to an object URL, clicked). */
 function saveBlob(blob: Blob, fileName: string) {

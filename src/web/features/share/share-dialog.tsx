@@ -5,7 +5,7 @@ import { useShareLink } from '../../api/share-link-query.ts';
 import { useRevokeShare } from '../../api/share-revoke.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { formatDateTime } from '../../lib/entry-format.ts';
-import type { ShareTarget } from '../../ui/share-button.tsx';
+import type { ShareTarget } from './share-button.tsx';
 import './share.css';
 
 /** Copies text: the Clipboard API, else the field's selection (plain http on a LAN address). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRoute } from '../../lib/router.ts';
-import { shareTitleOf } from '../../ui/share-button.tsx';
+import { shareTitleOf } from './share-button.tsx';
 
 describe('the share routes', () => {
   it('reads /s/{token} and /s/{token}/embed, and nothing else under /s', () => {

@@ -18,7 +18,7 @@ import { CompareWith } from './compare-with.tsx';
 import { StageStepper } from './stage-stepper.tsx';
 import { useTask } from '../../api/task-query.ts';
 import { useKeepThumbnail } from '../../api/thumbnail.ts';
-import { ShareButton } from '../../ui/share-button.tsx';
+import { ShareButton } from '../share/index.ts';
 import './tasks.css';
 
 function subjectOf(entry: LibraryEntry | undefined, task: Task): string {
