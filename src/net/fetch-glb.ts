@@ -1,10 +1,6 @@
 import { GLB_HEADER_BYTES, readGlbHeader } from '../formats/index.ts';
-import {
-  DEFAULT_MAX_BYTES,
-  SafeFetchError,
-  safeFetch,
-  type SafeFetchOptions,
-} from './safe-fetch.ts';
+import { DEFAULT_MAX_BYTES, safeFetch, type SafeFetchOptions } from './safe-fetch.ts';
+import { SafeFetchError } from './safe-fetch-error.ts';
 
 export type FetchGlbOptions = Omit<
   SafeFetchOptions,
