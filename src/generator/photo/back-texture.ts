@@ -1,5 +1,6 @@
 import { bleedTransparent, type Raster, type SampleGrid } from '../core/raster.ts';
-import { distanceToBackground, maskBounds, type Mask } from './mask.ts';
+import { distanceToBackground } from './distance-transform.ts';
+import { maskBounds, type Mask } from './mask.ts';
 
 /**
  * The back of a one-photo model: what the camera did not see. The front photo's features (a

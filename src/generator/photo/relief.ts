@@ -1,4 +1,5 @@
-import { distanceToBackground, type Mask } from './mask.ts';
+import { distanceToBackground } from './distance-transform.ts';
+import type { Mask } from './mask.ts';
 import { computeVertexNormals } from '../core/mesh.ts';
 
 /**

@@ -1,19 +1,16 @@
 import { GeneratorInputError } from '../core/errors.ts';
 import { framedObject } from './framed-object.ts';
+import { fillBackdropLookalikes } from './backdrop-lookalikes.ts';
 import {
-  cleanMask,
-  distanceToBackground,
-  edgeCoverage,
-  countMeshableCells,
   estimateBackground,
-  fillBackdropLookalikes,
-  maskFromAlpha,
   maskFromBackground,
   matteFromBackground,
-  removeSoftShadows,
   type Background,
-  type Mask,
-} from './mask.ts';
+} from './background-mask.ts';
+import { distanceToBackground } from './distance-transform.ts';
+import { edgeCoverage } from './edge-coverage.ts';
+import { cleanMask, countMeshableCells, maskFromAlpha, type Mask } from './mask.ts';
+import { removeSoftShadows } from './soft-shadows.ts';
 import {
   bleedTransparent,
   encodeTexture,
