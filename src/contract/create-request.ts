@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_CODES, ERROR_TYPES, type ErrorObject } from './errors.ts';
+import { ERROR_CODES, ERROR_TYPES, type ErrorCode, type KnownErrorObject } from './errors.ts';
 import { LIMITS, MODEL_ALIASES, MODEL_INPUT } from './models.ts';
 
 export const MODES = ['async', 'sync'] as const;
@@ -61,7 +61,7 @@ export const CreateGenerationRequestSchema = z
   .loose()
   .superRefine((req, ctx) => {
     const kind = MODEL_INPUT[req.model];
-    const issue = (path: string, code: string, message: string) =>
+    const issue = (path: string, code: ErrorCode, message: string) =>
       ctx.addIssue({ code: 'custom', path: [path], message, params: { code } });
     if (kind === 'image') {
       if (req.image_urls !== undefined)
@@ -108,9 +108,14 @@ export function paramOf(path: readonly PropertyKey[]): string {
 }
 
 /** The spec's error object for the first problem zod found, with `param` naming the field. */
-export function invalidRequestFromZod(error: z.ZodError): ErrorObject {
+export function invalidRequestFromZod(error: z.ZodError): KnownErrorObject {
   const first = error.issues[0];
-  if (!first) return { message: 'The request is invalid.', type: ERROR_TYPES.invalidRequest };
+  if (!first)
+    return {
+      message: 'The request is invalid.',
+      type: ERROR_TYPES.invalidRequest,
+      code: ERROR_CODES.invalidValue,
+    };
   const param = paramOf(first.path);
   return {
     message: issueMessage(first, param),
@@ -120,10 +125,11 @@ export function invalidRequestFromZod(error: z.ZodError): ErrorObject {
   };
 }
 
-function issueCode(issue: z.core.$ZodIssue, param: string): string {
+function issueCode(issue: z.core.$ZodIssue, param: string): ErrorCode {
   if (issue.code === 'custom') {
+    // The schema's own refinements name one of ERROR_CODES.
     const code = (issue.params as { code?: unknown } | undefined)?.code;
-    if (typeof code === 'string') return code;
+    if (typeof code === 'string') return code as ErrorCode;
   }
   if (
     (issue.code === 'invalid_type' || issue.code === 'invalid_value') &&
@@ -144,7 +150,7 @@ function issueMessage(issue: z.core.$ZodIssue, param: string): string {
 }
 
 export type ParsedCreate =
-  { ok: true; value: CreateGenerationRequest } | { ok: false; error: ErrorObject };
+  { ok: true; value: CreateGenerationRequest } | { ok: false; error: KnownErrorObject };
 
 /** Validate a create body; on failure, the spec-shaped error naming the field. */
 export function parseCreateRequest(body: unknown): ParsedCreate {

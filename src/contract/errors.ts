@@ -105,6 +105,14 @@ export type ErrorObject = z.infer<typeof ErrorObjectSchema>;
 export const ErrorBodySchema = z.object({ error: ErrorObjectSchema }).loose();
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
+/** An error object as Kiln and its mock make it: its code is one of the contract's. */
+export type KnownErrorObject = {
+  message: string;
+  type: ErrorType;
+  code: ErrorCode;
+  param?: string;
+};
+
 /** What Kiln or its mock says went wrong: one of the contract's codes, and the field if any. */
 export interface ApiErrorInit {
   code: ErrorCode;

@@ -4,14 +4,9 @@
 // No key needed (it reads no account and costs nothing). Tasks, stages and errors of the spec's
 // API are untouched: a text task for an unknown object still completes, with an abstract form.
 import { Hono } from 'hono';
-import {
-  ERROR_CODES,
-  ERROR_TYPES,
-  LIMITS,
-  type ErrorObject,
-  type PromptCheck,
-} from '../contract/index.ts';
+import { ERROR_CODES, LIMITS, type PromptCheck } from '../contract/index.ts';
 import { describePrompt, PROMPT_EXAMPLES, type PromptDescription } from '../generator/index.ts';
+import { ApiError } from '../http/index.ts';
 
 /** Made from a nearby model rather than its own (a truck from the car). */
 const isApproximate = (d: PromptDescription) =>
@@ -51,31 +46,27 @@ export function promptCheck(prompt: string): PromptCheck {
   };
 }
 
-/** Routes relative to the v1 base (the mock app mounts them before its key check). */
+/** Routes relative to the v1 base (the mock app mounts them before its key check; its onError renders the 400s). */
 export function promptKnowledgeRoutes() {
   const app = new Hono();
-  const fail = (error: ErrorObject) => Response.json({ error }, { status: 400 });
   app.get('/mock/prompt-check', (c) => {
     const prompt = c.req.query('prompt');
     if (prompt === undefined)
-      return fail({
-        message: 'prompt is required: send the text to check as ?prompt=….',
-        type: ERROR_TYPES.invalidRequest,
+      throw new ApiError(400, {
         code: ERROR_CODES.missingField,
+        message: 'prompt is required: send the text to check as ?prompt=….',
         param: 'prompt',
       });
     if (prompt.trim() === '')
-      return fail({
-        message: 'prompt is empty: send the text to check as ?prompt=….',
-        type: ERROR_TYPES.invalidRequest,
+      throw new ApiError(400, {
         code: ERROR_CODES.missingField,
+        message: 'prompt is empty: send the text to check as ?prompt=….',
         param: 'prompt',
       });
     if (prompt.length > LIMITS.maxPromptLength)
-      return fail({
-        message: `prompt must be at most ${LIMITS.maxPromptLength} characters; got ${prompt.length}.`,
-        type: ERROR_TYPES.invalidRequest,
+      throw new ApiError(400, {
         code: ERROR_CODES.promptTooLong,
+        message: `prompt must be at most ${LIMITS.maxPromptLength} characters; got ${prompt.length}.`,
         param: 'prompt',
       });
     return c.json(promptCheck(prompt));

@@ -8,10 +8,15 @@ export interface RateLimit {
  * Fixed-window counter per key. `take` answers how many ms to wait when the
  * key is over its limit, or 0 when the request may go ahead.
  */
-export function createRateLimiter(config: RateLimit | null, now: () => number) {
+export interface RateLimiter {
+  /** How many ms `key` must wait, or 0 when its request may go ahead (and is counted). */
+  take(key: string): number;
+}
+
+export function createRateLimiter(config: RateLimit | null, now: () => number): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
   return {
-    take(key: string): number {
+    take(key) {
       if (!config || config.limit <= 0) return 0;
       const t = now();
       let w = windows.get(key);

@@ -55,14 +55,7 @@ export function checkedCreate(
     });
   }
   const parsed = parseCreateRequest(json);
-  if (!parsed.ok) {
-    const { message, code, param } = parsed.error;
-    throw new ApiError(400, {
-      message,
-      code: (code ?? ERROR_CODES.invalidValue) as typeof ERROR_CODES.invalidValue,
-      ...(param ? { param } : {}),
-    });
-  }
+  if (!parsed.ok) throw new ApiError(400, parsed.error);
   const at = unstorableTextAt(json);
   if (at !== undefined)
     throw new ApiError(400, {

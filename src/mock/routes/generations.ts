@@ -1,0 +1,176 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import {
+  canonicalJson,
+  ERROR_CODES,
+  IDEMPOTENCY_HEADER,
+  IDEMPOTENCY_KEY_PROBLEM,
+  IDEMPOTENCY_KEY_RE,
+  parseCreateRequest,
+  STAGES,
+  type CreateGenerationRequest,
+  type PendingTask,
+} from '../../contract/index.ts';
+import { ApiError } from '../../http/index.ts';
+import type { KeyEnv } from '../auth.ts';
+import type { TaskEngine } from '../engine.ts';
+import { inlineImages } from '../inline-images.ts';
+import type { InputFiles } from '../inputs.ts';
+import { presentTask } from '../present-task.ts';
+import { CREDITS_PER_TASK } from '../pricing.ts';
+import type { MockStore, TaskRow } from '../store.ts';
+
+/** How long an Idempotency-Key is remembered (Stripe keeps them a day). */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** `application/json`, with or without parameters, or any `+json` type. */
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+export interface GenerationDeps {
+  store: MockStore;
+  engine: TaskEngine;
+  inputs: InputFiles;
+  now: () => number;
+  /** How long a sync create blocks at most. */
+  syncWaitMs: number;
+  /** Largest create body accepted (data: URIs make bodies big). */
+  maxBodyBytes: number;
+}
+
+/**
+ * `POST /3d/generations`: checks the request, charges the price and starts the task in one
+ * step (or refuses it: 402, a reused Idempotency-Key 409, a repeat replays the first answer), and
+ * answers pending (202) or, in sync mode, the task once it ends or the wait runs out.
+ */
+export function generationRoutes(deps: GenerationDeps) {
+  const app = new Hono<KeyEnv>();
+  app.post(
+    '/3d/generations',
+    bodyLimit({
+      maxSize: deps.maxBodyBytes,
+      onError: () =>
+        new ApiError(413, {
+          code: ERROR_CODES.bodyTooLarge,
+          message: 'The request body is too large.',
+        }).getResponse(),
+    }),
+    async (c) => {
+      const idem = idempotencyKeyOf(c);
+      const text = await jsonText(c);
+      const req = createRequestOf(text);
+      const inline = inlineImages(req);
+      const keyHash = c.get('keyHash');
+      const nowMs = deps.now();
+      const created = await deps.store.createTask({
+        id: `task_${randomBytes(12).toString('hex')}`,
+        keyHash,
+        model: req.model,
+        request: inline.request,
+        mode: req.mode ?? 'async',
+        price: CREDITS_PER_TASK[req.model],
+        created: Math.floor(nowMs / 1000),
+        stage: STAGES[0].label,
+        ...(idem !== undefined && {
+          idempotency: {
+            key: idem,
+            bodySha256: createHash('sha256').update(canonicalJson(text)).digest('hex'),
+            sinceMs: nowMs - IDEMPOTENCY_WINDOW_MS,
+            nowMs,
+          },
+        }),
+      });
+      if (!created.ok) {
+        if (created.reason === 'insufficient_credits')
+          throw new ApiError(402, {
+            code: ERROR_CODES.insufficientCredits,
+            message: `Not enough credits: ${req.model} costs ${created.price} credits and the balance is ${created.balance}.`,
+          });
+        if (created.reason === 'idempotency_mismatch')
+          throw new ApiError(409, {
+            code: ERROR_CODES.idempotencyKeyReused,
+            message:
+              'This Idempotency-Key was already used with a different request body. Use a new key for a new task.',
+            param: IDEMPOTENCY_HEADER,
+          });
+        // A repeat: the first answer, or (while a sync create still waits) the same wait.
+        c.header('Idempotent-Replayed', 'true');
+        if (created.response)
+          return c.body(created.response.json, created.response.status as ContentfulStatusCode, {
+            'content-type': 'application/json',
+          });
+        return answer(c, created.task, req.mode === 'sync');
+      }
+      // Kept only once the task exists: a refused create (402, 409, a replay) leaves nothing.
+      for (const bytes of inline.blobs) await deps.inputs.put(bytes);
+      deps.engine.start(created.task);
+      const res = await answer(c, created.task, req.mode === 'sync');
+      if (idem !== undefined)
+        await deps.store.saveIdempotentResponse(
+          keyHash,
+          idem,
+          res.status,
+          await res.clone().text(),
+        );
+      return res;
+    },
+  );
+
+  /** The answer to a create: the pending shape, or after a sync wait, the task as it stands. */
+  async function answer(c: Context, task: TaskRow, sync: boolean): Promise<Response> {
+    if (sync) {
+      await deps.engine.settled(task.id, deps.syncWaitMs, c.req.raw.signal);
+      const now = await deps.store.task(task.id);
+      if (now && now.status !== 'pending')
+        return c.json(await presentTask(deps.store, c.req.url, now), 200);
+    }
+    const pending: PendingTask = {
+      id: task.id,
+      object: 'task',
+      status: 'pending',
+      created: task.created,
+      data: null,
+    };
+    return c.json(pending, 202);
+  }
+
+  return app;
+}
+
+/** The create's Idempotency-Key, if it sent one; a malformed one is a 400. */
+function idempotencyKeyOf(c: Context): string | undefined {
+  const idem = c.req.header(IDEMPOTENCY_HEADER);
+  if (idem !== undefined && !IDEMPOTENCY_KEY_RE.test(idem))
+    throw new ApiError(400, {
+      code: ERROR_CODES.invalidValue,
+      message: IDEMPOTENCY_KEY_PROBLEM,
+      param: IDEMPOTENCY_HEADER,
+    });
+  return idem;
+}
+
+/** The body as text, once it is said to be JSON (415 otherwise). */
+async function jsonText(c: Context): Promise<string> {
+  if (!JSON_TYPE.test(c.req.header('content-type') ?? ''))
+    throw new ApiError(415, {
+      code: ERROR_CODES.unsupportedMediaType,
+      message: 'Send the request body as JSON, with "Content-Type: application/json".',
+    });
+  return c.req.text();
+}
+
+/** The create request in the body: JSON (400 otherwise) that the contract accepts (400 naming the field). */
+function createRequestOf(text: string): CreateGenerationRequest {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, {
+      code: ERROR_CODES.invalidJson,
+      message: 'The request body is not valid JSON.',
+    });
+  }
+  const parsed = parseCreateRequest(body);
+  if (!parsed.ok) throw new ApiError(400, parsed.error);
+  return parsed.value;
+}
