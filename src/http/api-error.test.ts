@@ -83,3 +83,30 @@ describe('onApiError with a store that cannot be reached', () => {
     expect((await app.request('/bug')).status).toBe(500);
   });
 });
+
+describe('onApiError as the mock uses it', () => {
+  const logged: string[] = [];
+  const app = new Hono()
+    .onError(
+      onApiError((m) => logged.push(m), {
+        internalMessage: 'The server had an internal error. Try again.',
+        logPrefix: 'mock: unhandled ',
+      }),
+    )
+    .get('/bug', () => {
+      throw new Error('boom');
+    });
+
+  it('says its own words for a bug, and logs it with its prefix', async () => {
+    const res = await app.request('/bug');
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({
+      error: {
+        message: 'The server had an internal error. Try again.',
+        type: 'api_error',
+        code: 'internal_error',
+      },
+    });
+    expect(logged).toEqual(['mock: unhandled error on GET /bug: Error: boom']);
+  });
+});
