@@ -16,7 +16,7 @@ function render(entry: Partial<LibraryEntry>, label?: string): HTMLElement {
   const el = document.createElement('div');
   const root = createRoot(el);
   const full = { id: 't1', prompt: 'a red vase', images: [], ...entry } as LibraryEntry;
-  act(() => root.render(createElement(ShareButton, { entry: full, label })));
+  act(() => root.render(createElement(ShareButton, { entry: full, ...(label ? { label } : {}) })));
   unmounts.push(() => act(() => root.unmount()));
   return el;
 }
