@@ -217,23 +217,7 @@ export function backFill(mask: Mask, grid: SampleGrid, options: BackFillOptions 
   if (!bounds) return { width, height, data };
   const dist = distanceToBackground(mask);
 
-  // Sources: samples wholly object (away from the outline, where the photo mixes in the backdrop).
-  let weight = new Float32Array(n);
-  let count = 0;
-  for (let s = 0; s < n; s++)
-    if (inside[s] && grid.alpha[s]! >= 0.9 && dist[s]! >= 1.5) {
-      weight[s] = 1;
-      count++;
-    }
-  if (count < 16) {
-    weight = new Float32Array(n);
-    count = 0;
-    for (let s = 0; s < n; s++)
-      if (inside[s] && grid.alpha[s]! > 0.3) {
-        weight[s] = 1;
-        count++;
-      }
-  }
+  const { weight, count } = sourceWeights(mask, grid, dist);
   if (count === 0) {
     for (let s = 0; s < n; s++) if (inside[s]) data.set([128, 128, 128, 255], s * 4);
     return { width, height, data };
@@ -260,15 +244,85 @@ export function backFill(mask: Mask, grid: SampleGrid, options: BackFillOptions 
   } = clusterColours(grid.rgb, sources, Math.min(clusters, sources.length));
   const largest = counts.indexOf(Math.max(...counts));
   const major = counts.map((c, j) => j === largest || c >= minShare * sources.length);
-  const labels = new Int32Array(n).fill(-1);
+  const labels = spreadLabels(mask, sources, (i) =>
+    major[sourceLabel[i]!] ? sourceLabel[i]! : -1,
+  );
+  for (let s = 0; s < n; s++) if (inside[s] && labels[s] === -1) labels[s] = largest;
+
+  const r = Math.max(
+    2,
+    Math.round(radius * Math.max(bounds.x1 - bounds.x0, bounds.y1 - bounds.y0)),
+  );
+  const smooth = majorityFilter(labels, mask, major, r);
+
+  absorbEnclosed(smooth, mask);
+
+  // Flat region colours, softened at their borders, blended into the front's colours at the rim.
+  const flat = new Float32Array(n * 3);
+  for (let s = 0; s < n; s++) if (inside[s]) flat.set(centres[smooth[s]!]!, s * 3);
+  const back = weightedBlur(flat, insideWeight, width, height, 1, 2);
+  for (let s = 0; s < n; s++) {
+    if (!inside[s]) continue;
+    const t = Math.min(1, Math.max(0, (dist[s]! - 1) / rimBand));
+    const blend = t * t * (3 - 2 * t);
+    for (let k = 0; k < 3; k++) {
+      const v = front[s * 3 + k]! * (1 - blend) + back[s * 3 + k]! * blend;
+      data[s * 4 + k] = Math.max(0, Math.min(255, Math.round(v)));
+    }
+    data[s * 4 + 3] = 255;
+  }
+  return { width, height, data };
+}
+
+/**
+ * Sources: samples wholly object (away from the outline, where the photo mixes in the
+ * backdrop); when fewer than 16, every sample the object mostly covers.
+ */
+function sourceWeights(
+  mask: Mask,
+  grid: SampleGrid,
+  dist: Float32Array,
+): { weight: Float32Array; count: number } {
+  const { inside } = mask;
+  const n = inside.length;
+  let weight = new Float32Array(n);
+  let count = 0;
+  for (let s = 0; s < n; s++)
+    if (inside[s] && grid.alpha[s]! >= 0.9 && dist[s]! >= 1.5) {
+      weight[s] = 1;
+      count++;
+    }
+  if (count < 16) {
+    weight = new Float32Array(n);
+    count = 0;
+    for (let s = 0; s < n; s++)
+      if (inside[s] && grid.alpha[s]! > 0.3) {
+        weight[s] = 1;
+        count++;
+      }
+  }
+  return { weight, count };
+}
+
+/**
+ * Labels the `sources` (`labelOf(i)` for the i-th, −1 for none), then everything else inside
+ * takes the nearest labelled region (breadth first, 8 neighbours); −1 where none reaches.
+ */
+function spreadLabels(
+  mask: Mask,
+  sources: readonly number[],
+  labelOf: (i: number) => number,
+): Int32Array {
+  const { width, height, inside } = mask;
+  const labels = new Int32Array(width * height).fill(-1);
   const queue: number[] = [];
   sources.forEach((s, i) => {
-    if (major[sourceLabel[i]!]) {
-      labels[s] = sourceLabel[i]!;
+    const l = labelOf(i);
+    if (l >= 0) {
+      labels[s] = l;
       queue.push(s);
     }
   });
-  // Everything else inside takes the nearest dominant region (breadth first, 8 neighbours).
   for (let head = 0; head < queue.length; head++) {
     const s = queue[head]!;
     const x = s % width;
@@ -284,16 +338,23 @@ export function backFill(mask: Mask, grid: SampleGrid, options: BackFillOptions 
         queue.push(t);
       }
   }
-  for (let s = 0; s < n; s++) if (inside[s] && labels[s] === -1) labels[s] = largest;
+  return labels;
+}
 
-  // Majority filter: each sample takes the label most common in its window (summed-area tables).
-  const r = Math.max(
-    2,
-    Math.round(radius * Math.max(bounds.x1 - bounds.x0, bounds.y1 - bounds.y0)),
-  );
+/**
+ * Majority filter: each inside sample takes the `major` label most common in its window of
+ * radius `r` (summed-area tables; ties keep its own label).
+ */
+function majorityFilter(
+  labels: Int32Array,
+  mask: Mask,
+  major: readonly boolean[],
+  r: number,
+): Int32Array {
+  const { width, height, inside } = mask;
   const w1 = width + 1;
-  const tables = centres.map((_, j) => {
-    if (!major[j]) return undefined;
+  const tables = major.map((isMajor, j) => {
+    if (!isMajor) return undefined;
     const table = new Int32Array(w1 * (height + 1));
     for (let y = 0; y < height; y++) {
       let row = 0;
@@ -328,22 +389,5 @@ export function backFill(mask: Mask, grid: SampleGrid, options: BackFillOptions 
       smooth[s] = best;
     }
   }
-
-  absorbEnclosed(smooth, mask);
-
-  // Flat region colours, softened at their borders, blended into the front's colours at the rim.
-  const flat = new Float32Array(n * 3);
-  for (let s = 0; s < n; s++) if (inside[s]) flat.set(centres[smooth[s]!]!, s * 3);
-  const back = weightedBlur(flat, insideWeight, width, height, 1, 2);
-  for (let s = 0; s < n; s++) {
-    if (!inside[s]) continue;
-    const t = Math.min(1, Math.max(0, (dist[s]! - 1) / rimBand));
-    const blend = t * t * (3 - 2 * t);
-    for (let k = 0; k < 3; k++) {
-      const v = front[s * 3 + k]! * (1 - blend) + back[s * 3 + k]! * blend;
-      data[s * 4 + k] = Math.max(0, Math.min(255, Math.round(v)));
-    }
-    data[s * 4 + 3] = 255;
-  }
-  return { width, height, data };
+  return smooth;
 }

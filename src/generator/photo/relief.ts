@@ -194,12 +194,20 @@ function withoutPinches(mask: Mask): Mask {
   return inside === mask.inside ? mask : { ...mask, inside };
 }
 
+/** Where each used sample goes in the model: its x and y (1 unit high, centred). */
+interface Placement {
+  xOf: (s: number) => number;
+  yOf: (s: number) => number;
+  /** Per sample: the inflated half-depth (see {@link ProfileInput}). */
+  halfDepth: Float32Array;
+  /** One sample's size in model units. */
+  sampleSize: number;
+}
+
 export function buildRelief(input: Mask, options: ReliefOptions): Relief {
   const mask = withoutPinches(input);
-  const { width, height } = mask;
-  const sampleCount = width * height;
-  const dist = distanceToBackground(mask);
-  const z = inflate(mask, dist);
+  const sampleCount = mask.width * mask.height;
+  const z = inflate(mask, distanceToBackground(mask));
   const tris = triangulate(mask, z);
   const outline = outlineEdges(tris, sampleCount);
 
@@ -208,7 +216,78 @@ export function buildRelief(input: Mask, options: ReliefOptions): Relief {
   const rim = new Uint8Array(sampleCount);
   for (const [u, v] of outline) rim[u] = rim[v] = 1;
 
-  // Pin the outline to the rim and smooth the interior (Jacobi iterations over used samples).
+  smoothInterior(z, used, rim, mask.width);
+  const place = placeSamples(mask, z, used, rimShifts(mask, used, rim), options);
+  let profile: DepthProfile = {
+    front: place.halfDepth,
+    back: place.halfDepth.map((h) => -h),
+  };
+  if (options.profile)
+    profile = options.profile({ mask, halfDepth: place.halfDepth, sampleSize: place.sampleSize });
+
+  // Front copies first, then back copies, of every used sample.
+  const vertexOf = new Int32Array(sampleCount).fill(-1);
+  const samples: number[] = [];
+  for (let s = 0; s < sampleCount; s++) {
+    if (used[s]) {
+      vertexOf[s] = samples.length;
+      samples.push(s);
+    }
+  }
+  const n = samples.length;
+  const positions: number[] = new Array<number>(n * 6);
+  const sampleOf: number[] = new Array<number>(n * 2);
+  samples.forEach((s, i) => {
+    const x = place.xOf(s);
+    const y = place.yOf(s);
+    positions[i * 3] = positions[(n + i) * 3] = x;
+    positions[i * 3 + 1] = positions[(n + i) * 3 + 1] = y;
+    positions[i * 3 + 2] = profile.front[s]!;
+    positions[(n + i) * 3 + 2] = profile.back[s]!;
+    sampleOf[i] = sampleOf[n + i] = s;
+  });
+
+  const front = new Uint32Array(tris.length);
+  const back = new Uint32Array(tris.length);
+  for (let t = 0; t < tris.length; t += 3) {
+    const a = vertexOf[tris[t]!]!;
+    const b = vertexOf[tris[t + 1]!]!;
+    const c = vertexOf[tris[t + 2]!]!;
+    front.set([a, b, c], t);
+    back.set([n + a, n + c, n + b], t); // mirrored: reversed winding faces −Z
+  }
+  // Each outline edge u→v (interior on its left, seen from +Z) gets an outward-facing quad.
+  const walls = new Uint32Array(outline.length * 6);
+  outline.forEach(([su, sv], e) => {
+    const u = vertexOf[su]!;
+    const v = vertexOf[sv]!;
+    walls.set([u, n + u, v, v, n + u, n + v], e * 6);
+  });
+
+  const extra = addCopies(profile.copies ?? [], mask, z, used, place, positions, sampleOf);
+
+  const all = new Uint32Array(front.length + back.length + walls.length + extra.length);
+  all.set(front, 0);
+  all.set(back, front.length);
+  all.set(walls, front.length + back.length);
+  all.set(extra, front.length + back.length + walls.length);
+  const outPositions = Float32Array.from(positions);
+  const normals = computeVertexNormals(outPositions, all);
+  return {
+    positions: outPositions,
+    normals,
+    sampleOf: Int32Array.from(sampleOf),
+    frontCount: n,
+    front,
+    back,
+    walls,
+    extra: Uint32Array.from(extra),
+  };
+}
+
+/** Pins the outline to the rim and smooths the interior (Jacobi iterations over used samples). */
+function smoothInterior(z: Float32Array, used: Uint8Array, rim: Uint8Array, width: number): void {
+  const sampleCount = z.length;
   for (let s = 0; s < sampleCount; s++) if (rim[s]) z[s] = 0;
   for (let pass = 0; pass < SMOOTHING_PASSES; pass++) {
     const prev = new Float32Array(z);
@@ -226,9 +305,20 @@ export function buildRelief(input: Mask, options: ReliefOptions): Relief {
       if (n > 0) z[s] = 0.5 * prev[s]! + (0.5 * sum) / n;
     }
   }
+}
 
-  // Outline samples sit half a sample inside the object's true edge (a sample stands for its
-  // whole cell): move them out to the cell boundary, away from their background neighbours.
+/**
+ * Outline samples sit half a sample inside the object's true edge (a sample stands for its
+ * whole cell): how far to move each out to the cell boundary, away from its background
+ * neighbours (in samples).
+ */
+function rimShifts(
+  mask: Mask,
+  used: Uint8Array,
+  rim: Uint8Array,
+): { shiftX: Float32Array; shiftY: Float32Array } {
+  const { width, height } = mask;
+  const sampleCount = width * height;
   const shiftX = new Float32Array(sampleCount);
   const shiftY = new Float32Array(sampleCount);
   for (let s = 0; s < sampleCount; s++) {
@@ -260,8 +350,22 @@ export function buildRelief(input: Mask, options: ReliefOptions): Relief {
     shiftX[s] = ux * reach;
     shiftY[s] = uy * reach;
   }
+  return { shiftX, shiftY };
+}
 
-  // Sample grid → pixel units (x right, y up), then fit to 1 unit high.
+/**
+ * Sample grid → pixel units (x right, y up), then fitted to 1 unit high; the bulge (not the rim)
+ * scaled to the requested depth, or the natural one capped.
+ */
+function placeSamples(
+  mask: Mask,
+  z: Float32Array,
+  used: Uint8Array,
+  { shiftX, shiftY }: { shiftX: Float32Array; shiftY: Float32Array },
+  options: ReliefOptions,
+): Placement {
+  const { width, height } = mask;
+  const sampleCount = width * height;
   const sx = options.pixelWidth / width;
   const sy = options.pixelHeight / height;
   const sz = (sx + sy) / 2;
@@ -284,7 +388,6 @@ export function buildRelief(input: Mask, options: ReliefOptions): Relief {
   const cx = (minX + maxX) / 2;
   const cy = (minY + maxY) / 2;
   const rimZ = RIM_HALF_DEPTH * sz * scale;
-  // Scale the bulge (not the rim) to the requested depth, or cap the natural one.
   const natural = maxZ * scale;
   const modelWidth = (maxX - minX) * scale;
   const target = Math.max(
@@ -296,56 +399,30 @@ export function buildRelief(input: Mask, options: ReliefOptions): Relief {
   const halfDepth = new Float32Array(sampleCount);
   for (let s = 0; s < sampleCount; s++)
     if (used[s]) halfDepth[s] = rimZ + z[s]! * sz * scale * zScale;
-  let profile: DepthProfile = {
-    front: halfDepth,
-    back: halfDepth.map((h) => -h),
+  return {
+    xOf: (s) => (((s % width) + 0.5 + shiftX[s]!) * sx - cx) * scale,
+    yOf: (s) => (-(Math.floor(s / width) + 0.5 + shiftY[s]!) * sy - cy) * scale,
+    halfDepth,
+    sampleSize: sz * scale,
   };
-  if (options.profile) profile = options.profile({ mask, halfDepth, sampleSize: sz * scale });
-  const xOf = (s: number) => (((s % width) + 0.5 + shiftX[s]!) * sx - cx) * scale;
-  const yOf = (s: number) => (-(Math.floor(s / width) + 0.5 + shiftY[s]!) * sy - cy) * scale;
+}
 
-  // Front copies first, then back copies, of every used sample.
-  const vertexOf = new Int32Array(sampleCount).fill(-1);
-  const samples: number[] = [];
-  for (let s = 0; s < sampleCount; s++) {
-    if (used[s]) {
-      vertexOf[s] = samples.length;
-      samples.push(s);
-    }
-  }
-  const n = samples.length;
-  const positions: number[] = new Array<number>(n * 6);
-  const sampleOf: number[] = new Array<number>(n * 2);
-  samples.forEach((s, i) => {
-    const x = xOf(s);
-    const y = yOf(s);
-    positions[i * 3] = positions[(n + i) * 3] = x;
-    positions[i * 3 + 1] = positions[(n + i) * 3 + 1] = y;
-    positions[i * 3 + 2] = profile.front[s]!;
-    positions[(n + i) * 3 + 2] = profile.back[s]!;
-    sampleOf[i] = sampleOf[n + i] = s;
-  });
-
-  const front = new Uint32Array(tris.length);
-  const back = new Uint32Array(tris.length);
-  for (let t = 0; t < tris.length; t += 3) {
-    const a = vertexOf[tris[t]!]!;
-    const b = vertexOf[tris[t + 1]!]!;
-    const c = vertexOf[tris[t + 2]!]!;
-    front.set([a, b, c], t);
-    back.set([n + a, n + c, n + b], t); // mirrored: reversed winding faces −Z
-  }
-  // Each outline edge u→v (interior on its left, seen from +Z) gets an outward-facing quad.
-  const walls = new Uint32Array(outline.length * 6);
-  outline.forEach(([su, sv], e) => {
-    const u = vertexOf[su]!;
-    const v = vertexOf[sv]!;
-    walls.set([u, n + u, v, v, n + u, n + v], e * 6);
-  });
-
-  // Copies: each its own closed relief over its samples, moved by dz.
+/**
+ * The profile's copies, each its own closed relief over its samples at its own depths: their
+ * vertices appended to `positions` and `sampleOf`, their triangles returned.
+ */
+function addCopies(
+  copies: NonNullable<DepthProfile['copies']>,
+  mask: Mask,
+  z: Float32Array,
+  used: Uint8Array,
+  place: Placement,
+  positions: number[],
+  sampleOf: number[],
+): number[] {
+  const sampleCount = mask.width * mask.height;
   const extra: number[] = [];
-  for (const copy of profile.copies ?? []) {
+  for (const copy of copies) {
     const part = withoutPinches({ ...mask, inside: copy.inside });
     const partTris = triangulate(part, z);
     const partOutline = outlineEdges(partTris, sampleCount);
@@ -369,8 +446,8 @@ export function buildRelief(input: Mask, options: ReliefOptions): Relief {
     ] as const)
       partSamples.forEach((s, i) => {
         const o = (base + side * m + i) * 3;
-        positions[o] = xOf(s);
-        positions[o + 1] = yOf(s);
+        positions[o] = place.xOf(s);
+        positions[o + 1] = place.yOf(s);
         positions[o + 2] = zs[s]!;
         sampleOf[base + side * m + i] = s;
       });
@@ -386,22 +463,5 @@ export function buildRelief(input: Mask, options: ReliefOptions): Relief {
       extra.push(u, m + u, v, v, m + u, m + v);
     }
   }
-
-  const all = new Uint32Array(front.length + back.length + walls.length + extra.length);
-  all.set(front, 0);
-  all.set(back, front.length);
-  all.set(walls, front.length + back.length);
-  all.set(extra, front.length + back.length + walls.length);
-  const outPositions = Float32Array.from(positions);
-  const normals = computeVertexNormals(outPositions, all);
-  return {
-    positions: outPositions,
-    normals,
-    sampleOf: Int32Array.from(sampleOf),
-    frontCount: n,
-    front,
-    back,
-    walls,
-    extra: Uint32Array.from(extra),
-  };
+  return extra;
 }
