@@ -13,6 +13,7 @@ import { createLibraryService } from './library/service.ts';
 import { listedPrices } from './library/prices.ts';
 import { ApiError, onApiError } from '../http/index.ts';
 import { apiBoundary } from './middleware/boundary.ts';
+import type { ServerLimits } from './config.ts';
 import { createOptimiser, type OptimiserOptions } from './optimise/index.ts';
 import { ownerHasher } from './owner-id.ts';
 import { forwardRaw, type ProxyTarget } from './proxy/forward.ts';
@@ -60,12 +61,8 @@ export interface ServerDeps {
   staticDir?: string;
   /** Facts the SPA may show: mock mode, the demo key. */
   info: { mode: 'mock' | 'upstream'; demoKey?: string };
-  /** New tasks per minute per key; 0 = no limit. Default 30. */
-  createsPerMinute?: number;
-  /** Uploads: per client per minute (default 30), total bytes (default 5 GiB), retention (24 h). */
-  uploads?: { perMinute?: number; quotaBytes?: number; retentionMs?: number };
-  /** Load balancer hops in front whose X-Forwarded-For is believed. Default 0. */
-  trustedProxies?: number;
+  /** The rate limits, the uploads' quota and retention, the proxies believed (config.ts). */
+  limits: ServerLimits;
   /** Upstream time limits (defaults: 70 s for sync creates, 20 s otherwise). */
   timeouts?: { syncMs: number; defaultMs: number };
   now?: () => number;
@@ -174,7 +171,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
   const uploadSweeper = createUploadSweeper({
     index: storage.uploads,
     blobs: deps.blobs,
-    retentionMs: deps.uploads?.retentionMs ?? 24 * 60 * 60 * 1000,
+    retentionMs: deps.limits.uploads.retentionMs,
     now,
     log: (m) => log(`uploads: ${m}`),
   });
@@ -289,7 +286,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
       ownerOf,
       now,
       log,
-      createsPerMinute: deps.createsPerMinute ?? 30,
+      createsPerMinute: deps.limits.createsPerMinute,
       shutdown: draining.signal,
       ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
     }),
@@ -301,9 +298,9 @@ export function createServerApp(input: ServerDeps): ServerApp {
       index: storage.uploads,
       counters: storage.counters,
       now,
-      perMinute: deps.uploads?.perMinute ?? 30,
-      quotaBytes: deps.uploads?.quotaBytes ?? 5 * 1024 ** 3,
-      trustedProxies: deps.trustedProxies ?? 0,
+      perMinute: deps.limits.uploads.perMinute,
+      quotaBytes: deps.limits.uploads.quotaBytes,
+      trustedProxies: deps.limits.trustedProxies,
       onOutcome: (outcome, bytes) => {
         metrics.uploads.inc({ outcome });
         if (bytes) metrics.uploadBytes.inc(bytes);

@@ -40,6 +40,33 @@ const duration = (name: string) =>
     return n;
   });
 
+/**
+ * What the server enforces, resolved: the rate limits, the uploads' quota and retention, the
+ * proxies believed. `createServerApp` takes them as they are; the environment's defaults are
+ * {@link DEFAULT_LIMITS} (the one place they are written).
+ */
+export interface ServerLimits {
+  /** New tasks per minute per key through /api/v1; 0 turns it off. */
+  createsPerMinute: number;
+  uploads: {
+    /** Uploads per minute per client address; 0 turns it off. */
+    perMinute: number;
+    /** Total size of stored uploads before 507. */
+    quotaBytes: number;
+    /** How long an upload no task uses is kept. */
+    retentionMs: number;
+  };
+  /** Load balancer hops in front of Kiln whose X-Forwarded-For is believed (0: none). */
+  trustedProxies: number;
+}
+
+/** The limits when the environment does not say (README "Configuration"). */
+export const DEFAULT_LIMITS: ServerLimits = {
+  createsPerMinute: 30,
+  uploads: { perMinute: 30, quotaBytes: 5 * 1024 ** 3, retentionMs: 24 * 60 * 60 * 1000 },
+  trustedProxies: 0,
+};
+
 /** The server's environment (DESIGN.md "Configuration"). Parsed once at start, in main.ts. */
 export const ServerEnvSchema = z.object({
   PORT: z.coerce
@@ -58,18 +85,18 @@ export const ServerEnvSchema = z.object({
     .number({ error: 'CREATE_RATE_LIMIT must be a whole number' })
     .int({ error: 'CREATE_RATE_LIMIT must be a whole number' })
     .nonnegative({ error: 'CREATE_RATE_LIMIT must be 0 or more' })
-    .default(30),
+    .default(DEFAULT_LIMITS.createsPerMinute),
   PUBLIC_URL: url('PUBLIC_URL')
     .transform((u) => u.replace(/\/+$/, ''))
     .optional(),
   /** Uploads per minute per client address before 429; 0 turns it off. */
-  UPLOAD_RATE_LIMIT: wholeNumber('UPLOAD_RATE_LIMIT').default(30),
+  UPLOAD_RATE_LIMIT: wholeNumber('UPLOAD_RATE_LIMIT').default(DEFAULT_LIMITS.uploads.perMinute),
   /** Total size of stored uploads before 507, e.g. `5GB`, `500MB`. */
-  UPLOAD_QUOTA: size('UPLOAD_QUOTA').default(5 * 1024 ** 3),
+  UPLOAD_QUOTA: size('UPLOAD_QUOTA').default(DEFAULT_LIMITS.uploads.quotaBytes),
   /** How long an upload no task uses is kept, e.g. `24h`, `30m`, `7d`. */
-  UPLOAD_RETENTION: duration('UPLOAD_RETENTION').default(24 * 60 * 60 * 1000),
+  UPLOAD_RETENTION: duration('UPLOAD_RETENTION').default(DEFAULT_LIMITS.uploads.retentionMs),
   /** Load balancer hops in front of Kiln whose X-Forwarded-For is believed (0: none). */
-  TRUST_PROXY: wholeNumber('TRUST_PROXY').default(0),
+  TRUST_PROXY: wholeNumber('TRUST_PROXY').default(DEFAULT_LIMITS.trustedProxies),
 
   // Scaled out (docs/deploy.md): a shared PostgreSQL, S3-compatible blobs, one secret.
   /** `postgres://user:password@host:5432/db`: library, credits, idempotency, counters, leases. */
@@ -114,6 +141,19 @@ export const ServerEnvSchema = z.object({
   SHUTDOWN_GRACE: duration('SHUTDOWN_GRACE').default(30_000),
 });
 export type ServerEnv = z.infer<typeof ServerEnvSchema>;
+
+/** The limits a parsed environment sets. */
+export function limitsOf(env: ServerEnv): ServerLimits {
+  return {
+    createsPerMinute: env.CREATE_RATE_LIMIT,
+    uploads: {
+      perMinute: env.UPLOAD_RATE_LIMIT,
+      quotaBytes: env.UPLOAD_QUOTA,
+      retentionMs: env.UPLOAD_RETENTION,
+    },
+    trustedProxies: env.TRUST_PROXY,
+  };
+}
 
 /**
  * The rules between variables, as `VARIABLE: sentence` lines (empty when all is well): the

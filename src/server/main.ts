@@ -10,7 +10,7 @@ import { DEMO_KEY } from '../mock/keys.ts';
 import { SafeFetchError, fetchGlbSafely } from '../net/index.ts';
 import { createServerApp, type ServerApp } from './app.ts';
 import { createLogger } from './ops/logger.ts';
-import { ServerEnvSchema, crossChecks, withoutEmpty } from './config.ts';
+import { ServerEnvSchema, crossChecks, limitsOf, withoutEmpty } from './config.ts';
 import { loadServerSecret } from './owner-id.ts';
 import { diskBlobStore, type BlobStore } from './storage/blobs.ts';
 import { openPostgresStorage, openSqliteStorage, type Storage } from './storage/database.ts';
@@ -84,13 +84,7 @@ const common = {
   staticDir,
   publicUrl: config.PUBLIC_URL,
   ownOrigin: () => ownOrigin,
-  createsPerMinute: config.CREATE_RATE_LIMIT,
-  uploads: {
-    perMinute: config.UPLOAD_RATE_LIMIT,
-    quotaBytes: config.UPLOAD_QUOTA,
-    retentionMs: config.UPLOAD_RETENTION,
-  },
-  trustedProxies: config.TRUST_PROXY,
+  limits: limitsOf(config),
   log,
   logger,
   metricsToken: config.METRICS_TOKEN,

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestMock, type TestMock } from './mock.ts';
 import { createServerApp, type ServerApp, type ServerDeps } from '../server/app.ts';
+import { DEFAULT_LIMITS, type ServerLimits } from '../server/config.ts';
 import { diskBlobStore } from '../server/storage/blobs.ts';
 import { openSqliteStorage, type Storage } from '../server/storage/database.ts';
 import type { LibraryStore } from '../server/storage/library.ts';
@@ -36,19 +37,15 @@ export async function startTestServer(
     dataDir?: string;
     /** Switch `database.down` or `blobs.down` to make that store refuse every call. */
     outages?: { database?: Outage; blobs?: Outage };
+    /** New tasks per minute per key; default 0 here (no limit). */
+    createsPerMinute?: number;
+    /** The uploads' limits; the rest are the server's defaults. */
+    uploads?: Partial<ServerLimits['uploads']>;
+    trustedProxies?: number;
   } & Partial<
     Pick<
       ServerDeps,
-      | 'createsPerMinute'
-      | 'timeouts'
-      | 'publicUrl'
-      | 'info'
-      | 'staticDir'
-      | 'uploads'
-      | 'trustedProxies'
-      | 'now'
-      | 'logger'
-      | 'metricsToken'
+      'timeouts' | 'publicUrl' | 'info' | 'staticDir' | 'now' | 'logger' | 'metricsToken'
     >
   > = {},
 ): Promise<TestServer> {
@@ -82,12 +79,14 @@ export async function startTestServer(
         return new Uint8Array(await res.arrayBuffer());
       }),
     info: options.info ?? { mode: 'mock', demoKey: KEY },
-    createsPerMinute: options.createsPerMinute ?? 0,
+    limits: {
+      createsPerMinute: options.createsPerMinute ?? 0,
+      uploads: { ...DEFAULT_LIMITS.uploads, ...options.uploads },
+      trustedProxies: options.trustedProxies ?? DEFAULT_LIMITS.trustedProxies,
+    },
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(options.staticDir ? { staticDir: options.staticDir } : {}),
-    ...(options.uploads ? { uploads: options.uploads } : {}),
-    ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
