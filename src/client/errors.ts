@@ -89,6 +89,8 @@ export interface APIErrorOptions {
 export class APIError extends KilnError {
   override name = 'APIError';
   readonly status: number;
+  /** The response's reason phrase, when it had one. */
+  readonly statusText: string | undefined;
   readonly headers: Headers;
   /** The body: parsed JSON when it was JSON, the raw text otherwise ('' when empty). */
   readonly body: unknown;
@@ -117,6 +119,7 @@ export class APIError extends KilnError {
       cause: options.cause,
     });
     this.status = status;
+    this.statusText = options.statusText;
     this.headers = new Headers(headers);
     this.body = parsed;
     this.error = error;

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { currentApiKey } from '../lib/key-store.ts';
+import { API_BASE, probe } from './transport.ts';
 
 /**
  * Whether Kiln, its storage and the upstream can be reached (issue 23: a page that keeps counting
@@ -19,7 +20,7 @@ export type Outage =
 
 let outage: Outage | null = null;
 const listeners = new Set<() => void>();
-let probe: ReturnType<typeof setTimeout> | undefined;
+let nextProbe: ReturnType<typeof setTimeout> | undefined;
 let recovered: (() => void) | undefined;
 
 function set(next: Outage | null) {
@@ -67,9 +68,9 @@ export function onRecovered(fn: () => void): void {
 const PROBE_MS = 3_000;
 
 function schedule() {
-  if (probe !== undefined) return;
-  probe = setTimeout(() => {
-    probe = undefined;
+  if (nextProbe !== undefined) return;
+  nextProbe = setTimeout(() => {
+    nextProbe = undefined;
     void check();
   }, PROBE_MS);
 }
@@ -77,20 +78,17 @@ function schedule() {
 async function check(): Promise<void> {
   let next: Outage | null = null;
   try {
-    const ready = await fetch('/api/ready', { cache: 'no-store' });
+    const ready = await probe('/api/ready', { auth: false });
     if (ready.status === 503) {
-      const body = (await ready.json().catch(() => ({}))) as { message?: string };
-      next = { kind: 'storage', message: body.message ?? 'Kiln cannot reach its storage.' };
+      const { message } = (ready.body ?? {}) as { message?: unknown };
+      next = {
+        kind: 'storage',
+        message: typeof message === 'string' ? message : 'Kiln cannot reach its storage.',
+      };
     } else if (!ready.ok) next = { kind: 'kiln' };
-    else {
-      const key = currentApiKey();
-      if (key) {
-        const models = await fetch('/api/v1/models', {
-          headers: { authorization: `Bearer ${key}` },
-          cache: 'no-store',
-        });
-        if (models.status === 502 || models.status === 504) next = { kind: 'upstream' };
-      }
+    else if (currentApiKey()) {
+      const models = await probe(`${API_BASE}/models`);
+      if (models.status === 502 || models.status === 504) next = { kind: 'upstream' };
     }
   } catch {
     next = { kind: 'kiln' };

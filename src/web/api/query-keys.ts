@@ -1,3 +1,6 @@
+import { useMemo } from 'react';
+import { useApiKey } from '../lib/key-store.ts';
+
 /**
  * Every React Query key the web app uses, from one factory. Keys under a key scope (a short
  * fingerprint of the API key, `useKeyScope`) never show one key's data to another; `library`
@@ -26,3 +29,21 @@ export const queryKeys = {
   /** What the mock's demo generator understands of a prompt (mock mode; no key: the same for all). */
   promptCheck: (prompt: string) => ['prompt-check', prompt] as const,
 };
+
+/** The scope of queries asked without a key (none are: they wait for one). */
+export const NO_KEY = 'no-key';
+
+/**
+ * A key-scoped query key prefix, so switching keys never shows another key's data.
+ * A short non-reversible fingerprint, not the key.
+ */
+export function useKeyScope(): string {
+  const key = useApiKey();
+  return useMemo(() => (key ? fingerprint(key) : NO_KEY), [key]);
+}
+
+function fingerprint(key: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return `k${(h >>> 0).toString(36)}`;
+}

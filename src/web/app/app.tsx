@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { useInfo } from '../api/info-query.ts';
+import { useInfo } from '../api/account.ts';
 import { KeyChip } from '../features/key/key-chip.tsx';
 import { useApiKey } from '../lib/key-store.ts';
 import { ConnectionBanner } from '../ui/connection-banner.tsx';

@@ -1,4 +1,4 @@
-import type { useLibrary } from '../api/library-query.ts';
+import type { useLibrary } from '../api/library.ts';
 
 /** "Load more" for the library's pages, with the error if a page failed. */
 export function LoadMore({

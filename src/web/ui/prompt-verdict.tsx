@@ -1,6 +1,6 @@
 import { useQueries } from '@tanstack/react-query';
-import { useInfo } from '../api/info-query.ts';
-import { promptCheckQuery, usePromptCheck } from '../api/prompt-check-query.ts';
+import { useInfo } from '../api/account.ts';
+import { promptCheckQuery, usePromptCheck } from '../api/tasks.ts';
 
 /**
  * What the demo generator made of a prompt, said after the fact (mock mode only, issue 23): an

@@ -1,14 +1,14 @@
 import { useQueries } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { progressOf } from '../../../contract/index.ts';
-import { useClient, useKeyScope } from '../../api/api-client.ts';
-import { useLibrary } from '../../api/library-query.ts';
+import { useClient, taskQuery } from '../../api/tasks.ts';
+import { useKeyScope } from '../../api/query-keys.ts';
+import { useLibrary } from '../../api/library.ts';
 import { draftVersion } from '../../lib/draft.ts';
 import { useStore } from '../../lib/store.ts';
 import { TaskCard } from '../../features/tasks/task-card.tsx';
 import { SyncWaitCard, type SyncWait } from '../../features/tasks/sync-wait.tsx';
 import { TaskDetail } from '../../features/tasks/task-detail.tsx';
-import { taskQuery } from '../../api/task-query.ts';
 import { GenerateForm } from '../../features/generate/generate-form.tsx';
 import '../../features/generate/studio.css';
 

@@ -1,13 +1,10 @@
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import { isTerminal, type LibraryEntry, type Task } from '../../../contract/index.ts';
-import { useClient, useKeyScope } from '../../api/api-client.ts';
-import type { BatchApi } from '../../api/batch-tasks.ts';
-import { useCredits } from '../../api/credits-query.ts';
-import { downloadModelsZip } from '../../api/download-zip.ts';
-import { entryQuery } from '../../api/entry-query.ts';
-import { queryKeys } from '../../api/query-keys.ts';
-import { taskQuery } from '../../api/task-query.ts';
+import { useClient, type BatchApi, taskQuery } from '../../api/tasks.ts';
+import { useKeyScope, queryKeys } from '../../api/query-keys.ts';
+import { useCredits } from '../../api/account.ts';
+import { downloadModelsZip, entryQuery } from '../../api/library.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { formatTime, promptExcerpt } from '../../lib/entry-format.ts';
 import { Link } from '../../ui/link.tsx';

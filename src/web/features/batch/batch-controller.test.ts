@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BatchApi } from '../../api/batch-tasks.ts';
+import type { BatchApi } from '../../api/tasks.ts';
 import type { CreateGenerationInput, Task, UploadResult } from '../../../contract/index.ts';
 import { createBatchController } from './batch-controller.ts';
 import { loadBatch, saveBatch, type Batch, type BatchItem } from './batch-store.ts';

@@ -2,7 +2,7 @@
 // between pages, and is kept (localStorage, photos in IndexedDB) so that a reload resumes it.
 // Its parts: batch-state.ts (the view and what is kept), item-photos.ts (the photos until they
 // are uploaded), new-batch.ts (a plan made into items) and batch-runner.ts (the sending).
-import type { BatchApi } from '../../api/batch-tasks.ts';
+import type { BatchApi } from '../../api/tasks.ts';
 import { createBatchState } from './batch-state.ts';
 import {
   BATCH_CONCURRENCY,

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useBatchApi } from '../../api/batch-tasks.ts';
+import { useBatchApi } from '../../api/tasks.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { BatchBoard } from './batch-board.tsx';
 import type { NewBatch } from './new-batch.ts';

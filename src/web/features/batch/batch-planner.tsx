@@ -1,8 +1,8 @@
 import { usePromptVerdicts } from '../../ui/prompt-verdict.tsx';
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
-import { useCredits } from '../../api/credits-query.ts';
-import { FALLBACK_CHOICES, useModels, type ModelChoice } from '../../api/models-query.ts';
+import { useCredits } from '../../api/account.ts';
+import { FALLBACK_CHOICES, useModels, type ModelChoice } from '../../api/tasks.ts';
 import { checkImageFile } from '../../lib/file-check.ts';
 import {
   MAX_BATCH,

@@ -1,6 +1,5 @@
 import { useEffect, useMemo } from 'react';
-import type { BatchApi } from '../../api/batch-tasks.ts';
-import { newIdempotencyKey } from '../../api/create-task.ts';
+import { type BatchApi, newIdempotencyKey } from '../../api/tasks.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { useStore } from '../../lib/store.ts';
 import { createBatchController } from './batch-controller.ts';

@@ -1,5 +1,5 @@
 import { Link } from '../../ui/link.tsx';
-import { useCredits } from '../../api/credits-query.ts';
+import { useCredits } from '../../api/account.ts';
 
 /**
  * The balance in the header, as Kiln derives it (decision 0076): exact, or "about" with the

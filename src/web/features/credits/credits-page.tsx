@@ -12,12 +12,12 @@ import {
   photoNameOf,
   promptExcerpt,
 } from '../../lib/entry-format.ts';
-import { useLibrary } from '../../api/library-query.ts';
+import { useLibrary } from '../../api/library.ts';
+import { useModels } from '../../api/tasks.ts';
+import { useCredits } from '../../api/account.ts';
 import { StatusBadge } from '../../ui/status-badge.tsx';
-import { useModels } from '../../api/models-query.ts';
 import { BalanceChart } from './balance-chart.tsx';
 import { creditCell } from './credit-cell.ts';
-import { useCredits } from '../../api/credits-query.ts';
 import './credits.css';
 
 /** The balance, how it moved, and what each task cost. */

@@ -7,14 +7,19 @@ import {
 } from '../../../contract/index.ts';
 import { AuthenticationError } from '../../../client/index.ts';
 import { forgetKey } from '../../lib/key-store.ts';
-import { useCredits } from '../../api/credits-query.ts';
-import { FALLBACK_CHOICES, useModels, type ModelChoice } from '../../api/models-query.ts';
+import { useCredits } from '../../api/account.ts';
+import {
+  FALLBACK_CHOICES,
+  useModels,
+  type ModelChoice,
+  newIdempotencyKey,
+  useCreateTask,
+} from '../../api/tasks.ts';
 import { describeError, fieldMessage, type ShownError } from '../../lib/describe-error.ts';
 import { takeDraft } from '../../lib/draft.ts';
 import { MultiViewInput, SingleImageInput } from './image-inputs.tsx';
 import { ModelPicker } from './model-picker.tsx';
 import { PromptInput } from './prompt-input.tsx';
-import { newIdempotencyKey, useCreateTask } from '../../api/create-task.ts';
 import { useImageItems } from './use-image-items.ts';
 
 /** The studio's form: model, inputs for that model, mode, Generate. */

@@ -1,4 +1,4 @@
-import type { ModelChoice } from '../../api/models-query.ts';
+import type { ModelChoice } from '../../api/tasks.ts';
 
 const KIND_LABEL = { image: 'One photo', multiview: '2–4 photos', text: 'Text prompt' } as const;
 

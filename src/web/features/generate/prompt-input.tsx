@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { LIMITS } from '../../../contract/index.ts';
-import { useInfo } from '../../api/info-query.ts';
-import { usePromptCheck } from '../../api/prompt-check-query.ts';
+import { useInfo } from '../../api/account.ts';
+import { usePromptCheck } from '../../api/tasks.ts';
 
 /** How long typing must pause before the prompt is checked. */
 const CHECK_AFTER_MS = 400;

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { describeError } from '../../lib/describe-error.ts';
 import { checkImageFile } from '../../lib/file-check.ts';
-import { uploadFromUrl, uploadImage, uploadPath } from '../../api/upload.ts';
+import { uploadFromUrl, uploadImage, uploadPath } from '../../api/tasks.ts';
 
 /** One input image: a file being checked and uploaded, or a pasted URL. */
 export interface ImageItem {

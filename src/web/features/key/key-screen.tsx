@@ -1,7 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { keyProblem, saveKey, type KeyPersistence } from '../../lib/key-store.ts';
-import { useInfo } from '../../api/info-query.ts';
-import { checkKey } from '../../api/check-key.ts';
+import { useInfo, checkKey } from '../../api/account.ts';
 
 /**
  * First run: what the key is, where to get one, and where it is kept. A key is checked with the

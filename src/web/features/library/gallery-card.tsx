@@ -3,7 +3,7 @@ import { memo, useId, useRef, useState, type MouseEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { NotFoundError } from '../../../client/index.ts';
 import type { LibraryEntry } from '../../../contract/index.ts';
-import { useHideTask } from '../../api/library-query.ts';
+import { useHideTask } from '../../api/library.ts';
 import {
   archiveNote,
   formatDateTime,

@@ -9,7 +9,7 @@ import {
   type LibrarySort,
   type LibraryStatusFilter,
 } from '../../../contract/index.ts';
-import { NO_FILTERS, libraryFilterParams, type LibraryFilters } from '../../api/library-query.ts';
+import { NO_FILTERS, libraryFilterParams, type LibraryFilters } from '../../api/library.ts';
 
 export type { LibraryFilters };
 export { NO_FILTERS };

@@ -1,6 +1,6 @@
 import { LazyBackgroundPictures } from '../viewer/index.ts';
 import { Suspense, useEffect, useId, useMemo } from 'react';
-import { useModels } from '../../api/models-query.ts';
+import { useModels } from '../../api/tasks.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { LoadMore } from '../../ui/load-more.tsx';
 import { QueryState } from '../../ui/query-state.tsx';

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
-import { ZIP_MAX_IDS, downloadModelsZip } from '../../api/download-zip.ts';
+import { ZIP_MAX_IDS, downloadModelsZip } from '../../api/library.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { ShareButton } from '../share/index.ts';
 

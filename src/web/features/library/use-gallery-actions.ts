@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { LibraryEntry } from '../../../contract/index.ts';
-import { useBulkAction } from '../../api/library-bulk.ts';
-import { useSetFavourite } from '../../api/library-favourite.ts';
+import { useBulkAction, useSetFavourite } from '../../api/library.ts';
 
 /** The task ids a message names: "Task hidden." or "3 tasks hidden." */
 const tasks = (n: number, what: string) => (n === 1 ? `Task ${what}.` : `${n} tasks ${what}.`);

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
-import { useLibrary } from '../../api/library-query.ts';
+import { useLibrary } from '../../api/library.ts';
 import type { LibraryFilters } from './gallery-filters.ts';
 import { useLoadOnScroll } from './use-load-on-scroll.ts';
 

@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { NotFoundError } from '../../../client/index.ts';
 import type { OptimiseJob, OptimiseResult } from '../../../contract/index.ts';
-import { useOptimiseJob } from '../../api/optimise-job.ts';
+import { useOptimiseJob } from '../../api/optimise.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { Link } from '../../ui/link.tsx';
 import { QueryState } from '../../ui/query-state.tsx';

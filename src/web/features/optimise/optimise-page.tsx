@@ -4,8 +4,8 @@
 import { useEffect, useState } from 'react';
 import { NotFoundError } from '../../../client/index.ts';
 import type { LibraryEntry, OptimiseJob } from '../../../contract/index.ts';
-import { useLibraryEntry } from '../../api/entry-query.ts';
-import { useStartOptimise } from '../../api/optimise-start.ts';
+import { useLibraryEntry } from '../../api/library.ts';
+import { useStartOptimise } from '../../api/optimise.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { Link } from '../../ui/link.tsx';

@@ -1,8 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { useCreateShare } from '../../api/share-create.ts';
-import { useShareLink } from '../../api/share-link-query.ts';
-import { useRevokeShare } from '../../api/share-revoke.ts';
+import { useCreateShare, useShareLink, useRevokeShare } from '../../api/share.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { formatDateTime } from '../../lib/entry-format.ts';
 import type { ShareTarget } from './share-button.tsx';

@@ -3,7 +3,7 @@
 // where it was made. The server has already put the link preview tags in the page's <head>.
 import { Suspense, useEffect } from 'react';
 import type { PublicShare } from '../../../contract/index.ts';
-import { useSharedModel } from '../../api/shared-model-query.ts';
+import { useSharedModel } from '../../api/share.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { formatDate } from '../../lib/entry-format.ts';
 import { LazyModelViewer } from '../viewer/index.ts';

@@ -1,5 +1,5 @@
 import type { LibraryEntry } from '../../../contract/index.ts';
-import { useSameInput } from '../../api/same-input-query.ts';
+import { useSameInput } from '../../api/library.ts';
 import { describeEntry } from '../../lib/entry-format.ts';
 import { Link } from '../../ui/link.tsx';
 import { addressPath, viewerHref } from '../viewer/index.ts';

@@ -1,6 +1,6 @@
 import { progressOf, type LibraryEntry } from '../../../contract/index.ts';
 import { Link } from '../../ui/link.tsx';
-import { useTask } from '../../api/task-query.ts';
+import { useTask } from '../../api/tasks.ts';
 import './tasks.css';
 
 function title(entry: LibraryEntry) {

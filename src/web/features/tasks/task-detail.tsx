@@ -8,16 +8,12 @@ import { QueryState } from '../../ui/query-state.tsx';
 import { describeError, fieldMessage } from '../../lib/describe-error.ts';
 import { anotherModel, isInputFailure, saveDraft } from '../../lib/draft.ts';
 import { requestFor } from '../../lib/request-memory.ts';
-import { newIdempotencyKey, useCreateTask } from '../../api/create-task.ts';
-import { useLibraryEntry } from '../../api/entry-query.ts';
-import { useUnhideTask } from '../../api/library-query.ts';
+import { newIdempotencyKey, useCreateTask, useModels, useTask } from '../../api/tasks.ts';
+import { useLibraryEntry, useUnhideTask, useKeepThumbnail } from '../../api/library.ts';
 import { glbFileName } from '../../lib/file-name.ts';
-import { useModels } from '../../api/models-query.ts';
 import { LazyModelViewer, viewerHref } from '../viewer/index.ts';
 import { CompareWith } from './compare-with.tsx';
 import { StageStepper } from './stage-stepper.tsx';
-import { useTask } from '../../api/task-query.ts';
-import { useKeepThumbnail } from '../../api/thumbnail.ts';
 import { ShareButton } from '../share/index.ts';
 import './tasks.css';
 

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Link } from '../../ui/link.tsx';
 import { TaskDetail } from './task-detail.tsx';
-import { useTask } from '../../api/task-query.ts';
+import { useTask } from '../../api/tasks.ts';
 import { progressOf } from '../../../contract/index.ts';
 
 export function TaskPage({ id }: { id: string }) {

@@ -1,6 +1,6 @@
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
-import { useKeepThumbnails } from '../../api/thumbnail.ts';
+import { useKeepThumbnails } from '../../api/library.ts';
 import { LazyModelViewer } from './index.ts';
 
 /** Rendered, but off screen and out of the way (set here: the viewer's CSS comes later). */

@@ -7,9 +7,8 @@ import { useEffect } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { describeEntries, describeEntry } from '../../lib/entry-format.ts';
 import { glbFileName } from '../../lib/file-name.ts';
-import { NO_KEY, useKeyScope } from '../../api/api-client.ts';
-import { entryQuery } from '../../api/entry-query.ts';
-import { useLibrary } from '../../api/library-query.ts';
+import { NO_KEY, useKeyScope } from '../../api/query-keys.ts';
+import { entryQuery, useLibrary } from '../../api/library.ts';
 import { addressPath } from './address.ts';
 import type { Slot, UrlSlot } from './slot.ts';
 

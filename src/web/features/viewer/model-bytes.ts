@@ -2,7 +2,7 @@
 // models from the entry script (see preload.ts) while the viewer's code is still on its way, and
 // the loader (loaders.ts) picks the download up where it is.
 
-import { DownloadError, downloadBytes } from '../../api/download-bytes.ts';
+import { download as downloadFile } from '../../api/transport.ts';
 
 /** An HTTP answer other than 2xx, or bytes that are not a GLB. */
 export class ModelLoadError extends Error {
@@ -16,12 +16,37 @@ export interface Download {
   onProgress(listener: (percent: number) => void): () => void;
 }
 
+/** `url`'s bytes (no key: a model's address is signed, or public); `report` hears the percentage done when the size is known. */
 async function fetchBytes(url: string, report: (percent: number) => void): Promise<Uint8Array> {
   try {
-    return await downloadBytes(url, report);
+    const { bytes } = await downloadFile(url, {
+      auth: false,
+      onProgress: (received, total) => {
+        if (total > 0) report(Math.min(100, Math.floor((100 * received) / total)));
+      },
+    });
+    return bytes;
   } catch (err) {
-    throw err instanceof DownloadError ? new ModelLoadError(err.message) : err;
+    throw loadError(err);
   }
+}
+
+/**
+ * What the viewer says of a failed download: an HTTP answer by its status, a failure to connect
+ * in the browser's own words. Told by name: the error classes (and zod) stay out of /viewer's
+ * early start.
+ */
+function loadError(err: unknown): unknown {
+  const e = (err ?? {}) as {
+    name?: string;
+    status?: unknown;
+    statusText?: unknown;
+    cause?: unknown;
+  };
+  if (e.name === 'APIConnectionError' && e.cause !== undefined) return e.cause;
+  if (typeof e.status !== 'number') return err;
+  const reason = typeof e.statusText === 'string' && e.statusText ? ` (${e.statusText})` : '';
+  return new ModelLoadError(`the server answered ${e.status}${reason}.`);
 }
 
 /** Starts fetching `url`'s bytes. */

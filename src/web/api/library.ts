@@ -1,0 +1,354 @@
+// The library, Kiln's record of the tasks a key made (`/api/library`): its pages (searched,
+// filtered, sorted), one entry, an entry's other generations of the same input, stars, hiding,
+// actions on many entries, the pictures browsers draw of models, and the models as one zip.
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
+import {
+  LIBRARY_BULK_MAX,
+  LibraryBulkResultSchema,
+  LibraryEntrySchema,
+  LibraryPageSchema,
+  type LibraryBulk,
+  type LibraryBulkResult,
+  type LibraryEntry,
+  type LibraryKind,
+  type LibraryPatch,
+  type LibrarySort,
+  type LibraryStatusFilter,
+} from '../../contract/index.ts';
+import { NO_KEY, queryKeys, useKeyScope } from './query-keys.ts';
+import { dispositionName, download, request } from './transport.ts';
+
+export { LIBRARY_BULK_MAX };
+
+const entryPath = (id: string) => `/api/library/${encodeURIComponent(id)}`;
+
+// ---- Pages -----------------------------------------------------------------------------------
+
+export const LIBRARY_PAGE_SIZE = 24;
+
+/** What `GET /api/library` is asked to keep and in which order (the gallery's filters). */
+export interface LibraryFilters {
+  /** Words to find in the prompt or a photo's file name. */
+  q: string;
+  /** One model id, or '' for every model. */
+  model: string;
+  kind: LibraryKind | '';
+  status: LibraryStatusFilter | '';
+  /** Only starred tasks. */
+  favourite: boolean;
+  sort: LibrarySort;
+}
+
+export const NO_FILTERS: LibraryFilters = {
+  q: '',
+  model: '',
+  kind: '',
+  status: '',
+  favourite: false,
+  sort: 'newest',
+};
+
+/**
+ * The filters as query parameters, in one order, defaults left out ("q=chair&sort=credits"):
+ * the API's query and the gallery's address alike, so equal filters give equal strings.
+ */
+export function libraryFilterParams(filters: Partial<LibraryFilters>): URLSearchParams {
+  const f = { ...NO_FILTERS, ...filters };
+  const params = new URLSearchParams();
+  const q = f.q.trim().replace(/\s+/g, ' ');
+  if (q) params.set('q', q);
+  if (f.model) params.set('model', f.model);
+  if (f.kind) params.set('kind', f.kind);
+  if (f.status) params.set('status', f.status);
+  if (f.favourite) params.set('favourite', '1');
+  if (f.sort !== 'newest') params.set('sort', f.sort);
+  return params;
+}
+
+/**
+ * The library's pages (GET /api/library), newest first unless filters say otherwise. Without
+ * filters this is the one list the studio, the viewer and the credits page share
+ * (`queryKeys.library`); with them, a list of its own under the same prefix.
+ */
+export function libraryQuery(
+  scope: string,
+  filters: Partial<LibraryFilters> = {},
+  pageSize = LIBRARY_PAGE_SIZE,
+) {
+  const query = libraryFilterParams(filters).toString();
+  const sized = pageSize === LIBRARY_PAGE_SIZE ? query : `${query}&limit=${pageSize}`;
+  // eslint-disable-next-line @tanstack/query/exhaustive-deps -- pageSize is in `sized`
+  return infiniteQueryOptions({
+    queryKey: sized === '' ? queryKeys.library(scope) : queryKeys.libraryList(scope, sized),
+    // Another tab (or device) may have changed it: asked again when this tab is looked at.
+    refetchOnWindowFocus: true,
+    queryFn: ({ signal, pageParam }) => {
+      const params = new URLSearchParams(query);
+      params.set('limit', String(pageSize));
+      if (pageParam) params.set('cursor', pageParam);
+      return request(`/api/library?${params.toString()}`, {
+        signal,
+        parse: (b) => LibraryPageSchema.parse(b),
+      });
+    },
+    initialPageParam: '',
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    enabled: scope !== NO_KEY,
+  });
+}
+
+/**
+ * Every task this key made through Kiln (GET /api/library), newest first; with `filters`, the
+ * tasks that match, in their order. While another filter loads, the previous one's tasks stay.
+ */
+export function useLibrary(filters?: Partial<LibraryFilters>, pageSize?: number) {
+  const scope = useKeyScope();
+  return useInfiniteQuery({
+    ...libraryQuery(scope, filters, pageSize),
+    // Another key's tasks are never shown, not even for a moment.
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[1] === scope ? keepPreviousData(previous) : undefined,
+  });
+}
+
+// ---- One entry -------------------------------------------------------------------------------
+
+/** One library entry (GET /api/library/{id}): inputs, archived model URL, credits. */
+export function entryQuery(scope: string, id: string) {
+  return queryOptions({
+    // Under queryKeys.library(scope) so that refreshing the library refreshes entries too.
+    queryKey: queryKeys.libraryEntry(scope, id),
+    queryFn: ({ signal }) =>
+      request(entryPath(id), { signal, parse: (b) => LibraryEntrySchema.parse(b) }),
+    enabled: scope !== NO_KEY,
+  });
+}
+
+export function useLibraryEntry(id: string) {
+  return useQuery(entryQuery(useKeyScope(), id));
+}
+
+// ---- Same input ------------------------------------------------------------------------------
+
+/**
+ * This key's other completed generations of an entry's input, the same prompt or the same
+ * photos (`GET /api/library/{id}/same-input`), newest first: what "Compare with…" offers.
+ */
+export function sameInputQuery(scope: string, id: string, enabled = true) {
+  return queryOptions({
+    queryKey: queryKeys.sameInput(scope, id),
+    queryFn: ({ signal }) =>
+      request(`${entryPath(id)}/same-input`, {
+        signal,
+        parse: (b) => LibraryPageSchema.parse(b).data,
+      }),
+    enabled: enabled && scope !== NO_KEY,
+    staleTime: 30_000,
+  });
+}
+
+export function useSameInput(id: string, enabled = true) {
+  return useQuery(sameInputQuery(useKeyScope(), id, enabled));
+}
+
+// ---- Stars -----------------------------------------------------------------------------------
+
+/**
+ * Changes entries wherever the library is cached (its pages, filtered lists, single entries),
+ * so a star shows at once in every list. Lists are not refetched: a card unstarred under
+ * "Favourites" stays until the list is read again, instead of jumping away under the pointer.
+ */
+export function patchCachedEntries(
+  queryClient: QueryClient,
+  scope: string,
+  ids: ReadonlySet<string>,
+  patch: Partial<LibraryEntry>,
+) {
+  const apply = (entry: LibraryEntry) => (ids.has(entry.id) ? { ...entry, ...patch } : entry);
+  queryClient.setQueriesData({ queryKey: queryKeys.library(scope) }, (data: unknown) => {
+    if (!data || typeof data !== 'object') return data;
+    if ('pages' in data && Array.isArray(data.pages))
+      return {
+        ...data,
+        pages: (data.pages as { data: LibraryEntry[] }[]).map((page) => ({
+          ...page,
+          data: page.data.map(apply),
+        })),
+      };
+    if ('data' in data && Array.isArray(data.data))
+      return { ...data, data: (data.data as LibraryEntry[]).map(apply) };
+    if ('id' in data && typeof data.id === 'string') return apply(data as LibraryEntry);
+    return data;
+  });
+}
+
+/** Stars or unstars one task (`PATCH /api/library/{id}` with `favourite`), shown at once. */
+export function useSetFavourite() {
+  const queryClient = useQueryClient();
+  const scope = useKeyScope();
+  return useMutation({
+    mutationFn: ({ id, favourite }: { id: string; favourite: boolean }) =>
+      request(entryPath(id), {
+        method: 'PATCH',
+        json: { favourite } satisfies LibraryPatch,
+        parse: (b) => LibraryEntrySchema.parse(b),
+      }),
+    onMutate: ({ id, favourite }) =>
+      patchCachedEntries(queryClient, scope, new Set([id]), { favourite }),
+    onError: (_err, { id, favourite }) =>
+      patchCachedEntries(queryClient, scope, new Set([id]), { favourite: !favourite }),
+    onSuccess: (entry) =>
+      patchCachedEntries(queryClient, scope, new Set([entry.id]), { favourite: entry.favourite }),
+  });
+}
+
+// ---- Hide ------------------------------------------------------------------------------------
+
+/** Hide one task from the library (DELETE /api/library/{id}). */
+export function useHideTask() {
+  const queryClient = useQueryClient();
+  const scope = useKeyScope();
+  return useMutation({
+    mutationFn: (id: string) => request(entryPath(id), { method: 'DELETE', parse: () => null }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) }),
+  });
+}
+
+/** Shows a hidden task again (`PATCH /api/library/{id}`): the gallery's Undo, the task's Unhide. */
+export function useUnhideTask() {
+  const queryClient = useQueryClient();
+  const scope = useKeyScope();
+  return useMutation({
+    mutationFn: (id: string) =>
+      request(entryPath(id), {
+        method: 'PATCH',
+        json: { hidden: false } satisfies LibraryPatch,
+        parse: (b) => LibraryEntrySchema.parse(b),
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) }),
+  });
+}
+
+// ---- Many at once ----------------------------------------------------------------------------
+
+/**
+ * One action on many tasks (`POST /api/library/bulk`), in requests of at most
+ * LIBRARY_BULK_MAX ids. Stars show at once; hiding and unhiding refresh the library after.
+ */
+export function useBulkAction() {
+  const queryClient = useQueryClient();
+  const scope = useKeyScope();
+  return useMutation({
+    mutationFn: async ({ ids, action }: LibraryBulk): Promise<LibraryBulkResult> => {
+      const results: LibraryBulkResult[] = [];
+      for (let i = 0; i < ids.length; i += LIBRARY_BULK_MAX)
+        results.push(
+          await request('/api/library/bulk', {
+            method: 'POST',
+            json: { ids: ids.slice(i, i + LIBRARY_BULK_MAX), action } satisfies LibraryBulk,
+            parse: (b) => LibraryBulkResultSchema.parse(b),
+          }),
+        );
+      return {
+        object: 'bulk_result',
+        action,
+        updated: results.flatMap((r) => r.updated),
+        not_found: results.flatMap((r) => r.not_found),
+      };
+    },
+    onSuccess: (result) => {
+      if (result.action === 'favourite' || result.action === 'unfavourite')
+        patchCachedEntries(queryClient, scope, new Set(result.updated), {
+          favourite: result.action === 'favourite',
+        });
+    },
+    onSettled: (result) => {
+      if (result?.action === 'favourite' || result?.action === 'unfavourite') return;
+      return queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) });
+    },
+  });
+}
+
+// ---- Pictures --------------------------------------------------------------------------------
+
+/** `PUT /api/library/{id}/thumbnail`: keeps a picture of an entry's model. */
+function keepThumbnail(id: string, picture: Blob): Promise<LibraryEntry> {
+  return request(`${entryPath(id)}/thumbnail`, {
+    method: 'PUT',
+    blob: picture,
+    parse: (b) => LibraryEntrySchema.parse(b),
+  });
+}
+
+/**
+ * Keeps a picture of a library entry's model: the first browser to show an archived model draws
+ * it once, and the gallery shows it from then on. A failure costs nothing (the gallery shows the
+ * input photo), so it is not reported.
+ */
+export function useKeepThumbnail(id: string) {
+  const queryClient = useQueryClient();
+  const scope = useKeyScope();
+  return useMutation({
+    mutationFn: (picture: Blob) => keepThumbnail(id, picture),
+    onSuccess: (entry) => {
+      queryClient.setQueryData(queryKeys.libraryEntry(scope, id), entry);
+      // The gallery's pages (not the entries under the same prefix, which are fresh).
+      void queryClient.invalidateQueries({ queryKey: queryKeys.library(scope), exact: true });
+    },
+  });
+}
+
+/**
+ * The same for any entry (`{ id, picture }`): the gallery draws the pictures no browser has
+ * drawn yet, one after another, in the background.
+ */
+export function useKeepThumbnails() {
+  const queryClient = useQueryClient();
+  const scope = useKeyScope();
+  return useMutation({
+    mutationFn: ({ id, picture }: { id: string; picture: Blob }) => keepThumbnail(id, picture),
+    onSuccess: (entry) => {
+      queryClient.setQueryData(queryKeys.libraryEntry(scope, entry.id), entry);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) });
+    },
+  });
+}
+
+// ---- Zip -------------------------------------------------------------------------------------
+
+/** The most task ids one zip takes (the server's limit, `ZIP_MAX_IDS`). */
+export const ZIP_MAX_IDS = 100;
+
+/** `GET /api/library/download.zip?ids=…` for these tasks. */
+export function modelsZipPath(ids: readonly string[]): string {
+  return `/api/library/download.zip?ids=${ids.map(encodeURIComponent).join(',')}`;
+}
+
+/**
+ * One zip of the caller's archived models of these tasks (the server streams it; a task that
+ * has none is listed in the zip's README.txt). The key goes in the Authorization header, so the
+ * browser cannot fetch it by a plain link: the bytes come here, and the caller saves them.
+ * Errors are the client's typed errors (`NotFoundError` when none has a model yet).
+ */
+export async function downloadModelsZip(
+  ids: readonly string[],
+  options: { signal?: AbortSignal; onProgress?: (bytes: number) => void } = {},
+): Promise<{ blob: Blob; fileName: string }> {
+  const { onProgress } = options;
+  const { bytes, headers } = await download(modelsZipPath(ids), {
+    accept: 'application/zip, application/json',
+    signal: options.signal,
+    ...(onProgress ? { onProgress: (received: number) => onProgress(received) } : {}),
+  });
+  const fileName = dispositionName(headers.get('content-disposition')) ?? 'kiln-models.zip';
+  return { blob: new Blob([bytes], { type: 'application/zip' }), fileName };
+}

@@ -1,0 +1,130 @@
+// Public links to finished models: the owner's link to an entry (read, made, revoked), and what
+// a link shows to anyone (no key).
+import {
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
+import { NotFoundError } from '../../client/errors.ts';
+import {
+  ERROR_CODES,
+  PublicShareSchema,
+  ShareSchema,
+  type PublicShare,
+  type Share,
+} from '../../contract/index.ts';
+import { NO_KEY, queryKeys, useKeyScope } from './query-keys.ts';
+import { request } from './transport.ts';
+
+const sharePath = (id: string) => `/api/library/${encodeURIComponent(id)}/share`;
+
+/** A link that is not there (never made, or revoked) is `share_not_found`. */
+const isNoLink = (err: unknown) =>
+  err instanceof NotFoundError && err.code === ERROR_CODES.shareNotFound;
+
+// ---- The owner's link ------------------------------------------------------------------------
+
+/**
+ * The owner's public link to one library entry (`GET /api/library/{id}/share`), or null when
+ * the task is not shared.
+ */
+export function shareLinkQuery(scope: string, id: string) {
+  return queryOptions({
+    queryKey: queryKeys.share(scope, id),
+    queryFn: async ({ signal }): Promise<Share | null> => {
+      try {
+        return await request(sharePath(id), { signal, parse: (b) => ShareSchema.parse(b) });
+      } catch (err) {
+        if (isNoLink(err)) return null;
+        throw err;
+      }
+    },
+    enabled: scope !== NO_KEY,
+  });
+}
+
+export function useShareLink(id: string, options: { enabled?: boolean } = {}) {
+  const query = shareLinkQuery(useKeyScope(), id);
+  return useQuery({ ...query, enabled: query.enabled !== false && options.enabled !== false });
+}
+
+/** The entry and the gallery's pages say whether it is shared: read them again. */
+function refreshEntry(queryClient: QueryClient, scope: string, id: string) {
+  void queryClient.invalidateQueries({
+    queryKey: queryKeys.libraryEntry(scope, id),
+    exact: true,
+  });
+  void queryClient.invalidateQueries({ queryKey: queryKeys.library(scope), exact: true });
+}
+
+/**
+ * Makes the public link to a finished model (`POST /api/library/{id}/share`), or gets the one
+ * there is: sharing twice gives the same link.
+ */
+export function useCreateShare(id: string) {
+  const queryClient = useQueryClient();
+  const scope = useKeyScope();
+  return useMutation({
+    mutationFn: () =>
+      request(sharePath(id), { method: 'POST', parse: (b) => ShareSchema.parse(b) }),
+    onSuccess: (share) => {
+      queryClient.setQueryData(queryKeys.share(scope, id), share);
+      refreshEntry(queryClient, scope, id);
+    },
+  });
+}
+
+/**
+ * Stops sharing a model (`DELETE /api/library/{id}/share`): its page, embed and GLB answer 404
+ * from then on. A link already gone counts as stopped.
+ */
+export function useRevokeShare(id: string) {
+  const queryClient = useQueryClient();
+  const scope = useKeyScope();
+  return useMutation({
+    mutationFn: async () => {
+      try {
+        await request(sharePath(id), { method: 'DELETE', parse: () => null });
+      } catch (err) {
+        if (!isNoLink(err)) throw err;
+      }
+      return null;
+    },
+    onSuccess: () => {
+      queryClient.setQueryData(queryKeys.share(scope, id), null);
+      refreshEntry(queryClient, scope, id);
+    },
+  });
+}
+
+// ---- What a link shows -----------------------------------------------------------------------
+
+/**
+ * What a public link shows (`GET /api/shares/{token}`), asked without a key; null when there is
+ * no such link (never made, or revoked).
+ */
+export function sharedModelQuery(token: string) {
+  return queryOptions({
+    queryKey: queryKeys.sharedModel(token),
+    queryFn: async ({ signal }): Promise<PublicShare | null> => {
+      try {
+        return await request(`/api/shares/${encodeURIComponent(token)}`, {
+          signal,
+          auth: false,
+          parse: (b) => PublicShareSchema.parse(b),
+        });
+      } catch (err) {
+        if (err instanceof NotFoundError) return null;
+        throw err;
+      }
+    },
+    // A revoked link must not keep showing from a cache.
+    staleTime: 0,
+  });
+}
+
+export function useSharedModel(token: string) {
+  return useQuery(sharedModelQuery(token));
+}
