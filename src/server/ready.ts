@@ -1,5 +1,5 @@
 import { raceSignal } from '../async/index.ts';
-import { ERROR_CODES, ERROR_TYPES } from '../contract/index.ts';
+import { ERROR_CODES, errorObjectFor } from '../contract/index.ts';
 import type { BlobStore } from './storage/blobs.ts';
 import type { Storage } from './storage/database.ts';
 
@@ -85,10 +85,9 @@ export function createReadiness(deps: {
 export function notReadyBody(r: Readiness) {
   return {
     ...r,
-    error: {
-      message: r.message ?? 'Not ready.',
-      type: ERROR_TYPES.api,
+    error: errorObjectFor(503, {
       code: ERROR_CODES.serviceUnavailable,
-    },
+      message: r.message ?? 'Not ready.',
+    }),
   };
 }
