@@ -1,21 +1,9 @@
 import { defineConfig } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findChromium } from './scripts/chromium.mjs';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from './src/testing/ports.ts';
 
 // Decided once in the runner process; workers inherit the environment, so all agree.
 process.env.KILN_E2E_PORT ??= String(await freePort());

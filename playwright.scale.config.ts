@@ -1,21 +1,9 @@
 import { defineConfig } from '@playwright/test';
-import { createServer } from 'node:net';
 import { findChromium } from './scripts/chromium.mjs';
+import { freePort } from './src/testing/ports.ts';
 
 // The studio in Chromium against a scaled-out Kiln: two replicas on PostgreSQL and S3-compatible
 // storage behind nginx (e2e/scale-setup.ts starts them all; docs/deploy.md is the recipe).
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 process.env.KILN_SCALE_PORT ??= String(await freePort());
 const baseURL = `http://127.0.0.1:${process.env.KILN_SCALE_PORT}`;
 const browser = await findChromium();
