@@ -143,17 +143,28 @@ export default tseslint.config(
       ],
     },
   },
-  // Only src/web/api talks HTTP.
+  // One way out: only src/web/api/transport.ts talks HTTP (decision 0080).
   {
     files: ['src/web/**/*.{ts,tsx}'],
-    ignores: ['src/web/api/**', '**/*.test.{ts,tsx}'],
+    ignores: ['src/web/api/transport.ts', '**/*.test.{ts,tsx}'],
     rules: {
       'no-restricted-globals': [
         'error',
         ...['fetch', 'XMLHttpRequest', 'EventSource', 'WebSocket'].map((name) => ({
           name,
-          message: 'Only src/web/api talks HTTP: add or use a function there.',
+          message:
+            'Only src/web/api/transport.ts talks HTTP: use (or add) a function of a resource file in src/web/api.',
         })),
+      ],
+      'no-restricted-properties': [
+        'error',
+        ...['window', 'globalThis', 'self'].flatMap((object) =>
+          ['fetch', 'XMLHttpRequest'].map((property) => ({
+            object,
+            property,
+            message: 'Only src/web/api/transport.ts talks HTTP.',
+          })),
+        ),
       ],
     },
   },
