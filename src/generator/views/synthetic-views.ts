@@ -10,7 +10,6 @@ import type { Mask } from '../photo/mask.ts';
 export type SyntheticShape = 'chair' | 'l-block' | 'table';
 export type SyntheticView = 'front' | 'right' | 'back' | 'left';
 
-export const SYNTHETIC_SHAPES: readonly SyntheticShape[] = ['chair', 'l-block', 'table'];
 /** The order of {@link syntheticViews}' images. */
 export const SYNTHETIC_VIEWS: readonly SyntheticView[] = ['front', 'right', 'back', 'left'];
 

@@ -10,13 +10,12 @@ import { loadSubject, textureOf, type Subject } from '../photo/subject.ts';
 import { surfaceNets, taubinSmooth, type TriangleMesh } from '../core/surface-nets.ts';
 import {
   VIEW_DIRECTIONS,
-  carveHull,
   projectToMask,
   type Extents,
-  type Hull,
   type Silhouette,
   type ViewSide,
-} from './visual-hull.ts';
+} from './view-frame.ts';
+import { carveHull, type Hull } from './visual-hull.ts';
 
 /** Options of {@link viewsToGlb}. */
 export interface ViewsToGlbOptions extends GenerateHooks {
