@@ -10,10 +10,11 @@
 //   jumping.glb   the same figure with a clip, "jump", that lifts it 1.5 m out of its rest box
 //   ktx2.glb      the hamburger photo's model, its textures re-encoded as KTX2 (Basis Universal
 //                 ETC1S with BasisLZ supercompression, full mip chain; KHR_texture_basisu,
-//                 required), each resized to power-of-two sides first
+//                 required), each resized to power-of-two sides first, as the optimiser does
 //
 // KTX2 encoding uses the ktx2-encoder package (Basis Universal compiled to WASM, offline), with
-// sharp decoding the PNGs it re-encodes.
+// the optimiser's own decoder (server/optimise/textures.ts: sharp, sides rounded down to a power
+// of two).
 //
 // Tests and benches only. The command line is scripts/make-viewer-fixtures.ts [outDir]
 // (default fixtures/viewer/).
@@ -28,8 +29,8 @@ import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { draco, meshopt } from '@gltf-transform/functions';
 import { ktx2 } from 'ktx2-encoder/gltf-transform';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
-import sharp from 'sharp';
 import { imageToGlb, promptToGlb } from '../generator/index.ts';
+import { decodeForBasis } from '../server/optimise/textures.ts';
 import { PHOTOS_DIR, VIEWER_FIXTURES_DIR } from './fixtures.ts';
 
 export interface ViewerFixture {
@@ -104,34 +105,6 @@ async function meshoptTeapot(io: NodeIO): Promise<Document> {
   const doc = await io.readBinary(await imageToGlb(await photo('teapot.png')));
   await doc.transform(meshopt({ encoder: MeshoptEncoder, level: 'medium' }));
   return doc;
-}
-
-/** The power of two nearest `n` (at least 4, at most 2048): sides Basis and WebGL 1 both like. */
-function nearestPowerOfTwo(n: number): number {
-  const p = 2 ** Math.round(Math.log2(Math.max(1, n)));
-  return Math.min(2048, Math.max(4, p));
-}
-
-/**
- * Decodes an image for the Basis encoder: straight RGBA, 8 bits, resized (if it has to be)
- * to power-of-two sides, so every mip level's side is a multiple of 4 down to 4×4.
- */
-async function decodeForBasis(
-  bytes: Uint8Array,
-): Promise<{ data: Uint8Array; width: number; height: number }> {
-  const image = sharp(bytes);
-  const { width = 0, height = 0 } = await image.metadata();
-  const { data, info } = await image
-    .resize(nearestPowerOfTwo(width), nearestPowerOfTwo(height), { fit: 'fill' })
-    .toColourspace('srgb')
-    .ensureAlpha()
-    .raw({ depth: 'uchar' })
-    .toBuffer({ resolveWithObject: true });
-  return {
-    data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
-    width: info.width,
-    height: info.height,
-  };
 }
 
 // The Basis encoder's WASM prints a summary of every texture (slices, mip levels) through
@@ -414,12 +387,18 @@ async function mtimeMs(path: string): Promise<number | undefined> {
   }
 }
 
-/** Newest modification time of this script and of the generator's sources (they make the models). */
+/** The optimiser's textures, whose decoder sizes the KTX2 fixture's textures. */
+const TEXTURES_PATH = fileURLToPath(new URL('../server/optimise/textures.ts', import.meta.url));
+
+/**
+ * Newest modification time of this script, of the generator's sources (they make the models)
+ * and of the optimiser's textures (they size the KTX2 fixture's).
+ */
 async function sourcesTime(): Promise<number> {
   const generatorDir = fileURLToPath(new URL('../generator/', import.meta.url));
   const files = await readdir(generatorDir, { recursive: true });
   const times = await Promise.all(
-    [SCRIPT_PATH, ...files.map((f) => join(generatorDir, f))].map(mtimeMs),
+    [SCRIPT_PATH, TEXTURES_PATH, ...files.map((f) => join(generatorDir, f))].map(mtimeMs),
   );
   return Math.max(...times.map((t) => t ?? Infinity));
 }

@@ -14,8 +14,11 @@ function powerOfTwoBelow(n: number): number {
   return Math.max(4, 2 ** Math.floor(Math.log2(Math.max(1, n))));
 }
 
-/** Straight 8-bit RGBA, resized to power-of-two sides, for the Basis encoder. */
-async function decodeForBasis(
+/**
+ * Straight 8-bit RGBA, resized to power-of-two sides, for the Basis encoder (so every mip
+ * level's side is a multiple of 4 down to 4×4). The viewer's KTX2 fixture is made with it too.
+ */
+export async function decodeForBasis(
   bytes: Uint8Array,
 ): Promise<{ data: Uint8Array; width: number; height: number }> {
   const image = sharp(bytes);
