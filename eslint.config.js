@@ -168,9 +168,10 @@ export default tseslint.config(
       ],
     },
   },
-  // A feature imports no other feature's insides: what several need lives in src/web/{api,lib,ui},
-  // and pages that compose features in src/web/app/pages. A feature's index.ts is its public entry
-  // (the viewer's, the share button's): that one file may be imported.
+  // A feature imports no other feature's insides: what several need lives in src/web/{api,lib,ui}.
+  // A feature's index.ts is its public entry (the viewer, the share button, the studio's parts):
+  // that one file may be imported. Every page lives in a feature (features/studio composes the
+  // generate form and the tasks through their index.ts).
   ...WEB_FEATURES.map((feature) => ({
     files: [`src/web/features/${feature}/**/*.{ts,tsx}`],
     ignores: ['**/*.test.{ts,tsx}'],
@@ -189,7 +190,7 @@ export default tseslint.config(
                 `!../../${other}/index.ts`,
                 `!**/features/${other}/index.ts`,
               ],
-              message: `A feature imports no other feature's insides: use its public index.ts (features/${other}/index.ts), move what both need to src/web/{api,lib,ui}, or compose them in src/web/app/pages.`,
+              message: `A feature imports no other feature's insides: use its public index.ts (features/${other}/index.ts), or move what both need to src/web/{api,lib,ui}.`,
             })),
             {
               group: ['../../app/**', '../../../app/**', '**/web/app/**'],

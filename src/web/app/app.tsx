@@ -13,7 +13,7 @@ const KeyScreen = lazy(() =>
   import('../features/key/key-screen.tsx').then((m) => ({ default: m.KeyScreen })),
 );
 const StudioPage = lazy(() =>
-  import('./pages/studio-page.tsx').then((m) => ({ default: m.StudioPage })),
+  import('../features/studio/studio-page.tsx').then((m) => ({ default: m.StudioPage })),
 );
 const TaskPage = lazy(() =>
   import('../features/tasks/task-page.tsx').then((m) => ({ default: m.TaskPage })),

@@ -6,11 +6,9 @@ import { useKeyScope } from '../../api/query-keys.ts';
 import { useLibrary } from '../../api/library.ts';
 import { draftVersion } from '../../lib/draft.ts';
 import { useStore } from '../../lib/store.ts';
-import { TaskCard } from '../../features/tasks/task-card.tsx';
-import { SyncWaitCard, type SyncWait } from '../../features/tasks/sync-wait.tsx';
-import { TaskDetail } from '../../features/tasks/task-detail.tsx';
-import { GenerateForm } from '../../features/generate/generate-form.tsx';
-import '../../features/generate/studio.css';
+import { SyncWaitCard, TaskCard, TaskDetail, type SyncWait } from '../tasks/index.ts';
+import { GenerateForm } from '../generate/index.ts';
+import './studio.css';
 
 const RECENT = 8;
 

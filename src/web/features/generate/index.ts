@@ -1,0 +1,2 @@
+// The generate feature's public entry: the form the studio page puts beside its tasks.
+export { GenerateForm } from './generate-form.tsx';
