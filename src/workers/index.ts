@@ -1,9 +1,2 @@
-export {
-  createWorkerPool,
-  WorkerPoolFullError,
-  type RunOptions,
-  type WorkerPool,
-  type WorkerPoolOptions,
-} from './pool.ts';
-export type { JobHandler } from './protocol.ts';
+export { createWorkerPool, WorkerPoolFullError, type WorkerPoolOptions } from './pool.ts';
 export { serveJob } from './serve.ts';

@@ -20,7 +20,7 @@ export interface WorkerPoolOptions<F> {
   revive?: (failure: F) => Error;
 }
 
-export interface RunOptions<P> {
+interface RunOptions<P> {
   /** Called with each progress message the job posts. */
   onProgress?: (progress: P) => void;
   /**
