@@ -17,7 +17,7 @@ const api = process.env.KILN_DEV_API ?? 'http://127.0.0.1:8080';
  * a CSP of its own that allows that (see src/server/app.ts), while the page's CSP still forbids
  * eval.
  */
-export async function ktx2WorkerSource(libs: string): Promise<string> {
+async function ktx2WorkerSource(libs: string): Promise<string> {
   // The statics below are public but untyped in @types/three.
   const KTX2Loader = (await import('three/examples/jsm/loaders/KTX2Loader.js'))
     .KTX2Loader as unknown as Record<

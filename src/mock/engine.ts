@@ -10,8 +10,6 @@ import type { Quality } from '../generator/index.ts';
 import { TaskFailure, failureError } from './task-failure.ts';
 import { runTask, type RunContext } from './task-run.ts';
 
-export { FAIL_TRIGGER } from './task-failure.ts';
-
 /** Callbacks a generator may call while it works. */
 export interface GeneratorHooks {
   /** The shape is built; the mesh is now being processed (simplified, packed into a GLB). */

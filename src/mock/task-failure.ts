@@ -9,7 +9,7 @@ import type { ImageFetchError } from './fetch-image.ts';
 import type { TaskRow } from './store.ts';
 
 /** Explicit trigger for tests and demos: a prompt or image URL containing it fails at generation. */
-export const FAIL_TRIGGER = 'mock:fail';
+const FAIL_TRIGGER = 'mock:fail';
 
 /** A failure the task reports as is (its error object is the task's `error`). */
 export class TaskFailure extends Error {

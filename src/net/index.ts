@@ -2,6 +2,4 @@ export * from './address-policy.ts';
 export * from './fetch-glb.ts';
 export * from './safe-fetch.ts';
 export { SafeFetchError, type SafeFetchErrorCode } from './safe-fetch-error.ts';
-export { isAllowedBy } from './url-rules.ts';
-export type { ResolvedAddress } from './resolve-target.ts';
 export type { RequestFunction } from './exchange.ts';

@@ -62,7 +62,7 @@ export interface LibraryListStore {
 }
 
 /** `word` as a LIKE pattern that finds it anywhere, lower-cased, with `\`, `%` and `_` escaped. */
-export function containsPattern(word: string): string {
+function containsPattern(word: string): string {
   return `%${word.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
@@ -87,7 +87,7 @@ function imageIdentity(image: LibraryImage): string | null {
 }
 
 /** The input of a row as one string, or null when it cannot be told apart (inline images). */
-export function inputIdentity(row: Pick<LibraryRow, 'images' | 'prompt'>): string | null {
+function inputIdentity(row: Pick<LibraryRow, 'images' | 'prompt'>): string | null {
   if (row.images.length === 0) return row.prompt === null ? null : `prompt:${row.prompt.trim()}`;
   const ids = row.images.map(imageIdentity);
   return ids.every((id) => id !== null) ? `images:${ids.join('\n')}` : null;

@@ -10,11 +10,8 @@ import { libraryTasks, type LibraryTaskStore } from './library-tasks.ts';
 import type { Tables } from './schema.ts';
 
 export type { LibraryRow } from './library-row.ts';
-export type { LibraryBulkAction, NewLibraryRow, TaskUpdate } from './library-tasks.ts';
 export {
-  containsPattern,
   creditsKeyOf,
-  inputIdentity,
   type LibraryCursor,
   type LibraryFilter,
   type LibraryListOptions,
