@@ -1,21 +1,16 @@
 import { PromptVerdict } from '../../ui/prompt-verdict.tsx';
-import { memo, useId, useRef, useState, type MouseEvent } from 'react';
-import { flushSync } from 'react-dom';
-import { NotFoundError } from '../../../client/index.ts';
+import { memo, type MouseEvent } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
-import { useHideTask } from '../../api/library.ts';
 import {
   archiveNote,
   formatDateTime,
   isoDateTime,
-  promptExcerpt,
   photoNameOf,
   taskLabel,
 } from '../../lib/entry-format.ts';
-import { glbFileName } from '../../lib/file-name.ts';
-import { Link } from '../../ui/link.tsx';
-import { ShareButton } from '../share/index.ts';
 import { StatusBadge } from '../../ui/status-badge.tsx';
+import { CardActions } from './gallery-card-actions.tsx';
+import { Thumbnail } from './gallery-thumbnail.tsx';
 
 export interface GalleryCardProps {
   entry: LibraryEntry;
@@ -45,36 +40,11 @@ export const GalleryCard = memo(function GalleryCard({
   onFavourite,
   onHidden,
 }: GalleryCardProps) {
-  const hide = useHideTask();
-  const [confirming, setConfirming] = useState(false);
-  const hideRef = useRef<HTMLButtonElement>(null);
-  const noRef = useRef<HTMLButtonElement>(null);
-  const questionId = useId();
-
   const createdMs = entry.created * 1000;
   const when = formatDateTime(createdMs);
   const label = taskLabel(entry, when);
-  const canDownload = entry.status === 'completed' && entry.model_url !== null;
   const favourite = entry.favourite === true;
 
-  const ask = () => {
-    hide.reset();
-    flushSync(() => setConfirming(true));
-    noRef.current?.focus();
-  };
-  const cancel = () => {
-    flushSync(() => setConfirming(false));
-    hideRef.current?.focus();
-  };
-  const confirm = () => {
-    hide.mutate(entry.id, {
-      onSuccess: () => onHidden(entry.id),
-      onError: (err) => {
-        // Already gone on the server: as good as hidden.
-        if (err instanceof NotFoundError) onHidden(entry.id);
-      },
-    });
-  };
   // A click on the checkbox (or Space on it) toggles; with Shift, the range from the last one.
   const onCheckboxClick = (e: MouseEvent<HTMLInputElement>) => onSelect(entry.id, e.shiftKey);
 
@@ -143,144 +113,9 @@ export const GalleryCard = memo(function GalleryCard({
             </p>
           )}
 
-          {confirming ? (
-            <div className="gallery-confirm" role="group" aria-labelledby={questionId}>
-              <span id={questionId}>Hide this task?</span>
-              <button
-                type="button"
-                className="small danger"
-                onClick={confirm}
-                disabled={hide.isPending}
-                aria-label={hide.isPending ? undefined : `Yes, hide ${label}`}
-              >
-                {hide.isPending ? 'Hiding…' : 'Yes'}
-              </button>
-              <button
-                type="button"
-                className="small"
-                ref={noRef}
-                onClick={cancel}
-                disabled={hide.isPending}
-                aria-label={`No, keep ${label}`}
-              >
-                No
-              </button>
-              {hide.isError && !(hide.error instanceof NotFoundError) && (
-                <p className="error small gallery-confirm-error" role="alert">
-                  Could not hide it: {hide.error.message}
-                </p>
-              )}
-            </div>
-          ) : (
-            <div className="gallery-actions">
-              <Link
-                href={`/tasks/${encodeURIComponent(entry.id)}`}
-                className="button small gallery-open"
-                aria-label={`Open ${label}`}
-              >
-                Open
-              </Link>
-              {canDownload && entry.model_url && (
-                <a
-                  className="button small"
-                  href={entry.model_url}
-                  download={glbFileName(entry)}
-                  aria-label={`Download GLB of ${label}`}
-                >
-                  Download GLB
-                </a>
-              )}
-              <ShareButton entry={entry} className="small" label={label} />
-              <button
-                type="button"
-                className="small danger gallery-hide"
-                ref={hideRef}
-                onClick={ask}
-                aria-label={`Hide ${label}`}
-              >
-                Hide
-              </button>
-            </div>
-          )}
+          <CardActions entry={entry} label={label} onHidden={onHidden} />
         </div>
       </article>
     </li>
   );
 });
-
-/**
- * The model's own picture when a browser has drawn one (`thumbnail_url`), with what it was made
- * from beside it: the input photo small in a corner, or the prompt beneath. Until then, the input.
- */
-function Thumbnail({ entry, when }: { entry: LibraryEntry; when: string }) {
-  const [modelBroken, setModelBroken] = useState(false);
-  if (entry.thumbnail_url && !modelBroken) {
-    const first = entry.images[0];
-    const views = entry.images.length;
-    return (
-      <div className="gallery-thumb gallery-model">
-        <img
-          src={entry.thumbnail_url}
-          alt={`3D model from the ${entry.model} task of ${when}`}
-          loading="lazy"
-          decoding="async"
-          onError={() => setModelBroken(true)}
-        />
-        {first?.upload ? (
-          <img
-            className="gallery-input"
-            src={first.upload}
-            alt={`Input photo${views > 1 ? ` (1 of ${views})` : ''}`}
-            loading="lazy"
-            decoding="async"
-            onError={(e) => (e.currentTarget.hidden = true)}
-          />
-        ) : entry.prompt?.trim() ? (
-          <p className="gallery-input-prompt">
-            <span className="visually-hidden">Prompt: </span>“{promptExcerpt(entry.prompt)}”
-          </p>
-        ) : null}
-        {views > 1 && <span className="gallery-views small">{views} views</span>}
-      </div>
-    );
-  }
-  return <InputThumbnail entry={entry} when={when} />;
-}
-
-/** The input as the card's picture: the first photo, the prompt, or a placeholder. */
-function InputThumbnail({ entry, when }: { entry: LibraryEntry; when: string }) {
-  const first = entry.images[0];
-  const views = entry.images.length;
-  const [broken, setBroken] = useState(false);
-
-  if (first?.upload && !broken) {
-    return (
-      <div className="gallery-thumb">
-        <img
-          src={first.upload}
-          alt={`Input photo for ${entry.model} task from ${when}`}
-          loading="lazy"
-          decoding="async"
-          onError={() => setBroken(true)}
-        />
-        {views > 1 && <span className="gallery-views small">{views} views</span>}
-      </div>
-    );
-  }
-  if (entry.prompt?.trim()) {
-    return (
-      <div className="gallery-thumb gallery-prompt">
-        <p>
-          <span className="visually-hidden">Prompt: </span>“{promptExcerpt(entry.prompt)}”
-        </p>
-      </div>
-    );
-  }
-  return (
-    <div className="gallery-thumb gallery-placeholder">
-      <p className="muted small">
-        {first ? (broken ? 'Photo not available' : 'Photo from a link') : 'No preview'}
-      </p>
-    </div>
-  );
-}

@@ -1,0 +1,109 @@
+import { useId, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
+import { NotFoundError } from '../../../client/index.ts';
+import type { LibraryEntry } from '../../../contract/index.ts';
+import { useHideTask } from '../../api/library.ts';
+import { glbFileName } from '../../lib/file-name.ts';
+import { Link } from '../../ui/link.tsx';
+import { ShareButton } from '../share/index.ts';
+
+/**
+ * A card's actions: Open, Download GLB (once there is a model), Share, and Hide, which asks
+ * first, inline (Yes, No); `onHidden` follows once the task is hidden (or already gone).
+ */
+export function CardActions({
+  entry,
+  label,
+  onHidden,
+}: {
+  entry: LibraryEntry;
+  /** The words the card is known by, for the buttons' names. */
+  label: string;
+  onHidden: (id: string) => void;
+}) {
+  const hide = useHideTask();
+  const [confirming, setConfirming] = useState(false);
+  const hideRef = useRef<HTMLButtonElement>(null);
+  const noRef = useRef<HTMLButtonElement>(null);
+  const questionId = useId();
+  const canDownload = entry.status === 'completed' && entry.model_url !== null;
+
+  const ask = () => {
+    hide.reset();
+    flushSync(() => setConfirming(true));
+    noRef.current?.focus();
+  };
+  const cancel = () => {
+    flushSync(() => setConfirming(false));
+    hideRef.current?.focus();
+  };
+  const confirm = () => {
+    hide.mutate(entry.id, {
+      onSuccess: () => onHidden(entry.id),
+      onError: (err) => {
+        // Already gone on the server: as good as hidden.
+        if (err instanceof NotFoundError) onHidden(entry.id);
+      },
+    });
+  };
+
+  return confirming ? (
+    <div className="gallery-confirm" role="group" aria-labelledby={questionId}>
+      <span id={questionId}>Hide this task?</span>
+      <button
+        type="button"
+        className="small danger"
+        onClick={confirm}
+        disabled={hide.isPending}
+        aria-label={hide.isPending ? undefined : `Yes, hide ${label}`}
+      >
+        {hide.isPending ? 'Hiding…' : 'Yes'}
+      </button>
+      <button
+        type="button"
+        className="small"
+        ref={noRef}
+        onClick={cancel}
+        disabled={hide.isPending}
+        aria-label={`No, keep ${label}`}
+      >
+        No
+      </button>
+      {hide.isError && !(hide.error instanceof NotFoundError) && (
+        <p className="error small gallery-confirm-error" role="alert">
+          Could not hide it: {hide.error.message}
+        </p>
+      )}
+    </div>
+  ) : (
+    <div className="gallery-actions">
+      <Link
+        href={`/tasks/${encodeURIComponent(entry.id)}`}
+        className="button small gallery-open"
+        aria-label={`Open ${label}`}
+      >
+        Open
+      </Link>
+      {canDownload && entry.model_url && (
+        <a
+          className="button small"
+          href={entry.model_url}
+          download={glbFileName(entry)}
+          aria-label={`Download GLB of ${label}`}
+        >
+          Download GLB
+        </a>
+      )}
+      <ShareButton entry={entry} className="small" label={label} />
+      <button
+        type="button"
+        className="small danger gallery-hide"
+        ref={hideRef}
+        onClick={ask}
+        aria-label={`Hide ${label}`}
+      >
+        Hide
+      </button>
+    </div>
+  );
+}
