@@ -1,6 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { WorkerReply, WorkerRequest } from './protocol.ts';
+import type { PortMessage, WorkerReply, WorkerRequest } from './protocol.ts';
 
 export interface WorkerPoolOptions<F> {
   /** The job module (TypeScript is fine), whose default export `serveJob` made. */
@@ -112,12 +112,19 @@ export function createWorkerPool<T, R, P = never, F = never>(
           ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)])
           : AbortSignal.timeout(timeoutMs);
     const { port1, port2 } = new MessageChannel();
-    if (onProgress) port1.on('message', (progress: P) => onProgress(progress));
+    const ended = new Promise<void>((resolve) =>
+      port1.on('message', (message: PortMessage<P>) => {
+        if ('end' in message) resolve();
+        else onProgress?.(message.progress);
+      }),
+    );
     try {
       const reply = await open().run(
         { task, port: port2 },
         { transferList: [port2], ...(stop ? { signal: stop } : {}) },
       );
+      // The job posted `end` before it replied: its progress has all been told once it comes.
+      await ended;
       if (!reply.ok) {
         if (options.revive) throw options.revive(reply.failure);
         throw new Error(`The job failed: ${JSON.stringify(reply.failure)}`);

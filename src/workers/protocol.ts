@@ -16,3 +16,10 @@ export type WorkerReply<R, F> =
 
 /** A job module's default export: what `serveJob` makes and the pool's threads call. */
 export type JobHandler<T, R, F> = (request: WorkerRequest<T>) => Promise<WorkerReply<R, F>>;
+
+/**
+ * What a job posts on its port: its progress, then `end` once before it replies (the reply comes
+ * on another channel, which may overtake the port: the pool waits for `end`, so no progress is
+ * lost).
+ */
+export type PortMessage<P> = { progress: P } | { end: true };

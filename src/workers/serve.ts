@@ -1,5 +1,5 @@
 import { threadId } from 'node:worker_threads';
-import type { JobHandler } from './protocol.ts';
+import type { JobHandler, PortMessage } from './protocol.ts';
 
 /**
  * The worker side of a pool's job: `work` runs the task in the worker thread, posting progress
@@ -12,14 +12,16 @@ export function serveJob<T, R, P = never, F = never>(
   expected?: (error: unknown) => F | undefined,
 ): JobHandler<T, R, F> {
   return async ({ task, port }) => {
+    const post = (message: PortMessage<P>) => port.postMessage(message);
     try {
-      const value = await work(task, (progress) => port.postMessage(progress));
+      const value = await work(task, (progress) => post({ progress }));
       return { ok: true, value, threadId };
     } catch (error) {
       const failure = expected?.(error);
       if (failure !== undefined) return { ok: false, failure };
       throw error;
     } finally {
+      post({ end: true });
       port.close();
     }
   };
