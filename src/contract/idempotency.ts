@@ -8,7 +8,7 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** 1 to 255 visible ASCII characters. */
 export const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
-export const IDEMPOTENCY_KEY_PROBLEM = 'Idempotency-Key must be 1 to 255 visible ASCII characters.';
+export const IDEMPOTENCY_KEY_PROBLEM = `${IDEMPOTENCY_HEADER} must be 1 to 255 visible ASCII characters.`;
 
 /**
  * A JSON text with object keys sorted at every depth and no whitespace, so that two bodies that

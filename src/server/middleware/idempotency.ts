@@ -4,6 +4,7 @@ import { sleep } from '../../async/index.ts';
 import {
   canonicalJson,
   ERROR_CODES,
+  IDEMPOTENCY_HEADER,
   IDEMPOTENCY_KEY_PROBLEM,
   IDEMPOTENCY_KEY_RE,
 } from '../../contract/index.ts';
@@ -53,18 +54,18 @@ export function idempotency(options: IdempotencyOptions) {
       code: ERROR_CODES.idempotencyKeyReused,
       message:
         'This Idempotency-Key was already used with a different request body. Use a new key for a new task.',
-      param: 'Idempotency-Key',
+      param: IDEMPOTENCY_HEADER,
     });
 
   return createMiddleware<OwnerEnv>(async (c, next) => {
     const owner = c.var.owner;
-    const key = c.req.header('idempotency-key');
+    const key = c.req.header(IDEMPOTENCY_HEADER);
     if (!owner || key === undefined) return next();
     if (!IDEMPOTENCY_KEY_RE.test(key))
       throw new ApiError(400, {
         code: ERROR_CODES.invalidValue,
         message: IDEMPOTENCY_KEY_PROBLEM,
-        param: 'Idempotency-Key',
+        param: IDEMPOTENCY_HEADER,
       });
     const text = new TextDecoder().decode(await c.req.arrayBuffer());
     const bodySha256 = createHash('sha256').update(canonicalJson(text)).digest('hex');
@@ -90,7 +91,7 @@ export function idempotency(options: IdempotencyOptions) {
             code: ERROR_CODES.idempotencyKeyInUse,
             message:
               'A request with this Idempotency-Key is still in progress. Retry in a moment to get its answer.',
-            param: 'Idempotency-Key',
+            param: IDEMPOTENCY_HEADER,
           },
           { headers: { 'retry-after': '1' } },
         );

@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { bodyLimit } from 'hono/body-limit';
 import {
   ERROR_CODES,
+  IDEMPOTENCY_HEADER,
   TaskSchema,
   parseCreateRequest,
   unstorableTextAt,
@@ -247,7 +248,7 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
       // Without a key the upstream answers 401 itself: nothing can be charged.
       if (!owner) return forward(deps.upstream, createRequest(c.req.raw, raw, defaultMs));
       const body = checkedCreate(c.req.header('content-type'), raw);
-      const idem = c.req.header('idempotency-key');
+      const idem = c.req.header(IDEMPOTENCY_HEADER);
       const intent: CreateIntent = {
         id: idem
           ? `key:${createHash('sha256').update(`${owner}\n${idem}`).digest('hex')}`
@@ -277,7 +278,7 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
           ...createRequest(c.req.raw, sent, defaultMs),
           // The key goes upstream too: an upstream that honours it answers a retry after a crash
           // with the same task instead of a second one.
-          ...(idem ? { headers: { 'idempotency-key': idem } } : {}),
+          ...(idem ? { headers: { [IDEMPOTENCY_HEADER]: idem } } : {}),
         });
       } catch (err) {
         // Unreachable: nothing was taken. A time-out may have been charged: the intent stays,
