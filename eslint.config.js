@@ -90,7 +90,26 @@ export default tseslint.config(
                 '**/async/**',
               ],
               message:
-                'The generator imports nothing of Kiln’s but src/formats (dependency-free format knowledge): it is used by the mock, not part of it.',
+                'The generator imports nothing of Kiln’s but src/formats (dependency-free format knowledge) and src/workers (the worker-thread pool): it is used by the mock, not part of it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The worker-thread pool is shared by the generator and the server: nothing of Kiln's.
+    files: ['src/workers/**/*.{ts,mjs}'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*'],
+              message:
+                'src/workers imports nothing of Kiln’s: the generator and the server both use it.',
             },
           ],
         },
