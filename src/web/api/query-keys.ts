@@ -1,3 +1,4 @@
+// Every React Query key the SPA uses, and the key scope that the key-dependent ones carry.
 import { useMemo } from 'react';
 import { useApiKey } from '../lib/key-store.ts';
 
@@ -30,7 +31,7 @@ export const queryKeys = {
   promptCheck: (prompt: string) => ['prompt-check', prompt] as const,
 };
 
-/** The scope of queries asked without a key (none are: they wait for one). */
+/** The scope while there is no key: queries that need one wait (`enabled: scope !== NO_KEY`). */
 export const NO_KEY = 'no-key';
 
 /**
