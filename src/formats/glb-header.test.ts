@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readGlbHeader } from './glb-header.ts';
+import { hasGlbMagic, readGlbHeader } from './glb-header.ts';
 
 function header(magic: number, version: number, length: number): Uint8Array {
   const bytes = new Uint8Array(12);
@@ -28,5 +28,30 @@ describe('readGlbHeader', () => {
     const h = readGlbHeader(bytes);
     expect(h.ok).toBe(false);
     if (!h.ok) expect(h.problem).toBe(problem);
+  });
+
+  it('says which version a bad one is', () => {
+    expect(readGlbHeader(header(0x46546c67, 1, 100))).toMatchObject({
+      problem: 'bad_version',
+      version: 1,
+    });
+  });
+});
+
+describe('hasGlbMagic', () => {
+  it('is true for bytes that start with glTF, however short', () => {
+    expect(hasGlbMagic(header(0x46546c67, 2, 100).subarray(0, 4))).toBe(true);
+    expect(hasGlbMagic(header(0x46546c67, 1, 0))).toBe(true);
+  });
+
+  it('is false for other bytes and for fewer than four', () => {
+    expect(hasGlbMagic(header(0x12345678, 2, 100))).toBe(false);
+    expect(hasGlbMagic(new TextEncoder().encode('glT'))).toBe(false);
+  });
+
+  it('reads at the view, not the start of its buffer', () => {
+    const bytes = new Uint8Array(16);
+    bytes.set(header(0x46546c67, 2, 12), 4);
+    expect(hasGlbMagic(bytes.subarray(4))).toBe(true);
   });
 });

@@ -4,22 +4,37 @@ export const GLB_HEADER_BYTES = 12;
 
 export type GlbHeader =
   | { ok: true; version: 2; length: number }
-  | { ok: false; problem: 'too_short' | 'not_glb' | 'bad_version' | 'bad_length'; message: string };
+  | { ok: false; problem: 'too_short' | 'not_glb' | 'bad_length'; message: string }
+  | { ok: false; problem: 'bad_version'; version: number; message: string };
+
+/** Whether the bytes start with the glTF magic (they may still be shorter than a header). */
+export function hasGlbMagic(bytes: Uint8Array): boolean {
+  return (
+    bytes.byteLength >= 4 &&
+    new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true) === GLB_MAGIC
+  );
+}
 
 /**
- * Reads the 12-byte header of a binary glTF (magic, version, total length). `ok` only for
- * version 2 with a length of at least the header; whether the length matches the body is the
- * caller's check (it may have only the first bytes).
+ * Reads the 12-byte header of a binary glTF (magic, version, total length): Kiln's one reader
+ * of it (the server's archive, the viewer's loader and facts). `ok` only for version 2 with a
+ * length of at least the header; whether the length matches the body is the caller's check (it
+ * may have only the first bytes).
  */
 export function readGlbHeader(bytes: Uint8Array): GlbHeader {
   if (bytes.byteLength < GLB_HEADER_BYTES)
     return { ok: false, problem: 'too_short', message: 'shorter than a GLB header (12 bytes)' };
   const view = new DataView(bytes.buffer, bytes.byteOffset, GLB_HEADER_BYTES);
-  if (view.getUint32(0, true) !== GLB_MAGIC)
+  if (!hasGlbMagic(bytes))
     return { ok: false, problem: 'not_glb', message: 'does not start with the glTF magic' };
   const version = view.getUint32(4, true);
   if (version !== 2)
-    return { ok: false, problem: 'bad_version', message: `is GLB version ${version}, not 2` };
+    return {
+      ok: false,
+      problem: 'bad_version',
+      version,
+      message: `is GLB version ${version}, not 2`,
+    };
   const length = view.getUint32(8, true);
   if (length < GLB_HEADER_BYTES)
     return { ok: false, problem: 'bad_length', message: `declares an impossible length ${length}` };

@@ -20,7 +20,7 @@ import type { KTX2Loader } from 'three/examples/jsm/loaders/KTX2Loader.js';
 import type { CompressedTexture } from 'three';
 import { ModelLoadError, take } from './model-bytes.ts';
 import { warmContext } from './webgl-warmup.ts';
-import { GLB_HEADER_BYTES, GLB_MAGIC } from '../../../formats/index.ts';
+import { GLB_HEADER_BYTES, hasGlbMagic } from '../../../formats/index.ts';
 
 const DECODERS = `${import.meta.env.BASE_URL}decoders/`;
 
@@ -182,10 +182,7 @@ export function releaseRenderer(gl: WebGLRenderer): void {
 
 /** True when the bytes start like a binary glTF file. */
 export function isGlb(bytes: Uint8Array): boolean {
-  return (
-    bytes.length >= GLB_HEADER_BYTES &&
-    new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true) === GLB_MAGIC
-  );
+  return bytes.length >= GLB_HEADER_BYTES && hasGlbMagic(bytes);
 }
 
 async function load(url: string, progress: ProgressSink): Promise<LoadedModel> {

@@ -1,6 +1,6 @@
 // The GLB container: its 12-byte header, the JSON and BIN chunks, and the JSON helpers the
 // other readers share. Pure.
-import { GLB_MAGIC } from '../../../../formats/index.ts';
+import { GLB_HEADER_BYTES, hasGlbMagic, readGlbHeader } from '../../../../formats/index.ts';
 
 /** The bytes are not a GLB this module can read. The message says what is wrong. */
 export class GlbFormatError extends Error {
@@ -9,7 +9,6 @@ export class GlbFormatError extends Error {
 
 const CHUNK_JSON = 0x4e4f534a; // 'JSON'
 const CHUNK_BIN = 0x004e4942; // 'BIN\0'
-const HEADER_BYTES = 12;
 const CHUNK_HEADER_BYTES = 8;
 
 interface Container {
@@ -60,30 +59,32 @@ function describeLength(n: number): string {
 /** Splits the container into its parsed JSON and its BIN chunk, or throws GlbFormatError. */
 export function readContainer(bytes: Uint8Array): Container {
   if (bytes.byteLength === 0) throw new GlbFormatError('not a GLB file: it is empty');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.byteLength < 4 || view.getUint32(0, true) !== GLB_MAGIC)
+  if (!hasGlbMagic(bytes))
     throw new GlbFormatError("not a GLB file: it does not start with 'glTF'");
-  if (bytes.byteLength < HEADER_BYTES)
+  const header = readGlbHeader(bytes);
+  if (!header.ok && header.problem === 'too_short')
     throw new GlbFormatError(
       `truncated GLB: ${describeLength(bytes.byteLength)}, shorter than the 12-byte header`,
     );
-  const version = view.getUint32(4, true);
-  if (version !== 2) throw new GlbFormatError(`unsupported glTF version ${version}`);
-  const declared = view.getUint32(8, true);
+  if (!header.ok && header.problem === 'bad_version')
+    throw new GlbFormatError(`unsupported glTF version ${header.version}`);
+  // A declared length shorter than the header leaves no room for the JSON chunk (checked below).
+  const declared = header.ok ? header.length : 0;
   if (declared > bytes.byteLength)
     throw new GlbFormatError(
       `truncated GLB: the header declares ${describeLength(declared)} but the file has ${describeLength(bytes.byteLength)}`,
     );
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // Anything after the declared length is ignored (the validator reports it).
   const end = declared;
-  if (end < HEADER_BYTES + CHUNK_HEADER_BYTES)
+  if (end < GLB_HEADER_BYTES + CHUNK_HEADER_BYTES)
     throw new GlbFormatError('truncated GLB: there is no JSON chunk after the header');
 
   const jsonLength = view.getUint32(12, true);
   const jsonType = view.getUint32(16, true);
   if (jsonType !== CHUNK_JSON)
     throw new GlbFormatError('malformed GLB: the first chunk is not the JSON chunk');
-  const jsonStart = HEADER_BYTES + CHUNK_HEADER_BYTES;
+  const jsonStart = GLB_HEADER_BYTES + CHUNK_HEADER_BYTES;
   if (jsonStart + jsonLength > end)
     throw new GlbFormatError(
       `truncated GLB: the JSON chunk declares ${describeLength(jsonLength)} but only ${describeLength(end - jsonStart)} follow`,
