@@ -1,3 +1,4 @@
+import { IMAGE_MAX_BYTES } from '../formats/index.ts';
 import { SafeFetchError, safeFetch, type SafeFetchOptions } from '../net/index.ts';
 
 /** Why an input image could not be had; the engine fails the task with this sentence. */
@@ -22,7 +23,6 @@ export interface FetchImageOptions extends ImageFetchPolicy {
   lookup?: SafeFetchOptions['lookup'];
 }
 
-export const IMAGE_MAX_BYTES = 20 * 1024 * 1024;
 export const IMAGE_TIMEOUT_MS = 15_000;
 
 /**

@@ -1,9 +1,7 @@
 import sharp from 'sharp';
 import { ApiError } from '../../http/index.ts';
-import { imageKind, unusableImageSentence } from '../../formats/index.ts';
+import { IMAGE_MAX_BYTES, imageKind, unusableImageSentence } from '../../formats/index.ts';
 
-/** 20 MiB, the same cap the mock puts on a fetched `image_url`. */
-export const UPLOAD_MAX_BYTES = 20 * 1024 * 1024;
 /** 50 megapixels, checked from the header before any pixel is decoded. */
 export const UPLOAD_MAX_PIXELS = 50_000_000;
 /** The long side of a stored upload; larger images are scaled down, smaller ones kept. */
@@ -104,7 +102,7 @@ export async function normaliseImage(
   bytes: Uint8Array,
   limits: NormaliseLimits = {},
 ): Promise<NormalisedImage> {
-  const maxBytes = limits.maxBytes ?? UPLOAD_MAX_BYTES;
+  const maxBytes = limits.maxBytes ?? IMAGE_MAX_BYTES;
   const maxPixels = limits.maxPixels ?? UPLOAD_MAX_PIXELS;
   const maxSide = limits.maxSide ?? UPLOAD_MAX_SIDE;
 

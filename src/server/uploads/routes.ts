@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import sharp from 'sharp';
 import { bodyLimit } from 'hono/body-limit';
 import { ERROR_CODES, type UploadResult } from '../../contract/index.ts';
+import { IMAGE_MAX_BYTES } from '../../formats/index.ts';
 import { SafeFetchError } from '../../net/index.ts';
 import { ApiError } from '../../http/index.ts';
 import { readJson } from '../middleware/boundary.ts';
@@ -11,7 +12,7 @@ import type { Counters } from '../storage/counters.ts';
 import type { UploadIndex } from '../storage/uploads.ts';
 import { serveBlob } from '../serve-blob.ts';
 import { clientAddress } from './client-address.ts';
-import { normaliseImage, tooLarge, UPLOAD_MAX_BYTES, UploadError } from './normalise-image.ts';
+import { normaliseImage, tooLarge, UploadError } from './normalise-image.ts';
 import type { UploadUrlFor } from './url-strategy.ts';
 
 export interface UploadRoutesDeps {
@@ -58,7 +59,7 @@ const MIME_OF: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', w
  * `GET /{sha256}.{ext}` serves it back, immutable. Mount with `app.route('/api/uploads', …)`.
  */
 export function uploadRoutes(deps: UploadRoutesDeps): Hono {
-  const maxBytes = deps.maxBytes ?? UPLOAD_MAX_BYTES;
+  const maxBytes = deps.maxBytes ?? IMAGE_MAX_BYTES;
   const app = new Hono();
 
   const limit = rateLimit({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readPhoto } from '../../testing/fixtures.ts';
-import { MAX_UPLOAD_BYTES, checkImageFile } from './file-check.ts';
+import { IMAGE_MAX_BYTES } from '../../formats/index.ts';
+import { checkImageFile } from './file-check.ts';
 
 const file = (bytes: Uint8Array | string, name: string) => new File([bytes as BlobPart], name);
 
@@ -31,7 +32,7 @@ describe('checkImageFile', () => {
   });
 
   it('refuses files over the size limit before reading them', async () => {
-    const big = new File([new Uint8Array(MAX_UPLOAD_BYTES + 1)], 'huge.png');
+    const big = new File([new Uint8Array(IMAGE_MAX_BYTES + 1)], 'huge.png');
     expect(await checkImageFile(big)).toMatch(/is 20\.0 MB; the limit is 20\.0 MB/);
   });
 });

@@ -1,7 +1,4 @@
-import { imageKind, unusableImageSentence } from '../../formats/index.ts';
-
-/** Largest file the server takes (`POST /api/uploads`). */
-export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+import { IMAGE_MAX_BYTES, imageKind, unusableImageSentence } from '../../formats/index.ts';
 
 function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024
@@ -16,8 +13,8 @@ function sizeText(bytes: number): string {
 export async function checkImageFile(file: Blob & { name?: string }): Promise<string | null> {
   const name = file.name ? `“${file.name}”` : 'This file';
   if (file.size === 0) return `${name} is empty.`;
-  if (file.size > MAX_UPLOAD_BYTES)
-    return `${name} is ${sizeText(file.size)}; the limit is ${sizeText(MAX_UPLOAD_BYTES)}. Export a smaller JPEG or PNG.`;
+  if (file.size > IMAGE_MAX_BYTES)
+    return `${name} is ${sizeText(file.size)}; the limit is ${sizeText(IMAGE_MAX_BYTES)}. Export a smaller JPEG or PNG.`;
   const kind = imageKind(new Uint8Array(await file.slice(0, 4096).arrayBuffer()));
   if (kind === 'png' || kind === 'jpeg' || kind === 'webp') return null;
   return unusableImageSentence(kind, { subject: name, accepted: 'a PNG, JPEG or WebP photo' });
