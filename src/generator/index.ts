@@ -1,7 +1,8 @@
 /**
  * Kiln's local 3D generator (Node only): image → GLB, views → GLB, prompt → GLB.
  * Used by the mock upstream to produce real, valid binary glTF 2.0 output.
- * Imports nothing of Kiln's: only npm packages and node: builtins.
+ * Imports nothing of Kiln's but src/formats (and src/workers in runtime/): otherwise npm packages
+ * and node: builtins.
  */
 export { GeneratorInputError, type InputProblem } from './core/errors.ts';
 export {
