@@ -15,6 +15,7 @@ import {
   type ProfilePoint,
   type Solid,
 } from './geometry/index.ts';
+import type { Random } from './finish.ts';
 import { between, offsetPolygon, part, randomAngle, type Template } from './template.ts';
 
 type Polygon = [number, number][];
@@ -124,109 +125,8 @@ const car: Template = {
     const yb = rw * 0.6;
     const yt = between(random, 0.24, 0.28);
     const wb = between(random, 0.28, 0.33);
-    const body: Solid[] = [];
-    const glass: Solid[] = [];
-    let front = yt - 0.05;
-    if (variant === 'van') {
-      const roof = between(random, 0.48, 0.54);
-      const nose = between(random, 0.3, 0.34);
-      const slopeTop: [number, number] = [between(random, 0.32, 0.38), roof];
-      const slopeBottom: [number, number] = [0.5, nose];
-      body.push(
-        prism(
-          [
-            [-0.5, yb + 0.03],
-            [-0.47, yb],
-            [0.47, yb],
-            [0.5, yb + 0.04],
-            slopeBottom,
-            slopeTop,
-            [-0.48, roof],
-            [-0.5, roof - 0.02],
-          ],
-          W,
-        ),
-      );
-      const [y0, y1] = [nose + 0.025, roof - 0.03];
-      const screen: Polygon = [
-        [xAt(slopeBottom, slopeTop, y0) - 0.1, y0],
-        [xAt(slopeBottom, slopeTop, y0), y0],
-        [xAt(slopeBottom, slopeTop, y1), y1],
-        [xAt(slopeBottom, slopeTop, y1) - 0.1, y1],
-      ];
-      glass.push(prism(offsetPolygon(screen, 0.004), W - 0.06));
-      const xFront = xAt(slopeBottom, slopeTop, y1) - 0.04;
-      glass.push(cuboid(-0.42, y0, -W / 2 - 0.005, xFront, y1, W / 2 + 0.005));
-      for (const x of [-0.2, 0.05])
-        body.push(cuboid(x - 0.02, y0 - 0.01, -W / 2 - 0.008, x + 0.02, y1 + 0.01, W / 2 + 0.008));
-      front = nose - 0.03;
-    } else {
-      body.push(
-        prism(
-          [
-            [-0.5, yb + 0.03],
-            [-0.47, yb],
-            [0.47, yb],
-            [0.5, yb + 0.04],
-            [0.5, yt - 0.05],
-            [0.46, yt],
-            [-0.47, yt],
-            [-0.5, yt - 0.03],
-          ],
-          W,
-        ),
-      );
-      const ch = between(random, 0.15, 0.19);
-      const cw = W - 0.06;
-      const cab: Polygon =
-        variant === 'truck'
-          ? [
-              [0.08, yt - 0.01],
-              [0.42, yt - 0.01],
-              [0.34, yt + ch + 0.03],
-              [0.08, yt + ch + 0.03],
-            ]
-          : [
-              [-0.33, yt - 0.01],
-              [between(random, 0.18, 0.24), yt - 0.01],
-              [between(random, 0.04, 0.1), yt + ch],
-              [-0.25, yt + ch],
-            ];
-      body.push(prism(cab, cw));
-      if (variant === 'truck') {
-        // Windscreen only at the front; the cab's back is a wall.
-        const [, fb, ft] = cab as [unknown, [number, number], [number, number]];
-        const yTop = ft[1] - 0.025;
-        const screen: Polygon = [
-          [fb[0] - 0.12, fb[1]],
-          fb,
-          [xAt(fb, ft, yTop), yTop],
-          [xAt(fb, ft, yTop) - 0.12, yTop],
-        ];
-        glass.push(prism(offsetPolygon(screen, 0.004), cw - 0.05));
-        glass.push(prism(offsetPolygon(cab, -0.025), cw + 0.01));
-        const bed = yt + between(random, 0.08, 0.11);
-        // The side walls end inside the tailgate (touching walls would share edges).
-        body.push(
-          cuboid(-0.49, yt - 0.01, W / 2 - 0.02, 0.08, bed, W / 2),
-          cuboid(-0.49, yt - 0.01, -W / 2, 0.08, bed, -W / 2 + 0.02),
-          cuboid(-0.5, yt - 0.01, -W / 2, -0.48, bed, W / 2),
-        );
-      } else {
-        glass.push(...cabinGlass(cab, cw));
-        const mid = (cab[0]![0] + cab[1]![0]) / 2 - 0.02;
-        body.push(
-          cuboid(
-            mid - 0.02,
-            yt - 0.01,
-            -cw / 2 - 0.008,
-            mid + 0.02,
-            yt + ch - 0.005,
-            cw / 2 + 0.008,
-          ),
-        );
-      }
-    }
+    const { body, glass, front } =
+      variant === 'van' ? vanBody(random, W, yb) : cabBody(random, variant, W, yb, yt);
     const tyres: Solid[] = [];
     const hubs: Solid[] = [];
     for (const x of [-wb, wb]) {
@@ -273,6 +173,119 @@ const car: Template = {
     return parts;
   },
 };
+
+/** A car's body: a van's one tall box with a sloping front, its windows, and where the lights go. */
+function vanBody(
+  random: Random,
+  W: number,
+  yb: number,
+): { body: Solid[]; glass: Solid[]; front: number } {
+  const body: Solid[] = [];
+  const glass: Solid[] = [];
+  const roof = between(random, 0.48, 0.54);
+  const nose = between(random, 0.3, 0.34);
+  const slopeTop: [number, number] = [between(random, 0.32, 0.38), roof];
+  const slopeBottom: [number, number] = [0.5, nose];
+  body.push(
+    prism(
+      [
+        [-0.5, yb + 0.03],
+        [-0.47, yb],
+        [0.47, yb],
+        [0.5, yb + 0.04],
+        slopeBottom,
+        slopeTop,
+        [-0.48, roof],
+        [-0.5, roof - 0.02],
+      ],
+      W,
+    ),
+  );
+  const [y0, y1] = [nose + 0.025, roof - 0.03];
+  const screen: Polygon = [
+    [xAt(slopeBottom, slopeTop, y0) - 0.1, y0],
+    [xAt(slopeBottom, slopeTop, y0), y0],
+    [xAt(slopeBottom, slopeTop, y1), y1],
+    [xAt(slopeBottom, slopeTop, y1) - 0.1, y1],
+  ];
+  glass.push(prism(offsetPolygon(screen, 0.004), W - 0.06));
+  const xFront = xAt(slopeBottom, slopeTop, y1) - 0.04;
+  glass.push(cuboid(-0.42, y0, -W / 2 - 0.005, xFront, y1, W / 2 + 0.005));
+  for (const x of [-0.2, 0.05])
+    body.push(cuboid(x - 0.02, y0 - 0.01, -W / 2 - 0.008, x + 0.02, y1 + 0.01, W / 2 + 0.008));
+  return { body, glass, front: nose - 0.03 };
+}
+
+/** A car's body: a sedan's (or a truck's) low box with a cabin on it, and its windows. */
+function cabBody(
+  random: Random,
+  variant: string | null,
+  W: number,
+  yb: number,
+  yt: number,
+): { body: Solid[]; glass: Solid[]; front: number } {
+  const body: Solid[] = [];
+  const glass: Solid[] = [];
+  body.push(
+    prism(
+      [
+        [-0.5, yb + 0.03],
+        [-0.47, yb],
+        [0.47, yb],
+        [0.5, yb + 0.04],
+        [0.5, yt - 0.05],
+        [0.46, yt],
+        [-0.47, yt],
+        [-0.5, yt - 0.03],
+      ],
+      W,
+    ),
+  );
+  const ch = between(random, 0.15, 0.19);
+  const cw = W - 0.06;
+  const cab: Polygon =
+    variant === 'truck'
+      ? [
+          [0.08, yt - 0.01],
+          [0.42, yt - 0.01],
+          [0.34, yt + ch + 0.03],
+          [0.08, yt + ch + 0.03],
+        ]
+      : [
+          [-0.33, yt - 0.01],
+          [between(random, 0.18, 0.24), yt - 0.01],
+          [between(random, 0.04, 0.1), yt + ch],
+          [-0.25, yt + ch],
+        ];
+  body.push(prism(cab, cw));
+  if (variant === 'truck') {
+    // Windscreen only at the front; the cab's back is a wall.
+    const [, fb, ft] = cab as [unknown, [number, number], [number, number]];
+    const yTop = ft[1] - 0.025;
+    const screen: Polygon = [
+      [fb[0] - 0.12, fb[1]],
+      fb,
+      [xAt(fb, ft, yTop), yTop],
+      [xAt(fb, ft, yTop) - 0.12, yTop],
+    ];
+    glass.push(prism(offsetPolygon(screen, 0.004), cw - 0.05));
+    glass.push(prism(offsetPolygon(cab, -0.025), cw + 0.01));
+    const bed = yt + between(random, 0.08, 0.11);
+    // The side walls end inside the tailgate (touching walls would share edges).
+    body.push(
+      cuboid(-0.49, yt - 0.01, W / 2 - 0.02, 0.08, bed, W / 2),
+      cuboid(-0.49, yt - 0.01, -W / 2, 0.08, bed, -W / 2 + 0.02),
+      cuboid(-0.5, yt - 0.01, -W / 2, -0.48, bed, W / 2),
+    );
+  } else {
+    glass.push(...cabinGlass(cab, cw));
+    const mid = (cab[0]![0] + cab[1]![0]) / 2 - 0.02;
+    body.push(
+      cuboid(mid - 0.02, yt - 0.01, -cw / 2 - 0.008, mid + 0.02, yt + ch - 0.005, cw / 2 + 0.008),
+    );
+  }
+  return { body, glass, front: yt - 0.05 };
+}
 
 const sword: Template = {
   name: 'sword',
