@@ -91,6 +91,63 @@ function wingPair(
   });
 }
 
+/** A cat's (or fox's) pointed ears with their pink insides, or a dog's floppy ones. */
+function catEars(
+  fur: Solid[],
+  parts: Part[],
+  dog: boolean,
+  fox: boolean,
+  headC: Vec3,
+  headR: Vec3,
+): void {
+  for (const side of [-1, 1]) {
+    if (dog) {
+      // Floppy ears hanging at the sides of the head.
+      fur.push(
+        translate(
+          rotateZ(ellipsoid(0.045, 0.1, 0.025, 0, 0, 0, 10, 16), side * 0.25),
+          side * 0.15,
+          0.66,
+          headC[2] - 0.01,
+        ),
+      );
+    } else {
+      const h = fox ? 0.16 : 0.12;
+      fur.push(
+        translate(
+          rotateZ(ear(0.075, h, 0.035), -side * 0.3),
+          side * 0.095,
+          headC[1] + headR[1] * 0.62,
+          headC[2] - 0.01,
+        ),
+      );
+      parts.push(
+        ...part(
+          'nose',
+          translate(
+            rotateZ(ear(0.045, h * 0.7, 0.02), -side * 0.3),
+            side * 0.097,
+            headC[1] + headR[1] * 0.62 + 0.01,
+            headC[2] + 0.004,
+          ),
+        ),
+      );
+    }
+  }
+}
+
+/** Three whiskers a side of a muzzle whose front is at `muzzleZ`. */
+function whiskers(muzzleZ: number): Solid[] {
+  const out: Solid[] = [];
+  for (const side of [-1, 1])
+    for (const dy of [-0.015, 0, 0.015]) {
+      const from: Vec3 = [side * 0.05, 0.63 + dy * 0.5, muzzleZ + 0.015];
+      const to: Vec3 = [side * 0.19, 0.63 + dy * 2.2, muzzleZ - 0.01];
+      out.push(along(cylinder(0.0035, 0.002, 0, 0.15, 6), from, to));
+    }
+  return out;
+}
+
 const cat: Template = {
   name: 'cat',
   nouns: ['cat', 'kitten', 'kitty', 'tabby', 'dog', 'puppy', 'doggy', 'fox'],
@@ -194,50 +251,8 @@ const cat: Template = {
       );
     }
     parts.push(...part('eyes', ...eyes), ...part('pupils', ...pupils));
-    for (const side of [-1, 1]) {
-      if (dog) {
-        // Floppy ears hanging at the sides of the head.
-        fur.push(
-          translate(
-            rotateZ(ellipsoid(0.045, 0.1, 0.025, 0, 0, 0, 10, 16), side * 0.25),
-            side * 0.15,
-            0.66,
-            headC[2] - 0.01,
-          ),
-        );
-      } else {
-        const h = fox ? 0.16 : 0.12;
-        fur.push(
-          translate(
-            rotateZ(ear(0.075, h, 0.035), -side * 0.3),
-            side * 0.095,
-            headC[1] + headR[1] * 0.62,
-            headC[2] - 0.01,
-          ),
-        );
-        parts.push(
-          ...part(
-            'nose',
-            translate(
-              rotateZ(ear(0.045, h * 0.7, 0.02), -side * 0.3),
-              side * 0.097,
-              headC[1] + headR[1] * 0.62 + 0.01,
-              headC[2] + 0.004,
-            ),
-          ),
-        );
-      }
-    }
-    if (!dog) {
-      const whiskers: Solid[] = [];
-      for (const side of [-1, 1])
-        for (const dy of [-0.015, 0, 0.015]) {
-          const from: Vec3 = [side * 0.05, 0.63 + dy * 0.5, muzzleZ + 0.015];
-          const to: Vec3 = [side * 0.19, 0.63 + dy * 2.2, muzzleZ - 0.01];
-          whiskers.push(along(cylinder(0.0035, 0.002, 0, 0.15, 6), from, to));
-        }
-      parts.push(...part('whiskers', ...whiskers));
-    }
+    catEars(fur, parts, dog, fox, headC, headR);
+    if (!dog) parts.push(...part('whiskers', ...whiskers(muzzleZ)));
     if (features.has('tail')) {
       // Around the body on the ground, its tip coming forward on the right.
       const bushy = fox ? 1.5 : 1;
