@@ -1,6 +1,7 @@
 // The docs name only files that exist: every path or file name in backticks in a Markdown file
 // (README.md, src/**/README.md, docs/**, bench/, fixtures/) and every relative Markdown link is
-// checked against the work tree, so a moved or deleted file cannot leave a doc behind.
+// checked against the work tree, so a moved or deleted file cannot leave a doc behind. A history
+// (a decision record) names a file that is gone struck through: ~~`path`~~.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +33,8 @@ function missingIn(file: string): string[] {
   const here = dirname(file);
   const exists = (p: string) => SOURCE.some((ext) => existsSync(join(root, p + ext)));
   const missing: string[] = [];
-  for (const [, raw] of text.matchAll(/`([^`\s]+)`/g)) {
+  // A record may name what is gone when it says so: struck through, ~~`path`~~.
+  for (const [, raw] of text.replace(/~~`[^`]*`~~/g, '').matchAll(/`([^`\s]+)`/g)) {
     const token = raw!.replace(/[.,:;)]+$/, '').replace(/:\d+(?:-\d+)?$/, '');
     if (/[{}*<>$]|\.\.\.|…/.test(token)) continue;
     if (TOP.test(token)) {
