@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, unit tests (Vitest), browser tests (Playwright, real Chromium), and
+// `npm test`: typecheck, lint, dead code (knip), unit tests (Vitest), browser tests (Playwright, real Chromium), and
 // the scale group (PostgreSQL, S3-compatible storage, two replicas behind nginx).
 // `npm run check` adds the format check. Ends with one line: `N passed, N failed`.
 import { spawnSync } from 'node:child_process';
@@ -80,6 +80,8 @@ function step(name, args) {
 
 step('typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
 step('lint', [bin('eslint', 'bin/eslint.js'), '.', '--max-warnings=0']);
+// Dead code stays dead: unused files, exports, types and dependencies (knip.json says what runs).
+step('dead code (knip)', [bin('knip', 'bin/knip.js'), '--no-progress']);
 if (withFormat) step('format', [bin('prettier', 'bin/prettier.cjs'), '--check', '.']);
 
 if (!only || only === 'unit') {

@@ -8,7 +8,7 @@ export function defaultPollInterval(attempt: number): number {
 }
 
 /** The wait before poll number `attempt + 1`. Configured values are used as given (not clamped to 2–5 s). */
-export function pollDelay(interval: PollInterval | undefined, attempt: number, task: Task): number {
+function pollDelay(interval: PollInterval | undefined, attempt: number, task: Task): number {
   const configured = typeof interval === 'function' ? interval(attempt, task) : interval;
   if (configured === undefined || !Number.isFinite(configured))
     return Math.min(LIMITS.pollMaxMs, Math.max(LIMITS.pollMinMs, defaultPollInterval(attempt)));

@@ -1,5 +1,5 @@
 /** 'glTF' read as a little-endian uint32. */
-export const GLB_MAGIC = 0x46546c67;
+const GLB_MAGIC = 0x46546c67;
 export const GLB_HEADER_BYTES = 12;
 
 export type GlbHeader =

@@ -19,7 +19,6 @@ export const MockEnvSchema = z.object({
     .regex(/^tr_/, { error: 'MOCK_DEMO_KEY must start with tr_' })
     .optional(),
 });
-export type MockEnv = z.infer<typeof MockEnvSchema>;
 
 /** One line per bad variable, naming it: `MOCK_SPEED: expected one of fast|realistic|instant`. */
 export function formatEnvError(error: z.ZodError): string {

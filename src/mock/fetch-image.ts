@@ -23,7 +23,7 @@ export interface FetchImageOptions extends ImageFetchPolicy {
   lookup?: SafeFetchOptions['lookup'];
 }
 
-export const IMAGE_TIMEOUT_MS = 15_000;
+const IMAGE_TIMEOUT_MS = 15_000;
 
 /**
  * The bytes behind an `image_url`: a `data:` URI, or an http(s) URL fetched like the archive's

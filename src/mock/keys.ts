@@ -48,8 +48,3 @@ export const DEFAULT_MOCK_KEYS = `${DEMO_KEY}:1000`;
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
-
-/** A short fingerprint for logs: never the key itself. */
-export function fingerprint(key: string): string {
-  return `key#${hashKey(key).slice(0, 8)}`;
-}

@@ -1,5 +1,5 @@
 export * from './address-policy.ts';
 export * from './fetch-glb.ts';
 export * from './safe-fetch.ts';
-export { SafeFetchError, type SafeFetchErrorCode } from './safe-fetch-error.ts';
+export { SafeFetchError } from './safe-fetch-error.ts';
 export type { RequestFunction } from './exchange.ts';

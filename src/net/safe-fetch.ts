@@ -69,8 +69,8 @@ export interface Fetched {
 }
 
 export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_REDIRECTS = 5;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_REDIRECTS = 5;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 

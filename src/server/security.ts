@@ -7,7 +7,7 @@ import { secureHeaders } from 'hono/secure-headers';
  * decoders (served from this origin) compile; `blob:` and `data:` cover the
  * textures and workers three.js makes from bytes it already has.
  */
-export const CSP = {
+const CSP = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
   styleSrc: ["'self'", "'unsafe-inline'"],

@@ -19,7 +19,7 @@ const ManifestSchema = z.record(
 type Manifest = z.infer<typeof ManifestSchema>;
 
 /** Source modules each route imports lazily at once (the page, and what it renders first). */
-export const ROUTE_MODULES: Readonly<Record<string, readonly string[]>> = {
+const ROUTE_MODULES: Readonly<Record<string, readonly string[]>> = {
   // The viewer page, and the viewer with three.js, react-three-fiber and the loaders (the entry
   // imports them at once on /viewer: see src/web/features/viewer/preload.ts).
   '/viewer': [

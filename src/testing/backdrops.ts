@@ -89,7 +89,7 @@ async function shadowOf(photo: Uint8Array, width: number, height: number): Promi
 }
 
 /** The backdrop's RGB pixels, `width` × `height`. */
-export async function backdrop(
+async function backdrop(
   name: BackdropName,
   photo: Uint8Array,
   width: number,

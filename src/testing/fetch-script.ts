@@ -1,7 +1,7 @@
 /** Test helpers: a scripted fetch that records requests, and a fake sleep. Not exported from index.ts. */
 import type { Task } from '../contract/index.ts';
 
-export interface RecordedRequest {
+interface RecordedRequest {
   url: string;
   method: string;
   headers: Headers;

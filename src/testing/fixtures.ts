@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 /** `fixtures/` at the repository's root. */
 // (dirname of this file's path rather than `new URL(…, import.meta.url)`, which Vite rewrites
 // into an asset import under jsdom)
-export const FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
+const FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
 
 /** Real image-to-3D input photos (MIT, TripoSR's examples; licence beside them). */
 export const PHOTOS_DIR = join(FIXTURES_DIR, 'photos');

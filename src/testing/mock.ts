@@ -10,7 +10,7 @@ import { memoryModelFiles } from '../mock/model-files.ts';
 import { SPEED_PROFILES, type SpeedProfile } from '../mock/speed.ts';
 import { openMockStore, type MockStore } from '../mock/store.ts';
 
-export function fixturePhoto(name: string): Buffer {
+function fixturePhoto(name: string): Buffer {
   return readFileSync(photoPath(name));
 }
 
@@ -44,7 +44,7 @@ export interface TestMock extends MockApp {
   request(path: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
 }
 
-export const BASE = 'http://mock.test/v1';
+const BASE = 'http://mock.test/v1';
 
 /** A mock with an in-memory store, mounted at /v1 of http://mock.test. */
 export async function startTestMock(

@@ -17,7 +17,7 @@ export const STACK_KEY = 'tr_demo_kiln';
 const SECRET = 'scale-test-secret-0123456789abcdef0123456789';
 
 /** Why the scale group cannot run here (a missing program), or undefined. */
-export function stackMissing(): string | undefined {
+function stackMissing(): string | undefined {
   const pg = postgresMissing();
   if (pg) return pg;
   if (spawnSync('sh', ['-c', 'command -v nginx || test -x /usr/sbin/nginx']).status !== 0)
@@ -25,7 +25,7 @@ export function stackMissing(): string | undefined {
   return undefined;
 }
 
-export interface Replica {
+interface Replica {
   port: number;
   url: string;
   process: Spawned | undefined;
@@ -185,7 +185,7 @@ export function readAccessLog(file: string): AccessLogLine[] {
 }
 
 /** The nginx configuration of docs/deploy.md, for these replicas. */
-export function nginxConfig(dir: string, port: number, replicas: readonly { port: number }[]) {
+function nginxConfig(dir: string, port: number, replicas: readonly { port: number }[]) {
   const asRoot = process.getuid?.() === 0;
   return `
 ${asRoot ? 'user root;' : ''}

@@ -301,7 +301,7 @@ export function riggedFigure(jump = false): Document {
  * A torus (major radius 0.35, minor 0.15) of `radial × tubular` quads, two triangles each,
  * with positions, normals and uint32 indices.
  */
-export function largeTorus(radial = 512, tubular = 256): Document {
+function largeTorus(radial = 512, tubular = 256): Document {
   const R = 0.35;
   const r = 0.15;
   const cols = radial + 1;

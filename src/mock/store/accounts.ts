@@ -2,7 +2,7 @@ import type { KeyGrant } from '../keys.ts';
 import { hashKey } from '../keys.ts';
 import type { MockDb } from './schema.ts';
 
-export interface Account {
+interface Account {
   keyHash: string;
   startingBalance: number;
   balance: number;

@@ -4,7 +4,7 @@ import { toRow, type StoredRequest, type TaskRow } from './rows.ts';
 import type { MockDatabase, MockDb } from './schema.ts';
 
 /** A create's Idempotency-Key, scoped to its API key, for a day (Stripe's model). */
-export interface IdempotentCreate {
+interface IdempotentCreate {
   key: string;
   bodySha256: string;
   /** Records older than this are forgotten. */
@@ -12,7 +12,7 @@ export interface IdempotentCreate {
   nowMs: number;
 }
 
-export interface NewTask {
+interface NewTask {
   id: string;
   keyHash: string;
   model: ModelAlias;
@@ -24,7 +24,7 @@ export interface NewTask {
   idempotency?: IdempotentCreate;
 }
 
-export type CreateResult =
+type CreateResult =
   | { ok: true; task: TaskRow; balance: number }
   | { ok: false; reason: 'insufficient_credits'; balance: number; price: number }
   /** The Idempotency-Key was used with another body. */

@@ -17,7 +17,7 @@ export interface AssetSigner {
   validFor(path: string, exp: string | undefined, sig: string | undefined): number;
 }
 
-export const SIGNED_WINDOW_MS = 6 * 60 * 60 * 1000;
+const SIGNED_WINDOW_MS = 6 * 60 * 60 * 1000;
 
 export function assetSigner(
   secret: Buffer,

@@ -18,11 +18,11 @@
 
 import type { LedgerTask, Refusal } from '../storage/library.ts';
 
-export type { LedgerTask, Refusal };
+export type { LedgerTask };
 
-export type LedgerPointKind = 'charge' | 'refund' | 'stated' | 'adjusted';
+type LedgerPointKind = 'charge' | 'refund' | 'stated' | 'adjusted';
 
-export interface LedgerPoint {
+interface LedgerPoint {
   balance: number;
   /** When the event was seen (the end of its window). */
   atMs: number;
@@ -63,7 +63,7 @@ export interface Balance {
  * Clocks of two replicas may differ by this much: windows are widened by it (NTP keeps hosts on
  * one network within a few milliseconds; docs/deploy.md asks for it).
  */
-export const CLOCK_MARGIN_MS = 20;
+const CLOCK_MARGIN_MS = 20;
 
 interface Event {
   kind: 'charge' | 'refund';
@@ -80,8 +80,6 @@ interface Observation {
   /** The charge this observation follows (a completed task's), if any. */
   charge: Event | undefined;
 }
-
-const TERMINAL = new Set(['completed', 'failed']);
 
 /** The price of a task: what it was charged, else its model's known price. */
 function priceOf(task: LedgerTask, prices: ReadonlyMap<string, number>): number | undefined {
@@ -235,9 +233,4 @@ export function deriveBalance(input: LedgerInput): Balance {
     note,
     history,
   };
-}
-
-/** Whether a task has ended (no more charges or refunds to come from it). */
-export function hasEnded(task: Pick<LedgerTask, 'status'>): boolean {
-  return TERMINAL.has(task.status);
 }

@@ -14,8 +14,8 @@ import {
 } from '../storage/library.ts';
 
 /** The longest search `q` (characters) and how many words of it count. */
-export const SEARCH_MAX_CHARS = 200;
-export const SEARCH_MAX_WORDS = 8;
+const SEARCH_MAX_CHARS = 200;
+const SEARCH_MAX_WORDS = 8;
 
 /** `GET /api/library`'s query, checked: what to keep, in which order, from where. */
 export interface ListQuery {
@@ -58,7 +58,7 @@ function parseCursor(text: string | undefined, sort: LibrarySort): LibraryCursor
 }
 
 /** The words of a search: trimmed, split on white space, the first SEARCH_MAX_WORDS distinct. */
-export function searchWords(q: string): string[] {
+function searchWords(q: string): string[] {
   return [...new Set(q.trim().toLowerCase().split(/\s+/u).filter(Boolean))].slice(
     0,
     SEARCH_MAX_WORDS,

@@ -47,11 +47,11 @@ const EXT_OF_MIME: Record<string, string> = {
   'image/webp': 'webp',
 };
 
-export function assetPath(sha256: string): string {
+function assetPath(sha256: string): string {
   return `/api/assets/${sha256}.glb`;
 }
 
-export function thumbnailPath(sha256: string): string {
+function thumbnailPath(sha256: string): string {
   return `/api/assets/${sha256}.webp`;
 }
 
@@ -281,7 +281,7 @@ export function createLibraryService(deps: LibraryDeps) {
 }
 
 /** How long the first sighting of a completed task waits for its archive (the response waits). */
-export const ARCHIVE_WAIT_MS = 15_000;
+const ARCHIVE_WAIT_MS = 15_000;
 
 /**
  * The archive's sha, if it is done within ARCHIVE_WAIT_MS: the SPA's next read of the library

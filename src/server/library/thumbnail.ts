@@ -4,7 +4,7 @@ import { normaliseImage } from '../uploads/normalise-image.ts';
 /** A thumbnail's body: a picture the browser drew, small by nature. */
 export const THUMBNAIL_MAX_BYTES = 512 * 1024;
 /** The long side a stored thumbnail is brought down to (the gallery shows it at most ~360 px). */
-export const THUMBNAIL_MAX_SIDE = 480;
+const THUMBNAIL_MAX_SIDE = 480;
 
 /**
  * Turns a picture a browser sent into the stored thumbnail: the same checks as any upload (PNG,

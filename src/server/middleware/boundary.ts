@@ -10,7 +10,7 @@ import {
 import { ApiError } from '../../http/index.ts';
 
 /** The largest JSON body Kiln's own routes read (creates, uploads and pictures have their own). */
-export const JSON_BODY_MAX_BYTES = 1024 * 1024;
+const JSON_BODY_MAX_BYTES = 1024 * 1024;
 
 const unstorable = (param: string) =>
   new ApiError(400, {

@@ -25,7 +25,7 @@ export interface IdempotencyOptions {
   maxWaitMs?: number;
 }
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
  * `Idempotency-Key` on creates, crash-safe and shared by every replica:

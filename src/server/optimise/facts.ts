@@ -2,7 +2,7 @@ import { ImageUtils, Primitive, getBounds, type Document } from '@gltf-transform
 import type { OptimiseFacts } from '../../contract/index.ts';
 
 /** Triangles a primitive draws (lists, strips and fans; other modes draw none). */
-export function primitiveTriangles(prim: Primitive): number {
+function primitiveTriangles(prim: Primitive): number {
   const n = prim.getIndices()?.getCount() ?? prim.getAttribute('POSITION')?.getCount() ?? 0;
   switch (prim.getMode()) {
     case Primitive.Mode.TRIANGLES:
@@ -30,7 +30,7 @@ export function mainScene(doc: Document) {
 }
 
 /** The scene's box size in metres (x, y, z); zeros for an empty scene. */
-export function sceneSize(doc: Document): [number, number, number] {
+function sceneSize(doc: Document): [number, number, number] {
   const scene = mainScene(doc);
   if (!scene) return [0, 0, 0];
   const { min, max } = getBounds(scene);

@@ -7,10 +7,6 @@ import { createOptimiseJobs, type OptimiseJobs } from './jobs.ts';
 import { createOptimisePool, type RunOptimise } from './pool.ts';
 import { optimiseRoutes } from './routes.ts';
 
-export { createOptimiseJobs, resultUrl, type OptimiseJobs } from './jobs.ts';
-export { createOptimisePool, type OptimisePool, type RunOptimise } from './pool.ts';
-export { optimiseRoutes } from './routes.ts';
-
 /** How the optimiser runs (ServerDeps.optimise). */
 export interface OptimiserOptions {
   /** Jobs at once, each on its own worker thread (default 1; at most 2 is sensible on 2 cores). */

@@ -13,8 +13,6 @@ import { createJobRecord } from './job-record.ts';
 import type { RunOptimise } from './pool.ts';
 import { runJob, type RunJobDeps } from './run-job.ts';
 
-export { resultUrl } from './job-entry.ts';
-
 export interface OptimiseJobsDeps {
   blobs: BlobStore;
   run: RunOptimise;
@@ -48,7 +46,7 @@ export interface OptimiseJobsDeps {
   heartbeatMs?: number;
 }
 
-export interface StartJob {
+interface StartJob {
   owner: string;
   taskId: string;
   /** The archived GLB (`assets/{sha}.glb`). */

@@ -4,7 +4,7 @@ import type { LibraryService } from '../library/service.ts';
 import { forwardRaw, type ProxyTarget } from './forward.ts';
 
 /** A pending row not written for this long is asked about again when the library is read. */
-export const CATCH_UP_AFTER_MS = 5_000;
+const CATCH_UP_AFTER_MS = 5_000;
 /** At most this many tasks are asked about per read, each for at most this long. */
 const CATCH_UP_MAX = 8;
 const CATCH_UP_TIMEOUT_MS = 4_000;

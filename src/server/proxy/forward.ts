@@ -21,7 +21,7 @@ export interface ProxyTarget {
 /** Request headers passed upstream. Cookies and other credentials are not. */
 const FORWARD_REQUEST = ['authorization', 'content-type', 'accept', 'user-agent'];
 /** Response headers passed back (the upstream's own request id as x-upstream-request-id). */
-export const FORWARD_RESPONSE = ['content-type', 'retry-after', 'cache-control', 'content-length'];
+const FORWARD_RESPONSE = ['content-type', 'retry-after', 'cache-control', 'content-length'];
 
 /** A sync create blocks up to 55 s upstream; everything else answers fast. */
 export const SYNC_TIMEOUT_MS = 70_000;

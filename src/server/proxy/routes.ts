@@ -37,10 +37,7 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
  * 400 naming the field), and holding only text the library can store. Kiln records what it
  * forwards, so it forwards only what it can record (decision 0075).
  */
-export function checkedCreate(
-  contentType: string | undefined,
-  raw: ArrayBuffer,
-): CreateGenerationRequest {
+function checkedCreate(contentType: string | undefined, raw: ArrayBuffer): CreateGenerationRequest {
   if (!JSON_TYPE.test(contentType ?? ''))
     throw new ApiError(415, {
       code: ERROR_CODES.unsupportedMediaType,

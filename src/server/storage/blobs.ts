@@ -19,7 +19,7 @@ export interface ByteRange {
   end: number;
 }
 
-export interface OpenedBlob {
+interface OpenedBlob {
   stream: ReadableStream<Uint8Array>;
   /** The whole blob's size. */
   bytes: number;
@@ -125,7 +125,7 @@ export function diskBlobStore(root: string): BlobStore {
  * The blob store could not be reached or written (a stopped bucket, a full disk): requests that
  * need it get a 503 that names the file store, not the database.
  */
-export class BlobStoreUnavailableError extends Error {
+class BlobStoreUnavailableError extends Error {
   constructor(cause: unknown) {
     super(
       `the blob store is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`,

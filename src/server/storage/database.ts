@@ -37,7 +37,7 @@ export interface Storage {
   close(): Promise<void>;
 }
 
-export function storageOver(
+function storageOver(
   db: Kysely<Tables>,
   exclusive: boolean,
   pool?: () => { inUse: number; idle: number; waiting: number },

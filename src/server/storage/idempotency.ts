@@ -8,7 +8,7 @@ export interface StoredResponse {
   body: Uint8Array;
 }
 
-export interface IdempotencyRecord {
+interface IdempotencyRecord {
   bodySha256: string;
   state: 'in_flight' | 'done';
   holder: string | null;

@@ -6,7 +6,7 @@ import { TERMINAL, toRow, type LibraryRow } from './library-row.ts';
 import type { Tables } from './schema.ts';
 
 /** What a response passing through tells about a task. */
-export interface TaskUpdate {
+interface TaskUpdate {
   status: string;
   progress: number;
   progressStage: string | null;
@@ -18,7 +18,7 @@ export interface TaskUpdate {
 }
 
 /** A new row: what the create and its answer told (the rest starts empty). */
-export type NewLibraryRow = Omit<
+type NewLibraryRow = Omit<
   LibraryRow,
   | 'seq'
   | 'archiveAttempts'
@@ -35,7 +35,7 @@ export type NewLibraryRow = Omit<
 > & { sentMs?: number | null; answeredMs?: number | null };
 
 /** One of the actions of `POST /api/library/bulk`. */
-export type LibraryBulkAction = 'hide' | 'unhide' | 'favourite' | 'unfavourite';
+type LibraryBulkAction = 'hide' | 'unhide' | 'favourite' | 'unfavourite';
 
 export interface LibraryTaskStore {
   /** Records a task created through Kiln (no-op when already recorded). */

@@ -3,9 +3,9 @@ import { ApiError } from '../../http/index.ts';
 import { IMAGE_MAX_BYTES, imageKind, unusableImageSentence } from '../../formats/index.ts';
 
 /** 50 megapixels, checked from the header before any pixel is decoded. */
-export const UPLOAD_MAX_PIXELS = 50_000_000;
+const UPLOAD_MAX_PIXELS = 50_000_000;
 /** The long side of a stored upload; larger images are scaled down, smaller ones kept. */
-export const UPLOAD_MAX_SIDE = 2048;
+const UPLOAD_MAX_SIDE = 2048;
 
 export interface NormaliseLimits {
   maxBytes?: number;
@@ -13,7 +13,7 @@ export interface NormaliseLimits {
   maxSide?: number;
 }
 
-export type UploadExt = 'png' | 'jpg' | 'webp';
+type UploadExt = 'png' | 'jpg' | 'webp';
 
 export interface NormalisedImage {
   bytes: Uint8Array;
@@ -55,7 +55,7 @@ const FORMATS = {
 const ACCEPTED = 'upload a PNG, JPEG or WebP photo';
 
 /** "21 MB", "20.5 MB", "112 KB" (binary units, as file managers and the 20 MB cap count). */
-export function formatSize(bytes: number): string {
+function formatSize(bytes: number): string {
   if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
   const mb = bytes / 1024 / 1024;
   return Number.isInteger(mb) ? `${mb} MB` : `${mb.toFixed(1)} MB`;

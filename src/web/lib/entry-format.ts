@@ -5,7 +5,7 @@ import type { LibraryEntry } from '../../contract/index.ts';
  * Pure, shared by the gallery and the credits page.
  */
 
-export type StatusTone = 'ok' | 'failed' | 'pending' | 'other';
+type StatusTone = 'ok' | 'failed' | 'pending' | 'other';
 
 export interface StatusView {
   label: string;

@@ -8,7 +8,7 @@ const STORAGE_KEY = 'kiln.apiKey';
 
 export type KeyPersistence = 'device' | 'session';
 
-export const KEY_PREFIX = 'tr_';
+const KEY_PREFIX = 'tr_';
 
 function read(): string | null {
   try {

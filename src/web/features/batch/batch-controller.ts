@@ -157,4 +157,3 @@ export function createBatchController(deps: ControllerDeps) {
     },
   };
 }
-export type BatchController = ReturnType<typeof createBatchController>;

@@ -9,7 +9,7 @@ export const MAX_BATCH = 20;
 export type BatchKind = 'photos' | 'prompts';
 
 /** The model input a batch of each kind needs: single-image models for photos, text for prompts. */
-export const INPUT_OF: Readonly<Record<BatchKind, InputKind>> = {
+const INPUT_OF: Readonly<Record<BatchKind, InputKind>> = {
   photos: 'image',
   prompts: 'text',
 };
@@ -53,7 +53,7 @@ export function parsePromptList(text: string): PromptList {
   return { prompts, problems };
 }
 
-export type PriceVerdict =
+type PriceVerdict =
   /** The balance covers it. */
   | 'covered'
   /** The known balance does not cover it: refused before anything is sent. */

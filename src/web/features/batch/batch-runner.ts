@@ -17,8 +17,8 @@ import { bodyOf, type Batch, type BatchItem } from './batch-store.ts';
 /** How many items are sent at once. */
 export const BATCH_CONCURRENCY = 3;
 /** Attempts for a 429 (each after the Retry-After it asked for) and for other passing failures. */
-export const MAX_RATE_LIMITED_ATTEMPTS = 10;
-export const MAX_ATTEMPTS = 4;
+const MAX_RATE_LIMITED_ATTEMPTS = 10;
+const MAX_ATTEMPTS = 4;
 
 export interface Clock {
   now(): number;

@@ -71,4 +71,3 @@ export function createBatchState(storage?: Storage) {
     },
   };
 }
-export type BatchState = ReturnType<typeof createBatchState>;

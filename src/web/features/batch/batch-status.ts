@@ -4,7 +4,7 @@ import { progressOf, stageForProgress, stageFromName, type Task } from '../../..
 import { fieldMessage } from '../../lib/describe-error.ts';
 import type { BatchItem } from './batch-store.ts';
 
-export type Tone = 'waiting' | 'running' | 'ok' | 'failed';
+type Tone = 'waiting' | 'running' | 'ok' | 'failed';
 
 export interface ItemStatus {
   tone: Tone;

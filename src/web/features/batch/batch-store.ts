@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { CreateGenerationInput } from '../../../contract/index.ts';
 import { MAX_BATCH } from './batch-plan.ts';
 
-export const ITEM_STATES = [
+const ITEM_STATES = [
   /** Nothing sent for it yet (or sent again after Retry). */
   'queued',
   /** Its photo is being uploaded. */
@@ -18,9 +18,8 @@ export const ITEM_STATES = [
   /** It failed before any task existed (the photo or the create was refused). */
   'failed',
 ] as const;
-export type ItemState = (typeof ITEM_STATES)[number];
 
-export const BatchItemSchema = z.object({
+const BatchItemSchema = z.object({
   id: z.string().min(1),
   /** The photo's file name, or the prompt. */
   name: z.string(),
@@ -38,7 +37,7 @@ export const BatchItemSchema = z.object({
 });
 export type BatchItem = z.infer<typeof BatchItemSchema>;
 
-export const BatchSchema = z.object({
+const BatchSchema = z.object({
   id: z.string().min(1),
   kind: z.enum(['photos', 'prompts']),
   model: z.string().min(1),

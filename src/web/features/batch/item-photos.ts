@@ -63,4 +63,3 @@ export function createItemPhotos(store: PhotoStore) {
     },
   };
 }
-export type ItemPhotos = ReturnType<typeof createItemPhotos>;

@@ -17,7 +17,7 @@ export interface ChartBox {
   padY: number;
 }
 
-export interface ChartDot {
+interface ChartDot {
   x: number;
   y: number;
   balance: number;

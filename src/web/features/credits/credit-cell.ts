@@ -1,6 +1,6 @@
 import type { LibraryEntry } from '../../../contract/index.ts';
 
-export type CreditTone = 'spent' | 'refunded' | 'pending' | 'unknown';
+type CreditTone = 'spent' | 'refunded' | 'pending' | 'unknown';
 
 export interface CreditCell {
   text: string;

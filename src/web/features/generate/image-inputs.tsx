@@ -182,7 +182,7 @@ export function SingleImageInput({
 }
 
 /** The sides the views are taken as, in order (the generator's front, right, back, left). */
-export const VIEW_SIDES = [
+const VIEW_SIDES = [
   { id: 'front', label: 'Front' },
   { id: 'right', label: 'Right side' },
   { id: 'back', label: 'Back' },

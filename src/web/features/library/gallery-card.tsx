@@ -22,11 +22,6 @@ export interface GalleryCardProps {
   onHidden: (id: string) => void;
 }
 
-/** The words a card is known by: "alpha task “a red chair” from 24 Nov 2026, 15:32". */
-export function cardLabel(entry: LibraryEntry): string {
-  return taskLabel(entry, formatDateTime(entry.created * 1000));
-}
-
 /**
  * One task as a card: its picture, model, status and date; a checkbox to select it (shift-click
  * selects a range), a star, and Open, Download and Hide (asked inline). The card itself takes

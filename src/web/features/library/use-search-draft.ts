@@ -6,7 +6,7 @@ const sameSearch = (a: string, b: string) =>
   a.trim().replace(/\s+/g, ' ') === b.trim().replace(/\s+/g, ' ');
 
 /** How long typing rests before the search is sent (and put in the address). */
-export const SEARCH_DEBOUNCE_MS = 300;
+const SEARCH_DEBOUNCE_MS = 300;
 
 /**
  * The search box's text: what is typed shows at once, and goes to `onChange` (as typing) once

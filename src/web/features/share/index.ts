@@ -1,4 +1,4 @@
 // The share feature's public entry: other features offer "Share" with this button (the dialog it
 // opens is loaded when first pressed). The public page of a shared model (share-page.tsx) is a
 // page of its own, loaded by the app.
-export { ShareButton, shareTitleOf, type ShareTarget } from './share-button.tsx';
+export { ShareButton } from './share-button.tsx';

@@ -6,7 +6,7 @@ import { addressPath, viewerHref } from '../viewer/index.ts';
 import './compare-with.css';
 
 /** The viewer comparing two entries' models side by side (linked cameras), each named. */
-export function compareHref(
+function compareHref(
   a: { url: string; taskId: string },
   b: { url: string; taskId: string },
 ): string {

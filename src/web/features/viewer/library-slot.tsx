@@ -36,7 +36,7 @@ function PickedThumb({ entry }: { entry: LibraryEntry | undefined }) {
   );
 }
 
-export function slotFromEntry(entry: LibraryEntry, optimised?: string): Slot {
+function slotFromEntry(entry: LibraryEntry, optimised?: string): Slot {
   return entry.model_url
     ? {
         kind: 'url',

@@ -273,7 +273,7 @@ export function forget(url: string): void {
 }
 
 /** Frees the GPU and image memory held by a loaded model. */
-export function disposeObject(root: Object3D): void {
+function disposeObject(root: Object3D): void {
   const textures = new Set<Texture>();
   const materials = new Set<Material>();
   root.traverse((node) => {

@@ -4,7 +4,7 @@ import { useFrame } from '@react-three/fiber';
 import { Vector3 } from 'three';
 
 /** Marked once per page, at the first frame drawn with a model (read by bench/viewer). */
-export const FIRST_FRAME_MARK = 'kiln:viewer:first-frame';
+const FIRST_FRAME_MARK = 'kiln:viewer:first-frame';
 
 /**
  * Calls `onReady` once the model has been drawn and the camera has settled (the initial fit

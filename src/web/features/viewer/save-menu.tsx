@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 
 /** The Save menu: screenshots need the view drawn, files only the loaded model. */
-export const SAVE_ITEMS = [
+const SAVE_ITEMS = [
   { what: 'png', label: 'Screenshot (PNG)', needs: 'view' },
   { what: 'png-transparent', label: 'Screenshot, transparent background', needs: 'view' },
   { what: 'glb', label: 'Original GLB', needs: 'model' },

@@ -60,7 +60,7 @@ export const DEFAULT_SETTINGS: ViewerSettings = {
 
 export const EXPOSURE = { min: 0.25, max: 3, step: 0.05 } as const;
 
-export type Toggle = 'wireframe' | 'grid' | 'shadow' | 'autoRotate' | 'playing' | 'facts' | 'help';
+type Toggle = 'wireframe' | 'grid' | 'shadow' | 'autoRotate' | 'playing' | 'facts' | 'help';
 
 export type SettingsAction =
   | { type: 'toggle'; key: Toggle }

@@ -12,7 +12,7 @@ type Outcome = { key: string; state: 'ready' } | { key: string; state: 'error'; 
 const RESTORE_WAIT_MS = 4000;
 
 /** A sentence from a loader error ("Could not load /x.glb: fetch for "…" responded with 404: Not Found"). */
-export function describe(error: Error): string {
+function describe(error: Error): string {
   const message = error.message.trim();
   if (/webgl/i.test(message)) return 'this browser could not start 3D graphics (WebGL).';
   const status = /responded with (\d{3})(?::\s*(.*))?$/s.exec(message);
@@ -22,7 +22,7 @@ export function describe(error: Error): string {
   return inner.endsWith('.') ? inner : `${inner}.`;
 }
 
-export function configureRenderer({ gl }: RootState): void {
+function configureRenderer({ gl }: RootState): void {
   gl.toneMapping = ACESFilmicToneMapping;
   gl.outputColorSpace = SRGBColorSpace;
   gl.setClearColor(0x000000, 0);

@@ -10,7 +10,7 @@
  * react-three-fiber's powerPreference): a canvas keeps the context it was first given, so a
  * renderer that adopts this canvas gets these.
  */
-export const CONTEXT_ATTRIBUTES: WebGLContextAttributes = {
+const CONTEXT_ATTRIBUTES: WebGLContextAttributes = {
   alpha: true,
   depth: true,
   stencil: false,

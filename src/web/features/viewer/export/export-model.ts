@@ -101,7 +101,7 @@ export function toObj(root: Object3D): string {
 }
 
 /** The file names of an OBJ zip: the OBJ, its MTL, and textures under `textures/`. */
-export const OBJ_ZIP = { obj: 'model.obj', mtl: 'model.mtl', textures: 'textures/' } as const;
+const OBJ_ZIP = { obj: 'model.obj', mtl: 'model.mtl', textures: 'textures/' } as const;
 
 /**
  * Encodes a texture's image as PNG (a browser's canvas; compressed textures are decompressed
@@ -179,7 +179,7 @@ export async function toObjZip(
 }
 
 /** PNG bytes of a texture's image, upright for OBJ (see TextureEncoder). Browser only. */
-export async function encodeTexturePng(texture: Texture): Promise<Uint8Array> {
+async function encodeTexturePng(texture: Texture): Promise<Uint8Array> {
   const readable = (texture as { isCompressedTexture?: boolean }).isCompressedTexture
     ? WebGLTextureUtils.decompress(texture)
     : texture;
@@ -201,13 +201,13 @@ export async function encodeTexturePng(texture: Texture): Promise<Uint8Array> {
 }
 
 /** Millimetres in a glTF metre: what slicers read STL units as. */
-export const MM_PER_METRE = 1000;
+const MM_PER_METRE = 1000;
 
 /**
  * The 80-byte header of a binary STL: what the file is, in ASCII, padded with spaces. It never
  * starts with "solid" (readers would take the file for ASCII STL).
  */
-export function stlHeader(text: string): Uint8Array {
+function stlHeader(text: string): Uint8Array {
   const header = new Uint8Array(80).fill(0x20);
   const ascii = text.replace(/[^\x20-\x7e]/g, '?').replace(/^solid/i, 'Solid-');
   for (let i = 0; i < Math.min(80, ascii.length); i++) header[i] = ascii.charCodeAt(i);

@@ -24,18 +24,18 @@ import {
 // The pieces, for the panel and the tests.
 export { GlbFormatError } from './glb-container.ts';
 export { formatBytes, formatCount } from './format-facts.ts';
-export { imageSize, type ImageSize } from '../../../../formats/index.ts';
+export { imageSize } from '../../../../formats/index.ts';
 
 export type Vec3 = [number, number, number];
 
 /** World-space axis-aligned box of the default scene, in file units (glTF: metres). */
-export interface GlbBounds {
+interface GlbBounds {
   min: Vec3;
   max: Vec3;
   size: Vec3;
 }
 
-export interface GlbTexture {
+interface GlbTexture {
   /** Index in the file's `textures`. */
   index: number;
   /** The texture's name, else its image's name. */
@@ -47,7 +47,7 @@ export interface GlbTexture {
   height: number | null;
 }
 
-export interface GlbAnimation {
+interface GlbAnimation {
   name: string | null;
   channels: number;
   /** Seconds: the largest keyframe time of its samplers (input accessor `max`). */

@@ -4,9 +4,9 @@
 // that is fetched only when a report is asked for.
 import type { ValidationReport } from 'gltf-validator';
 
-export type Severity = 'error' | 'warning' | 'info' | 'hint';
+type Severity = 'error' | 'warning' | 'info' | 'hint';
 
-export interface ValidationIssue {
+interface ValidationIssue {
   /** The validator's issue code ("ACCESSOR_INDEX_OOB"). */
   code: string;
   message: string;
@@ -36,7 +36,7 @@ export const SUMMARY_MESSAGES = 10;
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info', 'hint'];
 
-export function summarise(report: ValidationReport): ValidationSummary {
+function summarise(report: ValidationReport): ValidationSummary {
   const { issues } = report;
   return {
     errors: issues.numErrors,

@@ -5,7 +5,7 @@
 import type { ValidationSummary } from './run-validator.ts';
 import type { ValidateRequest, ValidateResponse } from './validate-worker.ts';
 
-export type { Severity, ValidationIssue, ValidationSummary } from './run-validator.ts';
+export type { ValidationSummary } from './run-validator.ts';
 
 export interface ValidateOptions {
   /**
