@@ -27,7 +27,7 @@ export interface BackFillOptions {
   rimBand?: number;
 }
 
-export const BACK_FILL_DEFAULTS = {
+const BACK_FILL_DEFAULTS = {
   clusters: 6,
   minShare: 0.1,
   radius: 0.05,

@@ -88,7 +88,7 @@ export function backdropDistance(grid: SampleGrid, background: Background, s: nu
 }
 
 /** The distance from a colour to a backdrop colour, the backdrop's grain weighed down. */
-export function distanceTo(
+function distanceTo(
   background: Background,
   r: number,
   g: number,

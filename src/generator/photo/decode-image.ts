@@ -32,7 +32,7 @@ export const SHARP_INPUT_OPTIONS: SharpOptions = {
 };
 
 /** Identifies a supported image format from its leading bytes, without decoding anything. */
-export function sniffImageFormat(bytes: Uint8Array): ImageFormat | undefined {
+function sniffImageFormat(bytes: Uint8Array): ImageFormat | undefined {
   const kind = imageKind(bytes);
   return (GENERATOR_FORMATS as readonly string[]).includes(kind)
     ? (kind as ImageFormat)

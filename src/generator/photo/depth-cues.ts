@@ -36,7 +36,7 @@ const FLAT_STEP = 6;
  * samples at least {@link MIN_FLAT_SHARE} of the object: a curved surface shows shading across
  * it, a flat face facing the camera does not.
  */
-export function flatRegions(inside: Uint8Array, width: number, grid: SampleGrid): Int32Array {
+function flatRegions(inside: Uint8Array, width: number, grid: SampleGrid): Int32Array {
   const n = inside.length;
   const region = new Int32Array(n).fill(-1);
   let area = 0;

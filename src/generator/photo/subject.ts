@@ -38,7 +38,7 @@ const THIN_SHARE = 0.3;
 const MIN_PIXELS_PER_SAMPLE = 1.5;
 
 /** Smallest image side, in pixels, that can show an object. */
-export const MIN_IMAGE_SIDE = 16;
+const MIN_IMAGE_SIDE = 16;
 /** Fewer meshable mask cells than this: no usable object outline. */
 const MIN_OBJECT_CELLS = 8;
 /** An "object" covering more of the image than this is the whole picture, not an object. */
@@ -80,7 +80,7 @@ export function gridSize(width: number, height: number, longSide: number): [numb
  * True when nearly every pixel is within a few levels of one colour (the median): a blank
  * image, not a photo whose object did not stand out.
  */
-export function isPlainColour(raster: Raster, tolerance = 10, share = 0.998): boolean {
+function isPlainColour(raster: Raster, tolerance = 10, share = 0.998): boolean {
   const { data } = raster;
   const pixels = Math.floor(data.length / 4);
   if (pixels === 0) return true;

@@ -22,9 +22,9 @@ import { readPrompt, type ColourRead } from './understand.ts';
 export const TEMPLATE_NAMES: readonly string[] = TEMPLATES.map((t) => t.name);
 
 /** Largest dimension of every model, in metres. */
-export const MODEL_SIZE = 1;
+const MODEL_SIZE = 1;
 /** Lowest height of a model (flat things such as a torus are stretched up to it), in metres. */
-export const MIN_HEIGHT = 0.3;
+const MIN_HEIGHT = 0.3;
 
 export interface PromptPlan {
   /** The template the prompt's first known noun picks (one of TEMPLATE_NAMES), or 'abstract'. */

@@ -17,7 +17,7 @@ export interface Part {
 }
 
 /** What a template's builder gets: seeded random numbers and the variant its noun named. */
-export interface BuildInput {
+interface BuildInput {
   /** Deterministic random numbers seeded from the prompt; vary proportions within a template. */
   random: Random;
   /** The variant the matched noun asks for (e.g. 'conifer' for "pine"), else null. */

@@ -7,7 +7,7 @@ import { COLOUR_WORDS, MATERIAL_WORDS } from './finish.ts';
 import { findNoun, singulars, type NounAt } from './templates.ts';
 
 /** Feature words as written → the feature's name (what templates list in `features`). */
-export const FEATURE_WORDS: Readonly<Record<string, string>> = {
+const FEATURE_WORDS: Readonly<Record<string, string>> = {
   wheel: 'wheels',
   wheeled: 'wheels',
   castor: 'wheels',
@@ -52,9 +52,7 @@ const WITH_WORDS = new Set(['with', 'has', 'having', 'wearing', 'plus']);
 const WITHOUT_WORDS = new Set(['without', 'no', 'sans', 'minus']);
 
 /** Words that stretch the model before it is scaled to size, by axis (height or width). */
-export const PROPORTION_WORDS: Readonly<
-  Record<string, { axis: 'height' | 'width'; factor: number }>
-> = {
+const PROPORTION_WORDS: Readonly<Record<string, { axis: 'height' | 'width'; factor: number }>> = {
   tall: { axis: 'height', factor: 1.3 },
   high: { axis: 'height', factor: 1.3 },
   short: { axis: 'height', factor: 0.75 },
@@ -78,7 +76,7 @@ export interface ColourRead {
 }
 
 /** A part the prompt asks for or leaves out, with its own colour or material if it names one. */
-export interface FeatureRead {
+interface FeatureRead {
   feature: string;
   /** False for "without a handle", "wingless". */
   wanted: boolean;
@@ -100,15 +98,15 @@ export interface PromptReading {
 }
 
 /** Lower-case, trimmed, single-spaced: prompts differing only in case or spacing are the same. */
-export function normalise(prompt: string): string {
+function normalise(prompt: string): string {
   return prompt.trim().toLowerCase().replace(/\s+/g, ' ');
 }
 
-export function colourWordOf(word: string): string | null {
+function colourWordOf(word: string): string | null {
   return singulars(word).find((w) => Object.hasOwn(COLOUR_WORDS, w)) ?? null;
 }
 
-export function materialOf(word: string): string | null {
+function materialOf(word: string): string | null {
   const hit = singulars(word).find((w) => Object.hasOwn(MATERIAL_WORDS, w));
   return hit ? MATERIAL_WORDS[hit]! : null;
 }

@@ -232,7 +232,7 @@ const bottle: Template = {
  * A vase: foot, round belly, narrow neck, flared lip, and an opening that goes down into
  * the body (the profile turns inward over the lip and ends on the axis inside). Base at y = 0.
  */
-export function vaseProfile(t: number): ProfilePoint[] {
+function vaseProfile(t: number): ProfilePoint[] {
   const belly = 0.3 + 0.08 * t;
   const neck = 0.12 + 0.04 * t;
   const lip = neck + 0.06;

@@ -7,7 +7,7 @@ import { alongX, type Extents, type Silhouette, type ViewSide } from './view-fra
 import { viewField } from './view-field.ts';
 
 /** A scalar field sampled on a regular grid with one outside layer of padding on every side. */
-export interface VoxelGrid {
+interface VoxelGrid {
   nx: number;
   ny: number;
   nz: number;

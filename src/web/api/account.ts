@@ -9,7 +9,7 @@ import { request } from './transport.ts';
 
 // ---- Info ------------------------------------------------------------------------------------
 
-export interface ServerInfo {
+interface ServerInfo {
   mode: 'mock' | 'upstream';
   demoKey?: string;
 }
@@ -22,7 +22,7 @@ function parseInfo(body: unknown): ServerInfo {
   return { mode: b.mode, ...(typeof b.demoKey === 'string' ? { demoKey: b.demoKey } : {}) };
 }
 
-export const infoQuery = queryOptions({
+const infoQuery = queryOptions({
   queryKey: queryKeys.info(),
   queryFn: ({ signal }) => request('/api/info', { signal, auth: false, parse: parseInfo }),
   staleTime: Infinity,
@@ -34,7 +34,7 @@ export function useInfo() {
 
 // ---- Credits ---------------------------------------------------------------------------------
 
-export function creditsQuery(scope: string) {
+function creditsQuery(scope: string) {
   return queryOptions({
     queryKey: queryKeys.credits(scope),
     queryFn: async ({ signal }): Promise<Credits> => {

@@ -27,13 +27,11 @@ import {
 import { NO_KEY, queryKeys, useKeyScope } from './query-keys.ts';
 import { dispositionName, download, request } from './transport.ts';
 
-export { LIBRARY_BULK_MAX };
-
 const entryPath = (id: string) => `/api/library/${encodeURIComponent(id)}`;
 
 // ---- Pages -----------------------------------------------------------------------------------
 
-export const LIBRARY_PAGE_SIZE = 24;
+const LIBRARY_PAGE_SIZE = 24;
 
 /** What `GET /api/library` is asked to keep and in which order (the gallery's filters). */
 export interface LibraryFilters {
@@ -79,7 +77,7 @@ export function libraryFilterParams(filters: Partial<LibraryFilters>): URLSearch
  * filters this is the one list the studio, the viewer and the credits page share
  * (`queryKeys.library`); with them, a list of its own under the same prefix.
  */
-export function libraryQuery(
+function libraryQuery(
   scope: string,
   filters: Partial<LibraryFilters> = {},
   pageSize = LIBRARY_PAGE_SIZE,
@@ -143,7 +141,7 @@ export function useLibraryEntry(id: string) {
  * This key's other completed generations of an entry's input, the same prompt or the same
  * photos (`GET /api/library/{id}/same-input`), newest first: what "Compare with…" offers.
  */
-export function sameInputQuery(scope: string, id: string, enabled = true) {
+function sameInputQuery(scope: string, id: string, enabled = true) {
   return queryOptions({
     queryKey: queryKeys.sameInput(scope, id),
     queryFn: ({ signal }) =>
@@ -167,7 +165,7 @@ export function useSameInput(id: string, enabled = true) {
  * so a star shows at once in every list. Lists are not refetched: a card unstarred under
  * "Favourites" stays until the list is read again, instead of jumping away under the pointer.
  */
-export function patchCachedEntries(
+function patchCachedEntries(
   queryClient: QueryClient,
   scope: string,
   ids: ReadonlySet<string>,
@@ -329,7 +327,7 @@ export function useKeepThumbnails() {
 export const ZIP_MAX_IDS = 100;
 
 /** `GET /api/library/download.zip?ids=…` for these tasks. */
-export function modelsZipPath(ids: readonly string[]): string {
+function modelsZipPath(ids: readonly string[]): string {
   return `/api/library/download.zip?ids=${ids.map(encodeURIComponent).join(',')}`;
 }
 

@@ -12,7 +12,7 @@ import { NO_KEY, queryKeys, useKeyScope } from './query-keys.ts';
 import { request } from './transport.ts';
 
 /** `POST /api/library/{id}/optimise`: starts a job on the task's archived model. */
-export function startOptimise(
+function startOptimise(
   taskId: string,
   body: OptimiseRequestInput,
   signal?: AbortSignal,
@@ -38,13 +38,13 @@ export function useStartOptimise(taskId: string) {
 }
 
 /** How often a job is polled: every half second while it is queued or running; then never. */
-export function optimisePollInterval(job: OptimiseJob | undefined): number | false {
+function optimisePollInterval(job: OptimiseJob | undefined): number | false {
   if (job && (job.status === 'succeeded' || job.status === 'failed')) return false;
   return 500;
 }
 
 /** `GET /api/optimise/{job_id}`: progress, then the before/after facts and the result's URL. */
-export function optimiseJobQuery(scope: string, jobId: string | null) {
+function optimiseJobQuery(scope: string, jobId: string | null) {
   return queryOptions({
     queryKey: queryKeys.optimiseJob(scope, jobId ?? ''),
     queryFn: ({ signal }) =>

@@ -30,7 +30,7 @@ const isNoLink = (err: unknown) =>
  * The owner's public link to one library entry (`GET /api/library/{id}/share`), or null when
  * the task is not shared.
  */
-export function shareLinkQuery(scope: string, id: string) {
+function shareLinkQuery(scope: string, id: string) {
   return queryOptions({
     queryKey: queryKeys.share(scope, id),
     queryFn: async ({ signal }): Promise<Share | null> => {
@@ -105,7 +105,7 @@ export function useRevokeShare(id: string) {
  * What a public link shows (`GET /api/shares/{token}`), asked without a key; null when there is
  * no such link (never made, or revoked).
  */
-export function sharedModelQuery(token: string) {
+function sharedModelQuery(token: string) {
   return queryOptions({
     queryKey: queryKeys.sharedModel(token),
     queryFn: async ({ signal }): Promise<PublicShare | null> => {

@@ -259,7 +259,7 @@ function toChoice(m: ModelRecord): ModelChoice | null {
   };
 }
 
-export function modelsQuery(client: KilnClient, scope: string) {
+function modelsQuery(client: KilnClient, scope: string) {
   return queryOptions({
     queryKey: queryKeys.models(scope),
     queryFn: async ({ signal }) => {
@@ -290,7 +290,7 @@ export const FALLBACK_CHOICES: ModelChoice[] = FALLBACK_MODELS.data
  * What the mock's demo generator understands of a prompt: `GET /v1/mock/prompt-check`, a
  * mock-only endpoint (src/mock/prompt-knowledge.ts), reached through Kiln's proxy without a key.
  */
-export function fetchPromptCheck(prompt: string, signal?: AbortSignal): Promise<PromptCheck> {
+function fetchPromptCheck(prompt: string, signal?: AbortSignal): Promise<PromptCheck> {
   return request(`${API_BASE}/mock/prompt-check?prompt=${encodeURIComponent(prompt)}`, {
     signal,
     auth: false,

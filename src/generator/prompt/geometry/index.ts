@@ -17,7 +17,6 @@ export {
   ellipsoid,
   latheSolid,
   sphere,
-  sphereProfile,
   type ProfilePoint,
 } from './lathe.ts';
 export { bezier, smoothPath } from './paths.ts';
@@ -25,7 +24,6 @@ export { bounds, flatShade, merge, signedVolume, toMesh, type Solid, type Vec3 }
 export { polarSurface, roundedBox } from './surfaces.ts';
 export {
   along,
-  distance,
   placeIn,
   rotateX,
   rotateY,

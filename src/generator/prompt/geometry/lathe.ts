@@ -100,7 +100,7 @@ function compact(s: Solid): Solid {
 }
 
 /** Profile of a sphere of radius `radius` centred at the origin. */
-export function sphereProfile(radius: number, steps = 24): ProfilePoint[] {
+function sphereProfile(radius: number, steps = 24): ProfilePoint[] {
   return Array.from({ length: steps + 1 }, (_, i) => {
     const theta = Math.PI * (i / steps) - Math.PI / 2;
     return {
