@@ -5,6 +5,9 @@
  */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
+/** How long a key is remembered, by Kiln and by its mock (Stripe keeps them a day). */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
 /** 1 to 255 visible ASCII characters. */
 export const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 

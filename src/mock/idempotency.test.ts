@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CompletedTaskSchema, ErrorBodySchema, PendingTaskSchema } from '../contract/index.ts';
-import { IDEMPOTENCY_WINDOW_MS } from './routes/generations.ts';
+import { IDEMPOTENCY_WINDOW_MS } from '../contract/index.ts';
 import { hashKey } from './keys.ts';
 import { ledgerOf, startTestMock, type TestMock } from '../testing/mock.ts';
 

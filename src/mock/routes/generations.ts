@@ -8,6 +8,7 @@ import {
   IDEMPOTENCY_HEADER,
   IDEMPOTENCY_KEY_PROBLEM,
   IDEMPOTENCY_KEY_RE,
+  IDEMPOTENCY_WINDOW_MS,
   parseCreateRequest,
   STAGES,
   type CreateGenerationRequest,
@@ -22,8 +23,6 @@ import { presentTask } from '../present-task.ts';
 import { CREDITS_PER_TASK } from '../pricing.ts';
 import type { MockStore, TaskRow } from '../store.ts';
 
-/** How long an Idempotency-Key is remembered (Stripe keeps them a day). */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** `application/json`, with or without parameters, or any `+json` type. */
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 

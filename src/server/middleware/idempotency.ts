@@ -7,6 +7,7 @@ import {
   IDEMPOTENCY_HEADER,
   IDEMPOTENCY_KEY_PROBLEM,
   IDEMPOTENCY_KEY_RE,
+  IDEMPOTENCY_WINDOW_MS,
 } from '../../contract/index.ts';
 import type { IdempotencyStore, StoredResponse } from '../storage/idempotency.ts';
 import { ApiError } from '../../http/index.ts';
@@ -24,8 +25,6 @@ export interface IdempotencyOptions {
   /** How long a repeat waits for the answer of a create still in flight. Default 90 s. */
   maxWaitMs?: number;
 }
-
-const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
  * `Idempotency-Key` on creates, crash-safe and shared by every replica:
