@@ -3,7 +3,7 @@
 // `TaskFailure` when the task should say why); the engine records them.
 import { MODEL_INPUT, STAGES } from '../contract/index.ts';
 import type { Limiter } from '../async/index.ts';
-import type { EngineDeps, GeneratorHooks } from './engine.ts';
+import type { EngineDeps, GeneratorHooks } from './engine-deps.ts';
 import { ImageFetchError } from './fetch-image.ts';
 import { MODEL_QUALITY } from './pricing.ts';
 import type { TaskRow } from './store.ts';

@@ -1,5 +1,5 @@
 /** Region tools over masks: connected components and one-sample grow and shrink steps. */
-import type { Mask } from './mask.ts';
+import type { Mask } from './mask-type.ts';
 
 /**
  * Labels connected components of samples equal to `value`. Foreground uses 8-connectivity,

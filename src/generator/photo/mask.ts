@@ -5,18 +5,9 @@
  */
 import type { SampleGrid } from '../core/raster.ts';
 import { components, step8, touchingBorder } from './mask-regions.ts';
+import type { Mask } from './mask-type.ts';
 
-/** A binary object mask over a sample grid: 1 = object, 0 = background. Row-major. */
-export interface Mask {
-  width: number;
-  height: number;
-  inside: Uint8Array;
-  /**
-   * How much of each sample's cell the object covers (0..1), where known: it places the
-   * outline between sample centres.
-   */
-  coverage?: Float32Array;
-}
+export type { Mask } from './mask-type.ts';
 
 export interface Bounds {
   /** Inclusive sample indices. */

@@ -1,14 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { LibraryEntry } from '../../../contract/index.ts';
+import type { ShareTarget } from './share-dialog.tsx';
 import './share-button.css';
 
-/** What the share dialog needs to know of a model: which task, and what to call it. */
-export interface ShareTarget {
-  id: string;
-  /** "“a small red vase”", "chair.png", "3 photos". */
-  title: string;
-}
+export type { ShareTarget } from './share-dialog.tsx';
 
 // Loaded the first time a Share button is pressed.
 const ShareDialog = lazy(() => import('./share-dialog.tsx'));

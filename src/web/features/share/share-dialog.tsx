@@ -3,8 +3,14 @@ import { flushSync } from 'react-dom';
 import { useCreateShare, useShareLink, useRevokeShare } from '../../api/share.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { formatDateTime } from '../../lib/entry-format.ts';
-import type { ShareTarget } from './share-button.tsx';
 import './share.css';
+
+/** What the share dialog needs to know of a model: which task, and what to call it. */
+export interface ShareTarget {
+  id: string;
+  /** "“a small red vase”", "chair.png", "3 photos". */
+  title: string;
+}
 
 /** Copies text: the Clipboard API, else the field's selection (plain http on a LAN address). */
 async function copyText(

@@ -1,7 +1,7 @@
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { useKeepThumbnails } from '../../api/library.ts';
-import { LazyModelViewer } from './index.ts';
+import { LazyModelViewer } from './lazy-model-viewer.ts';
 
 /** Rendered, but off screen and out of the way (set here: the viewer's CSS comes later). */
 const OFF_SCREEN = {

@@ -8,8 +8,7 @@ export { CameraLink } from './camera-link.ts';
 // Plain TypeScript: the /viewer address of one model or two, each named by its library entry.
 export { addressPath, viewerHref } from './address.ts';
 
-/** `<LazyModelViewer url label fileName? cameraLink? onOpenFile? />`, inside a <Suspense>. */
-export const LazyModelViewer = lazy(() => import('./model-viewer.tsx'));
+export { LazyModelViewer } from './lazy-model-viewer.ts';
 
 /**
  * `<LazyBackgroundPictures entries />`: draws, off screen and one at a time, the pictures of the

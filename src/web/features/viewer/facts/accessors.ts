@@ -8,7 +8,8 @@ import {
   objectAt,
   string,
 } from './glb-container.ts';
-import { type Vec3 } from './glb-facts.ts';
+
+export type Vec3 = [number, number, number];
 
 const COMPONENT_BYTES: Record<number, number> = {
   5120: 1,

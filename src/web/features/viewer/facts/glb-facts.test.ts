@@ -9,6 +9,7 @@ import {
   fixtureIO,
   LARGE_MIN_TRIANGLES,
   makeViewerFixtures,
+  riggedFigure,
   type ViewerFixture,
 } from '../../../../testing/viewer-fixtures.ts';
 import { imageToGlb } from '../../../../generator/index.ts';
@@ -253,62 +254,14 @@ function trianglePrimitive(doc: Document, triangles: number, indexed = true): Pr
 
 describe('glbFacts on synthetic scenes', () => {
   it('measures a skinned mesh in its bind pose, as the joints place it (not by its node)', async () => {
-    // As a rigged character is often exported: an armature scaled to centimetres, the mesh
-    // node under it (its own transform ignored for a skinned mesh), vertices in metres, and
-    // inverse bind matrices that undo the armature's scale.
-    const doc = new Document();
-    const buffer = doc.createBuffer();
-    const box = new Float32Array([
-      -0.4, 0, -0.2, 0.4, 0, -0.2, 0.4, 1.8, -0.2, -0.4, 1.8, 0.2, 0.4, 1.8, 0.2, -0.4, 0, 0.2,
-    ]);
-    const prim = doc
-      .createPrimitive()
-      .setAttribute(
-        'POSITION',
-        doc.createAccessor().setType('VEC3').setArray(box).setBuffer(buffer),
-      )
-      .setAttribute(
-        'JOINTS_0',
-        doc
-          .createAccessor()
-          .setType('VEC4')
-          .setArray(new Uint8Array(6 * 4))
-          .setBuffer(buffer),
-      )
-      .setAttribute(
-        'WEIGHTS_0',
-        doc
-          .createAccessor()
-          .setType('VEC4')
-          .setArray(new Float32Array(6 * 4).map((_, i) => (i % 4 === 0 ? 1 : 0)))
-          .setBuffer(buffer),
-      )
-      .setIndices(
-        doc
-          .createAccessor()
-          .setType('SCALAR')
-          .setArray(new Uint16Array([0, 1, 2, 3, 4, 5]))
-          .setBuffer(buffer),
-      );
-    const joint = doc.createNode('hips').setTranslation([0, 90, 0]);
-    const armature = doc.createNode('armature').setScale([0.01, 0.01, 0.01]).addChild(joint);
-    // inverse(S(0.01) · T(0, 90, 0)) = T(0, -90, 0) · S(100), column-major.
-    const ibm = new Float32Array([100, 0, 0, 0, 0, 100, 0, 0, 0, 0, 100, 0, 0, -90, 0, 1]);
-    const skin = doc
-      .createSkin('rig')
-      .addJoint(joint)
-      .setInverseBindMatrices(doc.createAccessor().setType('MAT4').setArray(ibm).setBuffer(buffer));
-    const body = doc
-      .createNode('body')
-      .setMesh(doc.createMesh('body').addPrimitive(prim))
-      .setSkin(skin);
-    armature.addChild(body);
-    doc.getRoot().setDefaultScene(doc.createScene().addChild(armature));
-    const facts = glbFacts(await (await fixtureIO()).writeBinary(doc));
+    // As a rigged character is often exported (riggedFigure): an armature scaled to centimetres,
+    // the mesh node under it (its own transform ignored for a skinned mesh), vertices in metres,
+    // and inverse bind matrices that undo the armature's scale.
+    const facts = glbFacts(await (await fixtureIO()).writeBinary(riggedFigure()));
     const size = facts.bounds!.size;
-    expect(size[0]).toBeCloseTo(0.8, 4);
+    expect(size[0]).toBeCloseTo(0.5, 4);
     expect(size[1]).toBeCloseTo(1.8, 4);
-    expect(size[2]).toBeCloseTo(0.4, 4);
+    expect(size[2]).toBeCloseTo(0.3, 4);
   });
 
   it('measures a figure posed away from its bind pose where its joints put each vertex', async () => {

@@ -26,7 +26,7 @@ export { GlbFormatError } from './glb-container.ts';
 export { formatBytes, formatCount } from './format-facts.ts';
 export { imageSize } from '../../../../formats/index.ts';
 
-export type Vec3 = [number, number, number];
+import type { Vec3 } from './accessors.ts';
 
 /** World-space axis-aligned box of the default scene, in file units (glTF: metres). */
 interface GlbBounds {

@@ -3,7 +3,7 @@
 import { Matrix4, Quaternion, Vector3, type Box3 } from 'three';
 import type { Reader } from './accessors.ts';
 import { type Json, isIndex, isObject, list, numbers, objectAt } from './glb-container.ts';
-import { type Vec3 } from './glb-facts.ts';
+import { type Vec3 } from './accessors.ts';
 
 function localMatrix(node: Json): Matrix4 {
   const matrix = numbers(node.matrix, 16);
