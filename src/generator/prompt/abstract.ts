@@ -7,6 +7,7 @@ import { between, type Random } from './finish.ts';
 import {
   flatShade,
   latheSolid,
+  polarDirection,
   polarSurface,
   rotateY,
   rotateZ,
@@ -47,13 +48,7 @@ function blob(random: Random): Solid {
   }));
   const stretch = between(random, 0.8, 1.35);
   return polarSurface(40, 64, (u, v) => {
-    const theta = Math.PI * u;
-    const phi = 2 * Math.PI * v;
-    const d: Vec3 = [
-      Math.sin(theta) * Math.cos(phi),
-      -Math.cos(theta),
-      Math.sin(theta) * Math.sin(phi),
-    ];
+    const d = polarDirection(u, v);
     let r = 1;
     for (const w of waves) {
       const dot = d[0] * w.direction[0] + d[1] * w.direction[1] + d[2] * w.direction[2];

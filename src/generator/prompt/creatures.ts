@@ -6,6 +6,7 @@ import {
   flatShade,
   along,
   placeIn,
+  polarDirection,
   polarSurface,
   prism,
   rotateX,
@@ -305,13 +306,7 @@ const duck: Template = {
     const tail = between(random, 0.1, 0.16);
     // Body: an ellipsoid with a flattened bottom and a tail raised at the back (−x).
     const body = polarSurface(28, 40, (u, v) => {
-      const theta = Math.PI * u;
-      const phi = 2 * Math.PI * v;
-      const d: Vec3 = [
-        Math.sin(theta) * Math.cos(phi),
-        -Math.cos(theta),
-        Math.sin(theta) * Math.sin(phi),
-      ];
+      const d = polarDirection(u, v);
       const back = Math.max(0, -d[0]);
       const up = Math.max(0, d[1]);
       return [

@@ -1,5 +1,12 @@
 /** Templates for big things in a landscape, and bits of it: an arched stone bridge, a rock. */
-import { flatShade, polarSurface, prism, cuboid, type Solid } from './geometry/index.ts';
+import {
+  flatShade,
+  polarDirection,
+  polarSurface,
+  prism,
+  cuboid,
+  type Solid,
+} from './geometry/index.ts';
 import { between, part, type Template } from './template.ts';
 
 /** The points of a half circle from angle 0 to π, centred at (cx, cy). */
@@ -78,17 +85,11 @@ const rock: Template = {
     });
     const squash = between(random, 0.55, 0.75);
     const lump = polarSurface(8, 12, (u, v) => {
-      const theta = Math.PI * u;
-      const phi = 2 * Math.PI * v;
-      const d = [
-        Math.sin(theta) * Math.cos(phi),
-        -Math.cos(theta),
-        Math.sin(theta) * Math.sin(phi),
-      ];
+      const d = polarDirection(u, v);
       let r = 0.5 * (1 + between(random, -0.1, 0.1));
       for (const { d: b, k } of bulges)
-        r += 0.5 * k * Math.max(0, d[0]! * b[0]! + d[1]! * b[1]! + d[2]! * b[2]!) ** 2;
-      return [r * d[0]!, squash * r * d[1]!, r * d[2]!];
+        r += 0.5 * k * Math.max(0, d[0] * b[0]! + d[1] * b[1]! + d[2] * b[2]!) ** 2;
+      return [r * d[0], squash * r * d[1], r * d[2]];
     });
     return part('rock', flatShade(lump));
   },

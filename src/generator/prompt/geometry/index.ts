@@ -21,7 +21,7 @@ export {
 } from './lathe.ts';
 export { bezier, smoothPath } from './paths.ts';
 export { bounds, flatShade, merge, signedVolume, toMesh, type Solid, type Vec3 } from './solid.ts';
-export { polarSurface, roundedBox } from './surfaces.ts';
+export { polarDirection, polarSurface, roundedBox } from './surfaces.ts';
 export {
   along,
   placeIn,

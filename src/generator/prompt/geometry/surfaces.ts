@@ -37,6 +37,16 @@ export function polarSurface(
 }
 
 /**
+ * The unit direction at (u, v) of a polarSurface's grid: u from the bottom pole (0, −Y) to the
+ * top one (1, +Y), v once around from +X towards +Z.
+ */
+export function polarDirection(u: number, v: number): Vec3 {
+  const theta = Math.PI * u;
+  const phi = 2 * Math.PI * v;
+  return [Math.sin(theta) * Math.cos(phi), -Math.cos(theta), Math.sin(theta) * Math.sin(phi)];
+}
+
+/**
  * A box with rounded edges (a superellipsoid |x|^p + |y|^p + |z|^p = 1 scaled to the box),
  * centred at (x, y, z); larger `p` gives sharper edges.
  */
@@ -51,11 +61,9 @@ export function roundedBox(
 ): Solid {
   const half = [width / 2, height / 2, depth / 2] as const;
   const s = polarSurface(24, 32, (u, v) => {
-    const theta = Math.PI * u;
-    const phi = 2 * Math.PI * v;
-    const d = [Math.sin(theta) * Math.cos(phi), -Math.cos(theta), Math.sin(theta) * Math.sin(phi)];
-    const k = (Math.abs(d[0]!) ** p + Math.abs(d[1]!) ** p + Math.abs(d[2]!) ** p) ** (-1 / p);
-    return [x + half[0] * k * d[0]!, y + half[1] * k * d[1]!, z + half[2] * k * d[2]!];
+    const d = polarDirection(u, v);
+    const k = (Math.abs(d[0]) ** p + Math.abs(d[1]) ** p + Math.abs(d[2]) ** p) ** (-1 / p);
+    return [x + half[0] * k * d[0], y + half[1] * k * d[1], z + half[2] * k * d[2]];
   });
   return s;
 }
