@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep } from '../async/index.ts';
 import { ErrorBodySchema, LibraryEntrySchema, TaskSchema } from '../contract/index.ts';
+import { statusOnceBack, whileDatabaseStopped } from '../testing/database-stopped.ts';
 import { STACK_KEY, startStack, type Stack } from '../testing/stack.ts';
 
 let stack: Stack;
@@ -131,38 +132,26 @@ describe('a scaled-out Kiln under faults', () => {
     expect(res.status).toBe(200);
     const created = await createKeyed('before the database went away', 'pg-before');
     const known = TaskSchema.parse(await created.json()).id;
-    stack.pg.stop();
-    try {
-      for (const replica of stack.replicas) {
-        for (const path of ['/api/library?limit=1', `/api/library/${known}`]) {
-          const down = await fetch(`${replica.url}${path}`, { headers: auth });
-          expect(down.status, path).toBe(503);
-          expect(down.headers.get('retry-after')).toBe('5');
-          const body = ErrorBodySchema.parse(await down.json());
-          expect(body.error.code).toBe('service_unavailable');
-          expect(body.error.message).toMatch(/database/);
-        }
-        const create = await fetch(`${replica.url}/api/v1/3d/generations`, {
-          method: 'POST',
-          headers: { ...json, 'idempotency-key': `pg-down-${replica.port}` },
-          body: JSON.stringify({ model: 'beta-text', prompt: 'while the database is away' }),
-        });
-        expect(create.status).toBe(503);
-        ErrorBodySchema.parse(await create.json());
-        // Alive: a request that needs no database still answers.
-        expect((await fetch(`${replica.url}/api/health`)).status).toBe(200);
+    await whileDatabaseStopped(stack, async (replica) => {
+      for (const path of ['/api/library?limit=1', `/api/library/${known}`]) {
+        const down = await fetch(`${replica.url}${path}`, { headers: auth });
+        expect(down.status, path).toBe(503);
+        expect(down.headers.get('retry-after')).toBe('5');
+        const body = ErrorBodySchema.parse(await down.json());
+        expect(body.error.code).toBe('service_unavailable');
+        expect(body.error.message).toMatch(/database/);
       }
-    } finally {
-      stack.pg.start();
-    }
+      const create = await fetch(`${replica.url}/api/v1/3d/generations`, {
+        method: 'POST',
+        headers: { ...json, 'idempotency-key': `pg-down-${replica.port}` },
+        body: JSON.stringify({ model: 'beta-text', prompt: 'while the database is away' }),
+      });
+      expect(create.status).toBe(503);
+      ErrorBodySchema.parse(await create.json());
+    });
     // No Kiln restart: the next requests reach the database again, on both replicas.
     for (const replica of stack.replicas) {
-      let status = 0;
-      for (let i = 0; i < 50 && status !== 200; i++) {
-        status = (await fetch(`${replica.url}/api/library?limit=1`, { headers: auth })).status;
-        if (status !== 200) await sleep(200);
-      }
-      expect(status).toBe(200);
+      expect(await statusOnceBack(replica, '/api/library?limit=1', { headers: auth })).toBe(200);
       expect(replica.process?.child.exitCode).toBeNull();
     }
     const again = await createKeyed('after the database came back', 'pg-back');

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep } from '../async/index.ts';
 import { TaskSchema } from '../contract/index.ts';
+import { statusOnceBack, whileDatabaseStopped } from '../testing/database-stopped.ts';
 import { STACK_KEY, startStack, type Stack } from '../testing/stack.ts';
 
 let stack: Stack;
@@ -43,32 +44,20 @@ describe('operating Kiln, on PostgreSQL, S3 and two replicas behind nginx', () =
   it('readiness turns 503 naming the database while PostgreSQL is stopped, and back', async () => {
     for (const replica of stack.replicas)
       expect((await fetch(`${replica.url}/api/ready`)).status).toBe(200);
-    stack.pg.stop();
-    try {
-      for (const replica of stack.replicas) {
-        let res = await fetch(`${replica.url}/api/ready`);
-        for (let i = 0; res.status !== 503 && i < 20; i++) {
-          await sleep(200);
-          res = await fetch(`${replica.url}/api/ready`);
-        }
-        expect(res.status).toBe(503);
-        expect(await res.json()).toMatchObject({
-          ready: false,
-          checks: { database: 'down', file_store: 'ok' },
-        });
-        expect((await fetch(`${replica.url}/api/health`)).status).toBe(200);
+    await whileDatabaseStopped(stack, async (replica) => {
+      let res = await fetch(`${replica.url}/api/ready`);
+      for (let i = 0; res.status !== 503 && i < 20; i++) {
+        await sleep(200);
+        res = await fetch(`${replica.url}/api/ready`);
       }
-    } finally {
-      stack.pg.start();
-    }
-    for (const replica of stack.replicas) {
-      let status = 0;
-      for (let i = 0; i < 50 && status !== 200; i++) {
-        status = (await fetch(`${replica.url}/api/ready`)).status;
-        if (status !== 200) await sleep(200);
-      }
-      expect(status).toBe(200);
-    }
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({
+        ready: false,
+        checks: { database: 'down', file_store: 'ok' },
+      });
+    });
+    for (const replica of stack.replicas)
+      expect(await statusOnceBack(replica, '/api/ready')).toBe(200);
   });
 
   it('SIGTERM to a replica under load: no failed request through nginx, its sync create answered, exit 0', async () => {

@@ -194,48 +194,20 @@ export function storageSuite(name: string, open: () => Promise<Storage>) {
         await library.insert(row('o1', 'w1', { sentMs: 100, answeredMs: 120, updatedMs: 120 }));
         await library.insert(row('o1', 'w2', { sentMs: 130, answeredMs: 150, updatedMs: 150 }));
         await library.update('w1', { ...completed, creditsRemaining: 990 }, 400);
-        await library.update(
-          'w2',
-          {
-            ...completed,
-            status: 'pending',
-            progress: 20,
-            creditsConsumed: null,
-            creditsRemaining: null,
-            upstreamModelUrl: null,
-            completedAt: null,
-          },
-          300,
-        );
-        await library.update(
-          'w2',
-          {
-            ...completed,
-            status: 'failed',
-            progress: 20,
-            creditsConsumed: null,
-            creditsRemaining: null,
-            upstreamModelUrl: null,
-            completedAt: null,
-            error: { message: 'no' },
-          },
-          500,
-        );
+        const pending = {
+          ...completed,
+          status: 'pending',
+          progress: 20,
+          creditsConsumed: null,
+          creditsRemaining: null,
+          upstreamModelUrl: null,
+          completedAt: null,
+        };
+        await library.update('w2', pending, 300);
+        const failed = { ...pending, status: 'failed', error: { message: 'no' } };
+        await library.update('w2', failed, 500);
         // A late poll of the failed one changes neither window.
-        await library.update(
-          'w2',
-          {
-            ...completed,
-            status: 'failed',
-            progress: 20,
-            creditsConsumed: null,
-            creditsRemaining: null,
-            upstreamModelUrl: null,
-            completedAt: null,
-            error: { message: 'no' },
-          },
-          900,
-        );
+        await library.update('w2', failed, 900);
         const ledger = await library.ledger('o1', 10);
         expect(ledger).toEqual([
           expect.objectContaining({

@@ -8,35 +8,16 @@ import {
   LibraryPageSchema,
   type LibraryEntry,
 } from '../../contract/index.ts';
+import { completedRow, type LibraryInsert } from '../../testing/library-rows.ts';
 import { KEY, startTestServer, type TestServer } from '../../testing/server.ts';
 import { ownerHasher } from '../owner-id.ts';
-import type { Storage } from '../storage/database.ts';
 
-type Row = Parameters<Storage['library']['insert']>[0];
 const OTHER = 'tr_other_key';
 // startTestServer's secret.
 const ownerOf = ownerHasher(Buffer.alloc(32, 7));
 
-const row = (key: string, taskId: string, over: Partial<Row> = {}): Row => ({
-  owner: ownerOf(key),
-  taskId,
-  model: 'beta-text',
-  mode: 'async',
-  images: [],
-  prompt: null,
-  status: 'completed',
-  progress: 100,
-  progressStage: 'Completed',
-  created: 1_800_000_000,
-  completedAt: 1_800_000_010,
-  createdMs: 1_800_000_000_000,
-  updatedMs: 1_800_000_000_000,
-  creditsConsumed: 10,
-  creditsRemaining: 990,
-  error: null,
-  upstreamModelUrl: null,
-  ...over,
-});
+const row = (key: string, taskId: string, over: Partial<LibraryInsert> = {}) =>
+  completedRow(ownerOf(key), taskId, { upstreamModelUrl: null, ...over });
 const photo = (n: number, name: string) => ({
   url: `https://kiln.test/api/uploads/${String(n).padStart(64, '0')}.png`,
   upload: `/api/uploads/${String(n).padStart(64, '0')}.png`,

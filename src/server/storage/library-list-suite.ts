@@ -3,10 +3,9 @@
 // (library-list.scale.test.ts), so that both dialects answer alike.
 import { describe, expect, it } from 'vitest';
 import type { LibraryImage } from '../../contract/index.ts';
+import { completedRow, type LibraryInsert } from '../../testing/library-rows.ts';
 import type { Storage } from './database.ts';
 import type { LibraryListOptions, LibraryRow } from './library.ts';
-
-type Row = Parameters<Storage['library']['insert']>[0];
 
 const SHA = (n: number) => n.toString(16).padStart(64, 'a');
 const upload = (n: number, name: string | null): LibraryImage => ({
@@ -15,60 +14,43 @@ const upload = (n: number, name: string | null): LibraryImage => ({
   ...(name ? { name } : {}),
 });
 
-const base = (owner: string, taskId: string, over: Partial<Row>): Row => ({
-  owner,
-  taskId,
-  model: 'beta-text',
-  mode: 'async',
-  images: [],
-  prompt: null,
-  status: 'completed',
-  progress: 100,
-  progressStage: 'Completed',
-  created: 1_800_000_000,
-  completedAt: 1_800_000_010,
-  createdMs: 1_800_000_000_000,
-  updatedMs: 1_800_000_000_000,
-  creditsConsumed: 10,
-  creditsRemaining: 990,
-  error: null,
-  upstreamModelUrl: 'https://up.test/m.glb',
-  ...over,
-});
-
 /**
  * One owner's library, oldest first (seq order): prompts, one photo, views; completed, failed,
  * pending; different prices. `other` has rows that would match every search.
  */
-const LIBRARY: Row[] = [
-  base('me', 't01', { prompt: 'A red Chair', creditsConsumed: 10 }),
-  base('me', 't02', {
+const LIBRARY: LibraryInsert[] = [
+  completedRow('me', 't01', { prompt: 'A red Chair', creditsConsumed: 10 }),
+  completedRow('me', 't02', {
     model: 'alpha',
     images: [upload(1, 'Chair-front.PNG')],
     creditsConsumed: 10,
   }),
-  base('me', 't03', {
+  completedRow('me', 't03', {
     model: 'alpha-multiview',
     images: [upload(2, 'mug_front.png'), upload(3, 'mug_right.png')],
     creditsConsumed: 20,
   }),
-  base('me', 't04', {
+  completedRow('me', 't04', {
     prompt: 'a blue vase, 100% ceramic',
     status: 'failed',
     creditsConsumed: null,
     error: { message: 'nope' },
   }),
-  base('me', 't05', { model: 'gamma', images: [upload(4, null)], creditsConsumed: 30 }),
-  base('me', 't06', {
+  completedRow('me', 't05', { model: 'gamma', images: [upload(4, null)], creditsConsumed: 30 }),
+  completedRow('me', 't06', {
     prompt: 'wooden chair_leg',
     status: 'pending',
     progress: 40,
     creditsConsumed: null,
   }),
-  base('me', 't07', { model: 'beta', images: [upload(1, 'Chair-front.PNG')], creditsConsumed: 15 }),
-  base('me', 't08', { prompt: 'A red Chair', model: 'gamma-text', creditsConsumed: 0 }),
-  base('other', 'x01', { prompt: 'a red chair', creditsConsumed: 10 }),
-  base('other', 'x02', { images: [upload(1, 'chair-front.png')], creditsConsumed: 99 }),
+  completedRow('me', 't07', {
+    model: 'beta',
+    images: [upload(1, 'Chair-front.PNG')],
+    creditsConsumed: 15,
+  }),
+  completedRow('me', 't08', { prompt: 'A red Chair', model: 'gamma-text', creditsConsumed: 0 }),
+  completedRow('other', 'x01', { prompt: 'a red chair', creditsConsumed: 10 }),
+  completedRow('other', 'x02', { images: [upload(1, 'chair-front.png')], creditsConsumed: 99 }),
 ];
 
 export function libraryListSuite(name: string, open: () => Promise<Storage>) {
@@ -231,17 +213,20 @@ export function libraryListSuite(name: string, open: () => Promise<Storage>) {
         expect(await same('x01')).toEqual([]);
         // Views in another order, or only the same first photo, are another input.
         await s.library.insert(
-          base('me', 't09', {
+          completedRow('me', 't09', {
             model: 'beta-multiview',
             images: [upload(3, 'mug_right.png'), upload(2, 'mug_front.png')],
           }),
         );
         await s.library.insert(
-          base('me', 't10', { model: 'beta-multiview', images: [upload(2, 'mug_front.png')] }),
+          completedRow('me', 't10', {
+            model: 'beta-multiview',
+            images: [upload(2, 'mug_front.png')],
+          }),
         );
         expect(await same('t03')).toEqual([]);
         await s.library.insert(
-          base('me', 't11', {
+          completedRow('me', 't11', {
             model: 'beta-multiview',
             images: [upload(2, 'mug_front.png'), upload(3, 'mug_right.png')],
           }),

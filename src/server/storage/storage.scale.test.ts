@@ -1,23 +1,5 @@
 // The same behaviour suite on PostgreSQL: a throwaway cluster per file (scale tests).
-import { afterAll, beforeAll } from 'vitest';
-import { startPostgres, type TestPostgres } from '../../testing/postgres.ts';
+import { freshPostgresStorage } from '../../testing/postgres-storage.ts';
 import { storageSuite } from '../../testing/storage-suite.ts';
-import { openPostgresStorage } from './database.ts';
 
-let pg: TestPostgres;
-let n = 0;
-beforeAll(async () => {
-  pg = await startPostgres();
-}, 60_000);
-afterAll(() => pg?.destroy());
-
-storageSuite('PostgreSQL', async () => {
-  // A fresh database per test, as SQLite's :memory: is.
-  const admin = await import('pg');
-  const client = new admin.default.Client({ connectionString: pg.url });
-  await client.connect();
-  const name = `t${++n}`;
-  await client.query(`create database ${name}`);
-  await client.end();
-  return openPostgresStorage(pg.url.replace(/\/kiln$/, `/${name}`));
-});
+storageSuite('PostgreSQL', freshPostgresStorage());

@@ -35,14 +35,8 @@ describe('the gallery’s address ⇄ its filters', () => {
   it('reads an empty address as no filters, newest first', () => {
     expect(filtersFromSearch('')).toEqual(NO_FILTERS);
     expect(filtersFromSearch('?')).toEqual(NO_FILTERS);
-    expect(NO_FILTERS).toEqual({
-      q: '',
-      model: '',
-      kind: '',
-      status: '',
-      favourite: false,
-      sort: 'newest',
-    });
+    expect(activeFilterCount(NO_FILTERS)).toBe(0);
+    expect(NO_FILTERS.sort).toBe('newest');
   });
 
   it('drops values it does not know instead of failing', () => {
