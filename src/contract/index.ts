@@ -7,4 +7,5 @@ export * from './idempotency.ts';
 export * from './share.ts';
 export * from './optimise.ts';
 export * from './text.ts';
+export * from './model-name.ts';
 export * from './prompt-check.ts';

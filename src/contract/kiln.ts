@@ -35,6 +35,11 @@ export const LibraryEntrySchema = z.object({
   progress_stage: z.string().nullable(),
   images: z.array(LibraryImageSchema),
   prompt: z.string().nullable(),
+  /**
+   * The model's own name, given by its owner (`PATCH {"name": "…"}`, decision 0085); null (or
+   * absent, from an older server) when it has none: the prompt or the photo's name stands in.
+   */
+  name: z.string().nullable().optional(),
   /** Unix seconds, the upstream's `created`. */
   created: z.number(),
   completed_at: z.number().nullable(),
@@ -119,11 +124,18 @@ export const CreditsSchema = z.object({
 });
 export type Credits = z.infer<typeof CreditsSchema>;
 
-/** `PATCH /api/library/{id}`: hide a task or show it again, star it or unstar it. */
+/**
+ * `PATCH /api/library/{id}`: hide a task or show it again, star it or unstar it, name it or
+ * rename it (`name`: text, checked by `checkModelName`; null or "" clears it).
+ */
 export const LibraryPatchSchema = z
-  .strictObject({ hidden: z.boolean().optional(), favourite: z.boolean().optional() })
-  .refine((p) => p.hidden !== undefined || p.favourite !== undefined, {
-    message: 'Send hidden or favourite (true or false).',
+  .strictObject({
+    hidden: z.boolean().optional(),
+    favourite: z.boolean().optional(),
+    name: z.string().nullable().optional(),
+  })
+  .refine((p) => p.hidden !== undefined || p.favourite !== undefined || p.name !== undefined, {
+    message: 'Send hidden or favourite (true or false), or name.',
   });
 export type LibraryPatch = z.infer<typeof LibraryPatchSchema>;
 

@@ -30,8 +30,13 @@ export type Share = z.infer<typeof ShareSchema>;
  */
 export const PublicShareSchema = z.object({
   object: z.literal('shared_model'),
-  /** A title for the page: the prompt, or "A 3D model from a photo, made with beta on 25 Nov 2026". */
+  /**
+   * A title for the page: the model's own name, else the prompt, else "A 3D model from a photo,
+   * made with beta on 25 Nov 2026".
+   */
   title: z.string(),
+  /** The model's own name, given by its owner (decision 0085); null when it has none. */
+  name: z.string().nullable().optional(),
   /** The generation model (`beta`, `gamma-text`, …). */
   model: z.string(),
   /** What it was made from. */

@@ -130,4 +130,27 @@ describe('glbFileName', () => {
       /^kiln-beta-photo-\d{4}-\d{2}-\d{2}\.glb$/,
     );
   });
+
+  it('names a named model by its name, else by its prompt or photo as before', () => {
+    const created = localSeconds(2025, 1, 5);
+    const id = 'task_65b81a3d413f64d56b6c6f99';
+    expect(
+      glbFileName({ id, model: 'beta-text', prompt: 'A red vase', name: 'Blue Teapot', created }),
+    ).toBe('kiln-beta-text-blue-teapot-2025-01-05-6c6f99.glb');
+    expect(
+      glbFileName({
+        model: 'alpha',
+        images: [{ name: 'chair.png' }],
+        name: 'Oma’s chair',
+        created,
+      }),
+    ).toBe('kiln-alpha-oma-s-chair-2025-01-05.glb');
+    // A name with nothing sluggable, or none, leaves the prompt or the photo to name it.
+    expect(glbFileName({ model: 'beta-text', prompt: 'A red vase', name: '🏺', created })).toBe(
+      'kiln-beta-text-a-red-vase-2025-01-05.glb',
+    );
+    expect(
+      glbFileName({ model: 'alpha', images: [{ name: 'chair.png' }], name: null, created }),
+    ).toBe('kiln-alpha-chair-2025-01-05.glb');
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * File names for downloaded models: `kiln-{model}-{subject}-{yyyy-mm-dd}-{id}.glb`, the subject
- * being the prompt or the photo's own name, the id the task's last six characters.
+ * being the model's own name when it has one (decision 0085), else the prompt or the photo's
+ * own name, the id the task's last six characters.
  * Pure functions, shared by the gallery, the task page, the batch board and the server's zip of
  * models (`GET /api/library/download.zip`), so a model has one name wherever it is downloaded.
  */
@@ -45,6 +46,8 @@ export interface FileNameSource {
   model: string;
   /** The task's photos; the first one's file name names a photo task. */
   images?: readonly { name?: string | null | undefined }[] | undefined;
+  /** The model's own name, given by its owner; it names the file when set. */
+  name?: string | null | undefined;
   /** The text prompt of a text task; null or empty for photo tasks. */
   prompt?: string | null | undefined;
   /** Unix seconds (a library entry's or a task's `created`). */
@@ -54,14 +57,17 @@ export interface FileNameSource {
 /**
  * The download name of a task's GLB, e.g. `kiln-beta-text-a-red-vase-2025-01-05-9f3a2c.glb`,
  * `kiln-gamma-chair-2025-01-05-1b2c3d.glb` for a photo uploaded as chair.png, or
- * `kiln-gamma-photo-…` when the photo's name is not known.
+ * `kiln-gamma-photo-…` when the photo's name is not known; a named model is named by its name
+ * (`kiln-beta-text-blue-teapot-2025-01-05-9f3a2c.glb`) when that leaves a slug.
  */
 export function glbFileName(source: FileNameSource): string {
   const model = slugify(source.model) || 'model';
   const prompt = source.prompt?.trim();
   const photo = source.images?.[0]?.name?.replace(/\.[a-z0-9]{2,5}$/i, '');
   // A prompt with nothing sluggable (only emoji, say) still is not a photo.
-  const subject = prompt ? slugify(prompt) || 'prompt' : (photo && slugify(photo)) || 'photo';
+  const named = source.name ? slugify(source.name) : '';
+  const subject =
+    named || (prompt ? slugify(prompt) || 'prompt' : (photo && slugify(photo)) || 'photo');
   const created = Number.isFinite(source.created) ? new Date(source.created * 1000) : new Date();
   const day = Number.isNaN(created.getTime()) ? isoDay(new Date()) : isoDay(created);
   const id = source.id ? slugify(source.id).replace(/-/g, '').slice(-6) : '';

@@ -166,6 +166,7 @@ export function storageSuite(name: string, open: () => Promise<Storage>) {
         expect(shown).toEqual({
           model: 'beta-text',
           prompt: 'a red vase',
+          name: null,
           photos: 0,
           created: 1_800_000_000,
           assetSha256: 'f'.repeat(64),

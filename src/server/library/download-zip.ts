@@ -221,6 +221,7 @@ export function downloadZipRoutes(deps: DownloadZipDeps) {
             model: r.model,
             images: r.images,
             prompt: r.prompt,
+            name: r.name,
             created: r.created,
           }),
         ),

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import {
   ERROR_CODES,
+  checkModelName,
   LIBRARY_BULK_MAX,
   LibraryBulkSchema,
   LibraryPatchSchema,
@@ -72,6 +73,23 @@ function paramOfKeys(
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return known[0];
   const keys = Object.keys(body);
   return keys.find((k) => !known.includes(k)) ?? known.find((k) => !keys.includes(k));
+}
+
+/** A name as sent, checked (trimmed; null clears it), or the 400 that says what is wrong. */
+function checkName(value: unknown): string | null {
+  const checked = checkModelName(value);
+  if (checked.ok) return checked.name;
+  throw new ApiError(400, {
+    code: ERROR_CODES.invalidValue,
+    message: checked.message,
+    param: 'name',
+  });
+}
+
+/** What is wrong with the `name` of a body that failed the schema (it is not text). */
+function nameMessage(body: unknown): string {
+  const checked = checkModelName((body as { name?: unknown }).name);
+  return checked.ok ? 'name must be text, or null to clear it.' : checked.message;
 }
 
 /** `/api/library` and `/api/credits`: what this key made through Kiln, and its balance over time. */
@@ -162,30 +180,41 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
   });
 
   // `{ "hidden": false }` shows a hidden task again (the gallery's Undo, the task page's
-  // Unhide); `{ "hidden": true }` hides it, as DELETE does; `{ "favourite": true }` stars it.
+  // Unhide); `{ "hidden": true }` hides it, as DELETE does; `{ "favourite": true }` stars it;
+  // `{ "name": "Blue teapot" }` names it (`null` or "" clears it; checkModelName says what is
+  // refused, decision 0085).
   app.patch('/library/:id', async (c) => {
-    const body = await readJson(c, '{ "hidden": false } or { "favourite": true }');
+    const body = await readJson(
+      c,
+      '{ "hidden": false }, { "favourite": true } or { "name": "Blue teapot" }',
+    );
     const parsed = LibraryPatchSchema.safeParse(body);
     if (!parsed.success) {
       const at = parsed.error.issues[0]?.path[0];
       const param =
-        typeof at === 'string' ? at : (paramOfKeys(body, ['hidden', 'favourite']) ?? 'hidden');
+        typeof at === 'string'
+          ? at
+          : (paramOfKeys(body, ['hidden', 'favourite', 'name']) ?? 'hidden');
       throw new ApiError(400, {
         code: ERROR_CODES.invalidValue,
         message:
           param === 'hidden' || param === 'favourite'
             ? `${param} must be true or false.`
-            : `Only hidden and favourite can be changed (${param} is not known).`,
+            : param === 'name'
+              ? nameMessage(body)
+              : `Only hidden, favourite and name can be changed (${param} is not known).`,
         param,
       });
     }
     const owner = theOwner(c);
     const id = c.req.param('id');
     const { hidden, favourite } = parsed.data;
+    const name = parsed.data.name === undefined ? undefined : checkName(parsed.data.name);
     let done = true;
     if (hidden !== undefined)
       done = hidden ? await deps.store.hide(owner, id) : await deps.store.unhide(owner, id);
     if (done && favourite !== undefined) done = await deps.store.setFavourite(owner, id, favourite);
+    if (done && name !== undefined) done = await deps.store.setName(owner, id, name);
     const row = done ? await deps.store.get(owner, id) : undefined;
     if (!row) throw notInLibrary();
     return c.json(deps.library.toEntry(row), 200, { 'cache-control': 'no-store' });

@@ -263,6 +263,7 @@ export function createLibraryService(deps: LibraryDeps) {
         progress_stage: row.progressStage,
         images: row.images,
         prompt: row.prompt,
+        name: row.name,
         created: row.created,
         completed_at: row.completedAt,
         updated_ms: row.updatedMs,

@@ -122,6 +122,7 @@ describe('share links', () => {
     expect(PublicShareSchema.parse(await facts.json())).toEqual({
       object: 'shared_model',
       title: 'a small red vase',
+      name: null,
       model: 'beta-text',
       input: 'prompt',
       prompt: 'a small red vase',

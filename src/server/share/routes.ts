@@ -65,6 +65,7 @@ const noSuchLink = () =>
 const titleOfRow = (row: LibraryRow) =>
   shareTitle({
     prompt: row.prompt,
+    name: row.name,
     photos: row.images.length,
     model: row.model,
     created: row.created,

@@ -40,11 +40,18 @@ const SHARE_DAY = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
 });
 
-/** A title for a shared model: its prompt (shortened), or what it was made from. */
+/**
+ * A title for a shared model: its own name (decision 0085), else its prompt (shortened), else
+ * what it was made from.
+ */
 export function shareTitle(
-  model: Pick<SharedModel, 'prompt' | 'photos'> & Partial<Pick<SharedModel, 'model' | 'created'>>,
+  model: Pick<SharedModel, 'prompt' | 'photos'> &
+    Partial<Pick<SharedModel, 'model' | 'created' | 'name'>>,
 ): string {
-  // Directional controls are taken out: a prompt cannot turn the preview's words around.
+  // Directional controls are taken out: a name or a prompt cannot turn the preview's words
+  // around (a name with overrides is refused when given; older text may still hold marks).
+  const name = model.name && neutraliseBidi(model.name).trim().replace(/\s+/g, ' ');
+  if (name) return name;
   const prompt = model.prompt && neutraliseBidi(model.prompt).trim().replace(/\s+/g, ' ');
   if (prompt) return prompt.length > 100 ? `${prompt.slice(0, 99)}…` : prompt;
   // The photos' names stay private (0067): a photo's share is told apart by its model and day.
@@ -94,6 +101,7 @@ export function publicView(base: string, token: string, model: SharedModel): Pub
   return {
     object: 'shared_model',
     title: shareTitle(model),
+    name: neutraliseBidi(model.name ?? '').trim() || null,
     model: model.model,
     input: model.prompt?.trim() ? 'prompt' : model.photos > 1 ? 'photos' : 'photo',
     prompt: model.prompt,

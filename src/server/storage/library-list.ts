@@ -14,7 +14,7 @@ import type { Tables } from './schema.ts';
 /** What a list keeps (all given ones at once). */
 export interface LibraryFilter {
   /**
-   * Words that must each be in the prompt or in one of the photos' file names
+   * Words that must each be in the model's name, the prompt or one of the photos' file names
    * (case-insensitive, as typed: `%` and `_` are plain characters).
    */
   words?: readonly string[] | undefined;
@@ -111,6 +111,7 @@ export function libraryLists(db: Kysely<Tables>): LibraryListStore {
         const pattern = containsPattern(word);
         q = q.where((eb: LibraryExpressions) =>
           eb.or([
+            sql<SqlBool>`lower(library.name) like ${pattern} escape '\\'`,
             sql<SqlBool>`lower(library.prompt) like ${pattern} escape '\\'`,
             nameLike(pg, pattern),
           ]),

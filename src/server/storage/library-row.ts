@@ -32,6 +32,8 @@ export interface LibraryRow {
   thumbnailSha256: string | null;
   /** Starred by its owner. */
   favourite: boolean;
+  /** The model's own name, given by its owner (trimmed); null until named. */
+  name: string | null;
   seq: number;
   /**
    * The windows of its charge and refund (decision 0076): the create was sent at `sentMs` and
@@ -74,6 +76,7 @@ export function toRow(r: Selectable<Tables['library']>): LibraryRow {
     hidden: Number(r.hidden) === 1,
     thumbnailSha256: r.thumbnail_sha256 ?? null,
     favourite: Number(r.favourite ?? 0) === 1,
+    name: r.name ?? null,
     seq: Number(r.seq),
     sentMs: r.sent_ms == null ? null : Number(r.sent_ms),
     answeredMs: r.answered_ms == null ? null : Number(r.answered_ms),

@@ -1,5 +1,5 @@
 // The library's task rows one by one: recorded on create, moved forward by what passes through,
-// read, starred, hidden and shown again.
+// read, starred, named, hidden and shown again.
 import { sql, type Kysely } from 'kysely';
 import type { ErrorObject } from '../../contract/index.ts';
 import { TERMINAL, toRow, type LibraryRow } from './library-row.ts';
@@ -28,6 +28,7 @@ type NewLibraryRow = Omit<
   | 'assetSha256'
   | 'thumbnailSha256'
   | 'favourite'
+  | 'name'
   | 'sentMs'
   | 'answeredMs'
   | 'lastPendingMs'
@@ -45,6 +46,8 @@ export interface LibraryTaskStore {
   get(owner: string, taskId: string): Promise<LibraryRow | undefined>;
   /** Stars or unstars one task; false when the owner has no such task. */
   setFavourite(owner: string, taskId: string, favourite: boolean): Promise<boolean>;
+  /** Names a task, or clears its name (null); false when the owner has no such task. */
+  setName(owner: string, taskId: string, name: string | null): Promise<boolean>;
   /** One action on several of the owner's tasks; returns the ids the owner has (the others are not touched). */
   bulk(owner: string, taskIds: readonly string[], action: LibraryBulkAction): Promise<string[]>;
   hide(owner: string, taskId: string): Promise<boolean>;
@@ -63,7 +66,7 @@ export function libraryTasks(db: Kysely<Tables>): LibraryTaskStore {
   const flag = async (
     owner: string,
     taskId: string,
-    set: { hidden: number } | { favourite: number },
+    set: { hidden: number } | { favourite: number } | { name: string | null },
   ) => {
     const r = await db
       .updateTable('library')
@@ -155,6 +158,8 @@ export function libraryTasks(db: Kysely<Tables>): LibraryTaskStore {
 
     setFavourite: (owner, taskId, favourite) =>
       flag(owner, taskId, { favourite: favourite ? 1 : 0 }),
+
+    setName: (owner, taskId, name) => flag(owner, taskId, { name }),
 
     async bulk(owner, taskIds, action) {
       const ids = [...new Set(taskIds)];

@@ -237,4 +237,12 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '009_model_names': {
+    // A model's own name, given by its owner (decision 0085): null until named. The gallery's
+    // search looks in it as in the prompt; the owner's rows are already narrowed by
+    // library_owner_seq, so no index of its own.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('library').addColumn('name', 'text').execute();
+    },
+  },
 };

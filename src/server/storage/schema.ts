@@ -41,6 +41,8 @@ export interface Tables {
     /** The last time the task was seen pending, and the first time it was seen ended. */
     last_pending_ms: ColumnType<number | null, number | null | undefined, number | null>;
     ended_ms: ColumnType<number | null, number | null | undefined, number | null>;
+    /** The model's own name, given by its owner; null until named (migration 009). */
+    name: ColumnType<string | null, string | null | undefined, string | null>;
   };
   /** A create recorded before it is forwarded; deleted once its answer is known (migration 008). */
   create_intents: {

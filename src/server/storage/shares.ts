@@ -15,6 +15,8 @@ export interface ShareRow {
 export interface SharedModel {
   model: string;
   prompt: string | null;
+  /** The model's own name, given by its owner (decision 0085); null when it has none. */
+  name: string | null;
   /** How many photos it was made from (0 for a prompt); their names and addresses stay private. */
   photos: number;
   /** Unix seconds, the upstream's `created`. */
@@ -98,6 +100,7 @@ export function shareStore(db: Kysely<Tables>): ShareStore {
         .select([
           'l.model',
           'l.prompt',
+          'l.name',
           'l.images_json',
           'l.created',
           'l.asset_sha256',
@@ -118,6 +121,7 @@ export function shareStore(db: Kysely<Tables>): ShareStore {
       return {
         model: r.model,
         prompt: r.prompt,
+        name: r.name ?? null,
         photos,
         created: Number(r.created),
         assetSha256: r.asset_sha256,
