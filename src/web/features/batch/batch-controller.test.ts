@@ -2,23 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { BatchApi } from '../../api/tasks.ts';
 import type { CreateGenerationInput, Task, UploadResult } from '../../../contract/index.ts';
 import { createBatchController } from './batch-controller.ts';
-import { loadBatch, saveBatch, type Batch, type BatchItem } from './batch-store.ts';
+import { promptBatch, promptItem } from './batch-fixtures.ts';
+import { loadBatch, saveBatch } from './batch-store.ts';
 import { memoryPhotoStore } from './photo-store.ts';
-
-/** localStorage in memory. */
-function memoryStorage(): Storage {
-  const data = new Map<string, string>();
-  return {
-    get length() {
-      return data.size;
-    },
-    clear: () => data.clear(),
-    getItem: (k) => data.get(k) ?? null,
-    key: (i) => [...data.keys()][i] ?? null,
-    removeItem: (k) => void data.delete(k),
-    setItem: (k, v) => void data.set(k, v),
-  };
-}
+import { memoryStorage } from '../../../testing/memory-storage.ts';
 
 /**
  * An upstream that honours Idempotency-Key as the server does: the same key gets the task it
@@ -70,30 +57,12 @@ describe('the batch controller', () => {
       { id: 'task_1', body: { model: 'beta-text', prompt: 'one' } },
       { id: 'task_2', body: { model: 'beta-text', prompt: 'two' } },
     );
-    const item = (n: number, change: Pick<BatchItem, 'state'> & Partial<BatchItem>): BatchItem => ({
-      id: `b1-${n}`,
-      name: ['one', 'two', 'three', 'four'][n - 1]!,
-      prompt: ['one', 'two', 'three', 'four'][n - 1]!,
-      upload: null,
-      idempotencyKey: `key-${n}`,
-      taskId: null,
-      error: null,
-      earlierTaskIds: [],
-      ...change,
-    });
-    const kept: Batch = {
-      id: 'b1',
-      kind: 'prompts',
-      model: 'beta-text',
-      creditsPerItem: 10,
-      createdMs: 1,
-      items: [
-        item(1, { state: 'created', taskId: 'task_1' }),
-        item(2, { state: 'creating' }),
-        item(3, { state: 'queued' }),
-        item(4, { state: 'failed', error: 'Prompt refused.' }),
-      ],
-    };
+    const kept = promptBatch([
+      promptItem(1, 'one', { state: 'created', taskId: 'task_1' }),
+      promptItem(2, 'two', { state: 'creating' }),
+      promptItem(3, 'three', { state: 'queued' }),
+      promptItem(4, 'four', { state: 'failed', error: 'Prompt refused.' }),
+    ]);
     saveBatch('k1', kept, storage);
 
     const controller = controllerOver(storage);

@@ -1,41 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createBatchState } from './batch-state.ts';
+import { promptBatch, promptItem } from './batch-fixtures.ts';
 import { loadBatch, saveBatch, type Batch } from './batch-store.ts';
+import { memoryStorage } from '../../../testing/memory-storage.ts';
 
-function memoryStorage(): Storage {
-  const data = new Map<string, string>();
-  return {
-    get length() {
-      return data.size;
-    },
-    clear: () => data.clear(),
-    getItem: (k) => data.get(k) ?? null,
-    key: (i) => [...data.keys()][i] ?? null,
-    removeItem: (k) => void data.delete(k),
-    setItem: (k, v) => void data.set(k, v),
-  };
-}
-
-const batch: Batch = {
-  id: 'b1',
-  kind: 'prompts',
-  model: 'beta-text',
-  creditsPerItem: 10,
-  createdMs: 1,
-  items: [
-    {
-      id: 'b1-1',
-      name: 'a vase',
-      prompt: 'a vase',
-      upload: null,
-      idempotencyKey: 'key-1',
-      state: 'queued',
-      taskId: null,
-      error: null,
-      earlierTaskIds: [],
-    },
-  ],
-};
+const batch: Batch = promptBatch([promptItem(1, 'a vase')]);
 
 describe('the batch state', () => {
   it('opens the batch kept for a key without telling anyone (the render reads it next)', () => {
