@@ -3,7 +3,7 @@
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isCompleted, type Task } from '../contract/index.ts';
-import { photoDataUri, startTestMock, type TestMock } from '../testing/mock.ts';
+import { evenSpeed, photoDataUri, startTestMock, type TestMock } from '../testing/mock.ts';
 import {
   APIConnectionError,
   APITimeoutError,
@@ -53,16 +53,7 @@ const CHAIR = photoDataUri('chair.png');
 
 describe('client against the mock', () => {
   it('creates, waits with progress, and ends completed with usage', async () => {
-    const step = 30;
-    mock = await startTestMock({
-      speed: {
-        initializing: step,
-        downloading: step,
-        generating: step,
-        processing: step,
-        uploading: step,
-      },
-    });
+    mock = await startTestMock({ speed: evenSpeed(30) });
     const client = clientFor(mock);
     const seen: Task[] = [];
     const task = await client.generate(

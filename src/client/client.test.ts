@@ -14,7 +14,6 @@ import {
   RateLimitError,
   ServerError,
   createClient,
-  type ClientOptions,
 } from './index.ts';
 import {
   completedTask,
@@ -22,42 +21,17 @@ import {
   fakeSleep,
   json,
   pendingTask,
+  rejectionOf,
+  scriptedClients,
   scriptedFetch,
   text,
-  type Step,
 } from '../testing/fetch-script.ts';
 
 const BASE = 'http://localhost:8080/api/v1';
 const KEY = 'tr_test_secret_key';
 const imageBody = { model: 'alpha', image_url: 'https://example.com/cat.png' } as const;
 
-function setup(script: Step[], options: Partial<ClientOptions> = {}) {
-  const scripted = scriptedFetch(script);
-  const sleeper = fakeSleep();
-  const client = createClient({
-    baseURL: BASE,
-    apiKey: KEY,
-    fetch: scripted.fetch,
-    sleep: sleeper.sleep,
-    random: () => 0,
-    ...options,
-  });
-  return {
-    client,
-    requests: scripted.requests,
-    delays: sleeper.delays,
-    remaining: scripted.remaining,
-  };
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
+const setup = scriptedClients({ baseURL: BASE, apiKey: KEY });
 
 describe('requests', () => {
   it('creates a task: POST JSON with the key only in Authorization', async () => {

@@ -6,43 +6,21 @@ import {
   InvalidRequestError,
   NotFoundError,
   createClient,
-  type ClientOptions,
 } from './index.ts';
 import {
   completedTask,
   errorJson,
   failedTask,
-  fakeSleep,
   json,
   pendingTask,
+  rejectionOf,
+  scriptedClients,
   scriptedFetch,
-  type Step,
 } from '../testing/fetch-script.ts';
 
 const BASE = 'https://upstream.example/v1';
 
-function setup(script: Step[], options: Partial<ClientOptions> = {}, onSleep?: () => void) {
-  const scripted = scriptedFetch(script);
-  const sleeper = fakeSleep(onSleep);
-  const client = createClient({
-    baseURL: BASE,
-    apiKey: 'tr_wait',
-    fetch: scripted.fetch,
-    sleep: sleeper.sleep,
-    random: () => 0,
-    ...options,
-  });
-  return { client, requests: scripted.requests, delays: sleeper.delays };
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
+const setup = scriptedClients({ baseURL: BASE, apiKey: 'tr_wait' });
 
 describe('waitForTask', () => {
   it('polls until completed, reporting every task, with the default 2 s → 5 s easing', async () => {

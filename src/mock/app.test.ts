@@ -15,6 +15,7 @@ import { threadId } from 'node:worker_threads';
 import { createGeneratorPool } from '../generator/runtime/pool.ts';
 import { pooledGenerator } from './create.ts';
 import {
+  evenSpeed,
   fakeGenerator,
   ledgerOf,
   photoDataUri,
@@ -134,16 +135,7 @@ describe('create and query', () => {
   });
 
   it('reports the stages of the spec table, in order, with their progress values', async () => {
-    const step = 40;
-    mock = await startTestMock({
-      speed: {
-        initializing: step,
-        downloading: step,
-        generating: step,
-        processing: step,
-        uploading: step,
-      },
-    });
+    mock = await startTestMock({ speed: evenSpeed(40) });
     const res = await mock.request(
       '/3d/generations',
       json({ model: 'beta-text', prompt: 'a red vase' }),

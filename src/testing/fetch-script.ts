@@ -1,4 +1,5 @@
 /** Test helpers: a scripted fetch that records requests, and a fake sleep. Not exported from index.ts. */
+import { createClient, type ClientOptions } from '../client/index.ts';
 import type { Task } from '../contract/index.ts';
 
 interface RecordedRequest {
@@ -87,6 +88,40 @@ export function fakeSleep(onSleep?: (ms: number, call: number) => void) {
     return Promise.resolve();
   };
   return { sleep, delays };
+}
+
+/**
+ * Clients over a scripted fetch and a fake sleep, with no jitter: `defaults` (base URL, key) for
+ * each; a call takes the script, options over the defaults, and what each sleep does first.
+ */
+export function scriptedClients(defaults: ClientOptions) {
+  return (script: Step[], options: Partial<ClientOptions> = {}, onSleep?: () => void) => {
+    const scripted = scriptedFetch(script);
+    const sleeper = fakeSleep(onSleep);
+    const client = createClient({
+      ...defaults,
+      fetch: scripted.fetch,
+      sleep: sleeper.sleep,
+      random: () => 0,
+      ...options,
+    });
+    return {
+      client,
+      requests: scripted.requests,
+      delays: sleeper.delays,
+      remaining: scripted.remaining,
+    };
+  };
+}
+
+/** What `promise` rejects with; throws when it fulfils. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
 }
 
 export function pendingTask(id: string, progress?: number, extra: Partial<Task> = {}): Task {

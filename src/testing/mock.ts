@@ -46,6 +46,15 @@ export interface TestMock extends MockApp {
 
 const BASE = 'http://mock.test/v1';
 
+/** A speed profile whose five stages each last `ms`. */
+export const evenSpeed = (ms: number): SpeedProfile => ({
+  initializing: ms,
+  downloading: ms,
+  generating: ms,
+  processing: ms,
+  uploading: ms,
+});
+
 /** A mock with an in-memory store, mounted at /v1 of http://mock.test. */
 export async function startTestMock(
   options: Partial<Omit<MockAppDeps, 'speed'>> & { speed?: SpeedProfile; storeFile?: string } = {},
