@@ -174,33 +174,30 @@ const car: Template = {
   },
 };
 
+/** A car's body and windows, and the height its lights go at. */
+interface CarBody {
+  body: Solid[];
+  glass: Solid[];
+  front: number;
+}
+
+/**
+ * A car body's side outline extruded `W` wide (along Z): the sills every body has, bottom at
+ * `yb`, then `upper`, from the front end round over the top to the back.
+ */
+function shell(yb: number, upper: Polygon, W: number): Solid {
+  return prism([[-0.5, yb + 0.03], [-0.47, yb], [0.47, yb], [0.5, yb + 0.04], ...upper], W);
+}
+
 /** A car's body: a van's one tall box with a sloping front, its windows, and where the lights go. */
-function vanBody(
-  random: Random,
-  W: number,
-  yb: number,
-): { body: Solid[]; glass: Solid[]; front: number } {
+function vanBody(random: Random, W: number, yb: number): CarBody {
   const body: Solid[] = [];
   const glass: Solid[] = [];
   const roof = between(random, 0.48, 0.54);
   const nose = between(random, 0.3, 0.34);
   const slopeTop: [number, number] = [between(random, 0.32, 0.38), roof];
   const slopeBottom: [number, number] = [0.5, nose];
-  body.push(
-    prism(
-      [
-        [-0.5, yb + 0.03],
-        [-0.47, yb],
-        [0.47, yb],
-        [0.5, yb + 0.04],
-        slopeBottom,
-        slopeTop,
-        [-0.48, roof],
-        [-0.5, roof - 0.02],
-      ],
-      W,
-    ),
-  );
+  body.push(shell(yb, [slopeBottom, slopeTop, [-0.48, roof], [-0.5, roof - 0.02]], W));
   const [y0, y1] = [nose + 0.025, roof - 0.03];
   const screen: Polygon = [
     [xAt(slopeBottom, slopeTop, y0) - 0.1, y0],
@@ -223,16 +220,13 @@ function cabBody(
   W: number,
   yb: number,
   yt: number,
-): { body: Solid[]; glass: Solid[]; front: number } {
+): CarBody {
   const body: Solid[] = [];
   const glass: Solid[] = [];
   body.push(
-    prism(
+    shell(
+      yb,
       [
-        [-0.5, yb + 0.03],
-        [-0.47, yb],
-        [0.47, yb],
-        [0.5, yb + 0.04],
         [0.5, yt - 0.05],
         [0.46, yt],
         [-0.47, yt],
