@@ -7,6 +7,7 @@ import {
 } from '../../../client/index.ts';
 import type { CreateGenerationInput } from '../../../contract/index.ts';
 import { createPacer, retryWait, sendItems, withRetries, type RunnerDeps } from './batch-runner.ts';
+import { promptItem } from './batch-fixtures.ts';
 import type { BatchItem } from './batch-store.ts';
 
 const rateLimited = (seconds: number | null) =>
@@ -16,18 +17,9 @@ const rateLimited = (seconds: number | null) =>
     seconds === null ? {} : { 'retry-after': String(seconds) },
   );
 
-const promptItem = (n: number, change: Partial<BatchItem> = {}): BatchItem => ({
-  id: `i${n}`,
-  name: `thing ${n}`,
-  prompt: `thing ${n}`,
-  upload: null,
-  idempotencyKey: `key-${n}`,
-  state: 'queued',
-  taskId: null,
-  error: null,
-  earlierTaskIds: [],
-  ...change,
-});
+/** Item i`n`: "thing `n`", queued, sent under key-`n`. */
+const item = (n: number, change: Partial<BatchItem> = {}) =>
+  promptItem(n, `thing ${n}`, { id: `i${n}`, ...change });
 
 /** Runner deps over an in-memory item list; `create` is the test's. */
 function harness(items: BatchItem[], create: RunnerDeps['create']) {
@@ -69,7 +61,7 @@ describe('the pacer and its retries', () => {
         open--;
       }
     };
-    const items = Array.from({ length: 7 }, (_, i) => promptItem(i + 1));
+    const items = Array.from({ length: 7 }, (_, i) => item(i + 1));
     const { state, deps } = harness(items, create);
     const done = sendItems(
       { model: 'beta-text' },
@@ -141,7 +133,7 @@ describe('the pacer and its retries', () => {
 describe('sendItems', () => {
   it('keeps the create’s state before it goes, so a reload re-sends the same key', async () => {
     const seen: string[] = [];
-    const items = [promptItem(1)];
+    const items = [item(1)];
     const { state, deps } = harness(items, async (_body, key) => {
       seen.push(`${key}:${state.get('i1')?.state}`);
       return { id: 'task_1' };
@@ -159,7 +151,7 @@ describe('sendItems', () => {
 
   it('uploads a photo first, and sends its URL', async () => {
     const bodies: CreateGenerationInput[] = [];
-    const items = [promptItem(1, { prompt: null, name: 'chair.png' })];
+    const items = [item(1, { prompt: null, name: 'chair.png' })];
     const { state, deps } = harness(items, async (body) => {
       bodies.push(body);
       return { id: 'task_1' };
@@ -173,7 +165,7 @@ describe('sendItems', () => {
   });
 
   it('stops sending once the balance runs out, and says why on each item left', async () => {
-    const items = [1, 2, 3, 4].map((n) => promptItem(n));
+    const items = [1, 2, 3, 4].map((n) => item(n));
     const sent: string[] = [];
     const { state, deps } = harness(items, async (_body, key) => {
       sent.push(key);
