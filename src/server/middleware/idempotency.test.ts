@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStorage, type Storage } from '../storage/database.ts';
@@ -10,6 +11,12 @@ beforeEach(async () => {
   storage = await openSqliteStorage(':memory:');
 });
 afterEach(() => storage.close());
+
+/** Key k1 of tr_a's owner claimed by `holder` at `atMs` for `leaseMs`, for the body {"a":1}. */
+async function claimedBy(holder: string, atMs: number, leaseMs: number) {
+  const sha = createHash('sha256').update('{"a":1}').digest('hex');
+  await storage.idempotency.claim('owner-of-tr_a', 'k1', sha, holder, atMs, leaseMs);
+}
 
 /** A create endpoint behind the middleware; `handler` decides each answer. */
 function appWith(
@@ -108,16 +115,7 @@ describe('idempotency middleware', () => {
       now: () => now,
     });
     // A dead holder's record of this very body, its lease run out 10 s ago.
-    const { createHash } = await import('node:crypto');
-    const sha = createHash('sha256').update('{"a":1}').digest('hex');
-    await storage.idempotency.claim(
-      'owner-of-tr_a',
-      'k1',
-      sha,
-      'dead-process',
-      now - 20_000,
-      10_000,
-    );
+    await claimedBy('dead-process', now - 20_000, 10_000);
     const res = await send({ a: 1 });
     expect(res.status).toBe(202);
     expect(calls).toBe(1);
@@ -125,16 +123,7 @@ describe('idempotency middleware', () => {
   });
 
   it('waits for a live holder elsewhere, and says so with 409 when it takes too long', async () => {
-    const { createHash } = await import('node:crypto');
-    const sha = createHash('sha256').update('{"a":1}').digest('hex');
-    await storage.idempotency.claim(
-      'owner-of-tr_a',
-      'k1',
-      sha,
-      'other-replica',
-      Date.now(),
-      60_000,
-    );
+    await claimedBy('other-replica', Date.now(), 60_000);
     let calls = 0;
     const send = appWith(() => Response.json({ id: `t${++calls}` }, { status: 202 }), {
       maxWaitMs: 300,
