@@ -1,7 +1,7 @@
 // Tests only: the Kiln server in-process, over the real mock (or a scripted upstream), with
 // real storage (SQLite file and blobs in a temp DATA_DIR).
 import { Hono } from 'hono';
-import { TaskSchema, type Task } from '../contract/index.ts';
+import { PendingTaskSchema, TaskSchema, type Task } from '../contract/index.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,4 +138,15 @@ export async function pollUntilDone(
     await new Promise((r) => setTimeout(r, 5));
   }
   throw new Error('task never finished');
+}
+
+/**
+ * A task created through the proxy (with `key`) and polled until it has ended (the poll that sees
+ * it done archives it): its id.
+ */
+export async function finishedTask(s: TestServer, body: object, key = KEY): Promise<string> {
+  const created = await s.request('/api/v1/3d/generations', { ...post(body), key });
+  const { id } = PendingTaskSchema.parse(await created.json());
+  await pollUntilDone(s, id, key);
+  return id;
 }

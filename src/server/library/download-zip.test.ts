@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LibraryEntrySchema, PendingTaskSchema, UploadResultSchema } from '../../contract/index.ts';
+import { LibraryEntrySchema, UploadResultSchema } from '../../contract/index.ts';
 import { readPhoto } from '../../testing/fixtures.ts';
-import { startTestServer, type TestServer } from '../../testing/server.ts';
+import { finishedTask, startTestServer, type TestServer } from '../../testing/server.ts';
 import { parseZipIds, uniqueNames, zipStream, ZIP_MAX_IDS } from './download-zip.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 
@@ -31,26 +31,6 @@ async function upload(s: TestServer, photo: string, name: string): Promise<strin
   return `data:image/png;base64,${Buffer.from(await stored.arrayBuffer()).toString('base64')}`;
 }
 
-/** A task through the proxy, polled until it ends (the poll that sees it done archives it). */
-async function finished(
-  s: TestServer,
-  body: Record<string, unknown>,
-  key?: string,
-): Promise<string> {
-  const created = await s.request('/api/v1/3d/generations', {
-    method: 'POST',
-    body: JSON.stringify(body),
-    ...(key ? { key } : {}),
-  });
-  const { id } = PendingTaskSchema.parse(await created.json());
-  for (let i = 0; i < 500; i++) {
-    const res = await s.request(`/api/v1/tasks/${id}`, key ? { key } : {});
-    if (((await res.json()) as { status: string }).status !== 'pending') return id;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('task never finished');
-}
-
 async function archivedBytes(s: TestServer, id: string, key?: string): Promise<Uint8Array> {
   const entry = LibraryEntrySchema.parse(
     await (await s.request(`/api/library/${id}`, key ? { key } : {})).json(),
@@ -64,11 +44,11 @@ const zipOf = async (res: Response) => unzipSync(new Uint8Array(await res.arrayB
 describe('GET /api/library/download.zip', () => {
   it('streams the archived GLBs under their download names, readable by unzip too', async () => {
     server = await startTestServer({ mock: { keys: [{ key: 'tr_test_key', balance: 1000 }] } });
-    const chair = await finished(server, {
+    const chair = await finishedTask(server, {
       model: 'alpha',
       image_url: await upload(server, 'chair.png', 'Grandma’s chair.png'),
     });
-    const vase = await finished(server, { model: 'beta-text', prompt: 'a small red vase' });
+    const vase = await finishedTask(server, { model: 'beta-text', prompt: 'a small red vase' });
 
     const res = await server.request(`/api/library/download.zip?ids=${chair},${vase}`);
     expect(res.status).toBe(200);
@@ -111,9 +91,13 @@ describe('GET /api/library/download.zip', () => {
         ],
       },
     });
-    const mine = await finished(server, { model: 'beta-text', prompt: 'a blue mug' });
-    const failed = await finished(server, { model: 'beta-text', prompt: 'mock:fail a lamp' });
-    const theirs = await finished(server, { model: 'beta-text', prompt: 'a secret chair' }, OTHER);
+    const mine = await finishedTask(server, { model: 'beta-text', prompt: 'a blue mug' });
+    const failed = await finishedTask(server, { model: 'beta-text', prompt: 'mock:fail a lamp' });
+    const theirs = await finishedTask(
+      server,
+      { model: 'beta-text', prompt: 'a secret chair' },
+      OTHER,
+    );
 
     const res = await server.request(
       `/api/library/download.zip?ids=${mine},${theirs},${failed},task_unknown`,

@@ -8,11 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   LibraryEntrySchema,
   LibraryPageSchema,
-  PendingTaskSchema,
   PublicShareSchema,
   ShareSchema,
 } from '../../contract/index.ts';
-import { KEY, startTestServer, type TestServer } from '../../testing/server.ts';
+import { KEY, finishedTask, startTestServer, type TestServer } from '../../testing/server.ts';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -32,20 +31,8 @@ function staticDir(): string {
   return dir;
 }
 
-/** A task through the proxy, polled until it has ended (the poll that sees it done archives it). */
-async function finished(s: TestServer, prompt: string): Promise<string> {
-  const created = await s.request('/api/v1/3d/generations', {
-    method: 'POST',
-    body: JSON.stringify({ model: 'beta-text', prompt }),
-  });
-  const { id } = PendingTaskSchema.parse(await created.json());
-  for (let i = 0; i < 500; i++) {
-    const task = (await (await s.request(`/api/v1/tasks/${id}`)).json()) as { status: string };
-    if (task.status !== 'pending') return id;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('task never finished');
-}
+/** A `beta-text` task of `prompt`, ended and archived. */
+const finished = (s: TestServer, prompt: string) => finishedTask(s, { model: 'beta-text', prompt });
 
 const patch = (s: TestServer, id: string, body: unknown, key: string = KEY) =>
   s.request(`/api/library/${id}`, {

@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LibraryEntrySchema, LibraryPageSchema, PendingTaskSchema } from '../../contract/index.ts';
+import { LibraryEntrySchema, LibraryPageSchema } from '../../contract/index.ts';
 import { solid } from '../../testing/images.ts';
 import { photoDataUri } from '../../testing/mock.ts';
-import { startTestServer, type TestServer } from '../../testing/server.ts';
+import { finishedTask, startTestServer, type TestServer } from '../../testing/server.ts';
 import { THUMBNAIL_MAX_BYTES } from './thumbnail.ts';
 
 let server: TestServer | undefined;
@@ -14,20 +14,9 @@ afterEach(async () => {
 
 const asBody = (bytes: Uint8Array) => bytes as Uint8Array<ArrayBuffer>;
 
-/** A task through the proxy, polled until it is done (the poll that sees it done archives it). */
-async function finished(s: TestServer, imageUrl: string): Promise<string> {
-  const created = await s.request('/api/v1/3d/generations', {
-    method: 'POST',
-    body: JSON.stringify({ model: 'alpha', image_url: imageUrl }),
-  });
-  const { id } = PendingTaskSchema.parse(await created.json());
-  for (let i = 0; i < 500; i++) {
-    const task = (await (await s.request(`/api/v1/tasks/${id}`)).json()) as { status: string };
-    if (task.status !== 'pending') return id;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('task never finished');
-}
+/** An `alpha` task of the photo at `imageUrl`, ended (and, done, archived). */
+const finished = (s: TestServer, imageUrl: string) =>
+  finishedTask(s, { model: 'alpha', image_url: imageUrl });
 
 const put = (s: TestServer, id: string, body: Uint8Array, key?: string | null) =>
   s.request(`/api/library/${id}/thumbnail`, {

@@ -5,13 +5,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   LibraryEntrySchema,
   LibraryPageSchema,
-  PendingTaskSchema,
   PublicShareSchema,
   ShareSchema,
 } from '../../contract/index.ts';
 import { solid } from '../../testing/images.ts';
 import { photoDataUri } from '../../testing/mock.ts';
-import { KEY, ORIGIN, startTestServer, type TestServer } from '../../testing/server.ts';
+import {
+  KEY,
+  ORIGIN,
+  finishedTask,
+  startTestServer,
+  type TestServer,
+} from '../../testing/server.ts';
 import { ownerHasher } from '../owner-id.ts';
 import { FRAMEABLE_CSP } from '../security.ts';
 import { newShareToken } from './service.ts';
@@ -54,24 +59,6 @@ function staticDir(): string {
   return dir;
 }
 
-/** A task through the proxy, polled until it has ended (the poll that sees it done archives it). */
-async function finished(s: TestServer, body: object, key = KEY): Promise<string> {
-  const created = await s.request('/api/v1/3d/generations', {
-    method: 'POST',
-    body: JSON.stringify(body),
-    key,
-  });
-  const { id } = PendingTaskSchema.parse(await created.json());
-  for (let i = 0; i < 500; i++) {
-    const task = (await (await s.request(`/api/v1/tasks/${id}`, { key })).json()) as {
-      status: string;
-    };
-    if (task.status !== 'pending') return id;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error('task never finished');
-}
-
 const share = (s: TestServer, id: string, method: string, key: string | null = KEY) =>
   s.request(`/api/library/${id}/share`, { method, key });
 
@@ -87,7 +74,7 @@ const publicPaths = (token: string) => [
 describe('share links', () => {
   it('makes one link per task, answers it again, shows it in the library, and revokes it', async () => {
     server = await startTestServer({ staticDir: staticDir() });
-    const id = await finished(server, { model: 'beta-text', prompt: 'a small red vase' });
+    const id = await finishedTask(server, { model: 'beta-text', prompt: 'a small red vase' });
 
     const made = await share(server, id, 'POST');
     expect(made.status).toBe(201);
@@ -170,7 +157,7 @@ describe('share links', () => {
 
   it("lets no other key share, read or revoke a task's link, and says nothing of it to them", async () => {
     server = await startTestServer();
-    const id = await finished(server, { model: 'alpha', image_url: photoDataUri('chair.png') });
+    const id = await finishedTask(server, { model: 'alpha', image_url: photoDataUri('chair.png') });
     for (const method of ['POST', 'GET', 'DELETE']) {
       const res = await share(server, id, method, OTHER);
       expect(res.status, method).toBe(404);
@@ -205,13 +192,13 @@ describe('share links', () => {
       },
     });
     expect((await share(server, 'task_nope', 'POST')).status).toBe(404);
-    const unarchived = await finished(server, { model: 'beta-text', prompt: 'a chair' });
+    const unarchived = await finishedTask(server, { model: 'beta-text', prompt: 'a chair' });
     const early = await share(server, unarchived, 'POST');
     expect(early.status).toBe(409);
     expect(await early.json()).toMatchObject({
       error: { code: 'task_not_archived', param: 'id', message: expect.stringMatching(/saving/) },
     });
-    const failed = await finished(server, { model: 'beta-text', prompt: 'mock:fail now' });
+    const failed = await finishedTask(server, { model: 'beta-text', prompt: 'mock:fail now' });
     const refused = await share(server, failed, 'POST');
     expect(refused.status).toBe(409);
     expect(await refused.json()).toMatchObject({
@@ -222,7 +209,7 @@ describe('share links', () => {
 
   it('serves the GLB ranged and conditionally, revalidated on every use, and the picture', async () => {
     server = await startTestServer();
-    const id = await finished(server, { model: 'alpha', image_url: photoDataUri('chair.png') });
+    const id = await finishedTask(server, { model: 'alpha', image_url: photoDataUri('chair.png') });
     const link = ShareSchema.parse(await (await share(server, id, 'POST')).json());
     const path = `/api/shares/${link.token}/model.glb`;
     const whole = await server.request(path, { key: null });
@@ -272,7 +259,7 @@ describe('share links', () => {
 
   it('puts no owner, key or task id in any public answer', async () => {
     server = await startTestServer({ staticDir: staticDir() });
-    const id = await finished(server, { model: 'alpha', image_url: photoDataUri('chair.png') });
+    const id = await finishedTask(server, { model: 'alpha', image_url: photoDataUri('chair.png') });
     await server.request(`/api/library/${id}/thumbnail`, {
       method: 'PUT',
       body: (await solid(64, 48, 'png')) as Uint8Array<ArrayBuffer>,
@@ -324,7 +311,7 @@ describe('share links', () => {
 
   it('makes links on PUBLIC_URL when it is set', async () => {
     server = await startTestServer({ publicUrl: 'https://kiln.example/' });
-    const id = await finished(server, { model: 'beta-text', prompt: 'a lamp' });
+    const id = await finishedTask(server, { model: 'beta-text', prompt: 'a lamp' });
     const link = ShareSchema.parse(await (await share(server, id, 'POST')).json());
     expect(link.url).toBe(`https://kiln.example/s/${link.token}`);
     expect(link.embed_html).toContain(`src="https://kiln.example/s/${link.token}/embed"`);
@@ -334,7 +321,7 @@ describe('share links', () => {
 describe('the share page shell', () => {
   it('has Open Graph and Twitter tags with the absolute picture, noindex, and preloads', async () => {
     server = await startTestServer({ staticDir: staticDir() });
-    const id = await finished(server, {
+    const id = await finishedTask(server, {
       model: 'beta-text',
       prompt: 'a red "vase" <script>alert(1)</script> & co',
     });
@@ -386,7 +373,7 @@ describe('the share page shell', () => {
 
   it('lets any site frame the embed, and no other page', async () => {
     server = await startTestServer({ staticDir: staticDir() });
-    const id = await finished(server, { model: 'beta-text', prompt: 'a mug' });
+    const id = await finishedTask(server, { model: 'beta-text', prompt: 'a mug' });
     const link = ShareSchema.parse(await (await share(server, id, 'POST')).json());
 
     const embed = await server.request(`/s/${link.token}/embed`, { key: null });
