@@ -12,9 +12,9 @@
 //                 ETC1S with BasisLZ supercompression, full mip chain; KHR_texture_basisu,
 //                 required), each resized to power-of-two sides first, as the optimiser does
 //
-// KTX2 encoding uses the ktx2-encoder package (Basis Universal compiled to WASM, offline), with
-// the optimiser's own decoder (server/optimise/textures.ts: sharp, sides rounded down to a power
-// of two).
+// KTX2 encoding is the optimiser's own (encodeKtx2 in server/optimise/textures.ts: the
+// ktx2-encoder package, Basis Universal compiled to WASM, offline; sharp decodes each texture to
+// sides rounded down to a power of two).
 //
 // Tests and benches only. The command line is scripts/make-viewer-fixtures.ts [outDir]
 // (default fixtures/viewer/).
@@ -27,10 +27,9 @@ import { fileURLToPath } from 'node:url';
 import { Document, Logger, NodeIO, type Node, type vec3, type vec4 } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { draco, meshopt } from '@gltf-transform/functions';
-import { ktx2 } from 'ktx2-encoder/gltf-transform';
 import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
 import { imageToGlb, promptToGlb } from '../generator/index.ts';
-import { decodeForBasis } from '../server/optimise/textures.ts';
+import { encodeKtx2 } from '../server/optimise/textures.ts';
 import { PHOTOS_DIR, VIEWER_FIXTURES_DIR } from './fixtures.ts';
 
 export interface ViewerFixture {
@@ -135,20 +134,8 @@ async function ktx2Hamburger(io: NodeIO): Promise<Document> {
   const doc = await io.readBinary(await imageToGlb(await photo('hamburger.png')));
   const textures = doc.getRoot().listTextures();
   if (textures.length === 0) throw new Error('imageToGlb gave a model with no texture');
-  // Kiln's models carry base-colour textures only (sRGB), so one setting fits them all.
-  const basisOutput = await quietBasis(() =>
-    doc.transform(
-      ktx2({
-        isUASTC: false,
-        qualityLevel: 128,
-        compressionLevel: 2,
-        generateMipmap: true,
-        isPerceptual: true,
-        isSetKTX2SRGBTransferFunc: true,
-        imageDecoder: decodeForBasis,
-      }),
-    ),
-  );
+  // As the optimiser encodes them (Kiln's models carry base-colour textures only: ETC1S, sRGB).
+  const basisOutput = await quietBasis(() => encodeKtx2(doc));
   // The transform logs and skips a texture it fails to encode; a fixture must not.
   const left = textures.filter((t) => t.getMimeType() !== 'image/ktx2');
   if (left.length > 0)

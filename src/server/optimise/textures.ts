@@ -16,9 +16,9 @@ function powerOfTwoBelow(n: number): number {
 
 /**
  * Straight 8-bit RGBA, resized to power-of-two sides, for the Basis encoder (so every mip
- * level's side is a multiple of 4 down to 4×4). The viewer's KTX2 fixture is made with it too.
+ * level's side is a multiple of 4 down to 4×4).
  */
-export async function decodeForBasis(
+async function decodeForBasis(
   bytes: Uint8Array,
 ): Promise<{ data: Uint8Array; width: number; height: number }> {
   const image = sharp(bytes);
@@ -34,6 +34,37 @@ export async function decodeForBasis(
     width: info.width,
     height: info.height,
   };
+}
+
+/**
+ * Encodes every texture it can as KTX2: colours (sRGB) as ETC1S, then data as UASTC; a texture
+ * it cannot encode is left as it was. The encoder prints through console.log as it goes. The
+ * viewer's KTX2 fixture is made with it too.
+ */
+export async function encodeKtx2(doc: Document): Promise<void> {
+  const { ktx2 } = await import('ktx2-encoder/gltf-transform');
+  await doc.transform(
+    ktx2({
+      slots: COLOUR_SLOTS,
+      isUASTC: false,
+      qualityLevel: 128,
+      compressionLevel: 2,
+      generateMipmap: true,
+      isPerceptual: true,
+      isSetKTX2SRGBTransferFunc: true,
+      imageDecoder: decodeForBasis,
+    }),
+  );
+  await doc.transform(
+    ktx2({
+      isUASTC: true,
+      needSupercompression: true,
+      generateMipmap: true,
+      isPerceptual: false,
+      isSetKTX2SRGBTransferFunc: false,
+      imageDecoder: decodeForBasis,
+    }),
+  );
 }
 
 // The Basis encoder's WASM prints a summary of every texture through console.log, bound when it
@@ -66,31 +97,7 @@ export async function compressTextures(
     // Resized first (kept lossless), then encoded: colours as ETC1S in sRGB, data as UASTC.
     if (resize)
       await doc.transform(textureCompress({ encoder: sharp, resize, targetFormat: 'png' }));
-    const { ktx2 } = await import('ktx2-encoder/gltf-transform');
-    await quietly(async () => {
-      await doc.transform(
-        ktx2({
-          slots: COLOUR_SLOTS,
-          isUASTC: false,
-          qualityLevel: 128,
-          compressionLevel: 2,
-          generateMipmap: true,
-          isPerceptual: true,
-          isSetKTX2SRGBTransferFunc: true,
-          imageDecoder: decodeForBasis,
-        }),
-      );
-      await doc.transform(
-        ktx2({
-          isUASTC: true,
-          needSupercompression: true,
-          generateMipmap: true,
-          isPerceptual: false,
-          isSetKTX2SRGBTransferFunc: false,
-          imageDecoder: decodeForBasis,
-        }),
-      );
-    });
+    await quietly(() => encodeKtx2(doc));
     const left = textures.filter((t) => t.getMimeType() !== 'image/ktx2');
     if (left.length > 0)
       notes.push(
