@@ -155,20 +155,8 @@ export default function ModelViewer({
   const [local, setLocal] = useState<LocalFile | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const source = local?.url ?? url;
-  const {
-    state,
-    errorMessage,
-    lost,
-    attempt,
-    percent,
-    model,
-    retry,
-    onReady,
-    onError,
-    onProgress,
-    onLoaded,
-    onCreated,
-  } = useViewerLifecycle(source);
+  const lifecycle = useViewerLifecycle(source);
+  const { state, model } = lifecycle;
   const handle = useRef<ViewHandle | null>(null);
 
   // The gallery's picture of `url`'s model: once per URL, when first settled in the default look
@@ -316,10 +304,10 @@ export default function ModelViewer({
             aria-label="Open a .glb file"
           />
         )}
-        {state === 'error' && errorMessage !== null ? (
-          <ErrorOverlay message={errorMessage} onRetry={retry} />
-        ) : source && lost !== 'gone' ? (
-          <ViewerErrorBoundary key={attempt} onError={onError}>
+        {state === 'error' && lifecycle.errorMessage !== null ? (
+          <ErrorOverlay message={lifecycle.errorMessage} onRetry={lifecycle.retry} />
+        ) : source && lifecycle.lost !== 'gone' ? (
+          <ViewerErrorBoundary key={lifecycle.attempt} onError={lifecycle.onError}>
             <Canvas
               aria-hidden="true"
               className="model-viewer__canvas"
@@ -329,15 +317,15 @@ export default function ModelViewer({
               linear={false}
               gl={createRenderer}
               camera={CAMERA_OPTIONS}
-              onCreated={onCreated}
+              onCreated={lifecycle.onCreated}
             >
               <Stage
                 url={source}
                 settings={settings}
-                onProgress={onProgress}
-                onReady={onReady}
-                onError={onError}
-                onLoaded={onLoaded}
+                onProgress={lifecycle.onProgress}
+                onReady={lifecycle.onReady}
+                onError={lifecycle.onError}
+                onLoaded={lifecycle.onLoaded}
                 handleRef={handle}
                 cameraLink={cameraLink}
               />
@@ -346,11 +334,11 @@ export default function ModelViewer({
         ) : null}
         <StageOverlays
           state={state}
-          lost={lost}
-          percent={percent}
+          lost={lifecycle.lost}
+          percent={lifecycle.percent}
           dragging={isDragActive}
           onOpen={openFiles ? open : undefined}
-          onRetry={retry}
+          onRetry={lifecycle.retry}
         />
         {settings.help && (
           <HelpDialog id={helpId} onClose={() => dispatch({ type: 'close-help' })} />
