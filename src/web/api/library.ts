@@ -1,5 +1,5 @@
 // The library, Kiln's record of the tasks a key made (`/api/library`): its pages (searched,
-// filtered, sorted), one entry, an entry's other generations of the same input, stars, hiding,
+// filtered, sorted), one entry, an entry's other generations of the same input, stars, names, hiding,
 // actions on many entries, the pictures browsers draw of models, and the models as one zip.
 import {
   infiniteQueryOptions,
@@ -35,7 +35,7 @@ const LIBRARY_PAGE_SIZE = 24;
 
 /** What `GET /api/library` is asked to keep and in which order (the gallery's filters). */
 export interface LibraryFilters {
-  /** Words to find in the prompt or a photo's file name. */
+  /** Words to find in the model's name, the prompt or a photo's file name. */
   q: string;
   /** One model id, or '' for every model. */
   model: string;
@@ -206,6 +206,34 @@ export function useSetFavourite() {
       patchCachedEntries(queryClient, scope, new Set([id]), { favourite: !favourite }),
     onSuccess: (entry) =>
       patchCachedEntries(queryClient, scope, new Set([entry.id]), { favourite: entry.favourite }),
+  });
+}
+
+// ---- Names ------------------------------------------------------------------------------------
+
+/**
+ * Names a task, renames it or clears its name (`PATCH /api/library/{id}` with `name`; null
+ * clears it, decision 0085). The new name shows at once everywhere the entry is cached and goes
+ * back if the server refuses it (its 400 names `name`: the caller shows it at the field); the
+ * library is read again after, so a search or an order sees the name.
+ */
+export function useRenameTask() {
+  const queryClient = useQueryClient();
+  const scope = useKeyScope();
+  return useMutation({
+    mutationFn: ({ id, name }: { id: string; name: string | null; previous: string | null }) =>
+      request(entryPath(id), {
+        method: 'PATCH',
+        json: { name } satisfies LibraryPatch,
+        parse: (b) => LibraryEntrySchema.parse(b),
+      }),
+    onMutate: ({ id, name }) =>
+      patchCachedEntries(queryClient, scope, new Set([id]), { name: name?.trim() || null }),
+    onError: (_err, { id, previous }) =>
+      patchCachedEntries(queryClient, scope, new Set([id]), { name: previous }),
+    onSuccess: (entry) =>
+      patchCachedEntries(queryClient, scope, new Set([entry.id]), { name: entry.name ?? null }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) }),
   });
 }
 

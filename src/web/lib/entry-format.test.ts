@@ -6,8 +6,10 @@ import {
   describeEntry,
   formatNumber,
   isoDateTime,
+  nameOf,
   promptExcerpt,
   statusView,
+  subjectOf,
   taskLabel,
 } from './entry-format.ts';
 
@@ -218,5 +220,46 @@ describe('describeEntry', () => {
     expect(labels[0]).toMatch(/ \(.*\d{1,2}:32:07.*\)$/);
     expect(labels[1]).toMatch(/:32:41.*\)$/);
     expect(labels[2]).toMatch(/:32:41.*, 2\)$/);
+  });
+});
+
+describe('names (decision 0085)', () => {
+  const named = {
+    id: 'task_abc',
+    model: 'beta-text',
+    mode: 'async',
+    status: 'completed',
+    progress: 100,
+    progress_stage: null,
+    images: [],
+    prompt: 'a red vase',
+    name: 'Blue teapot',
+    created: Date.UTC(2026, 10, 24, 15, 32) / 1000,
+    completed_at: null,
+    updated_ms: 0,
+    credits_consumed: 15,
+    credits_remaining: 985,
+    error: null,
+    model_url: null,
+    archived: true,
+  } satisfies LibraryEntry;
+
+  it('puts the name first, what it was made from beside it', () => {
+    expect(taskLabel(named, 'today')).toBe('Blue teapot, beta-text task “a red vase” from today');
+    expect(describeEntry(named)).toMatch(/^beta-text · Blue teapot \(“a red vase”\) · /);
+    expect(nameOf(named)).toBe('Blue teapot');
+    expect(subjectOf(named)).toBe('“a red vase”');
+  });
+
+  it('reads as before without a name (null, absent or blank)', () => {
+    for (const name of [null, undefined, '  ']) {
+      const entry = { ...named, name };
+      expect(nameOf(entry)).toBeNull();
+      expect(taskLabel(entry, 'today')).toBe('beta-text task “a red vase” from today');
+      expect(describeEntry(entry)).toMatch(/^beta-text · “a red vase” · /);
+    }
+    expect(
+      subjectOf({ prompt: null, images: [{ url: 'x', upload: 'u', name: 'chair.png' }] }),
+    ).toBe('chair.png');
   });
 });

@@ -1,7 +1,7 @@
 import type { LibraryEntry } from '../../contract/index.ts';
 
 /**
- * How a library entry reads: its status badge, a prompt excerpt, its dates.
+ * How a library entry reads: its status badge, its name, a prompt excerpt, its dates.
  * Pure, shared by the gallery and the credits page.
  */
 
@@ -46,17 +46,40 @@ export function promptExcerpt(prompt: string, maxWords = 8, maxChars = 80): stri
 
 /**
  * A task named for screen readers and labels, telling cards apart:
- * `beta-text task “a red vase” from 5 Jan 2025, 14:02` or `gamma task from 5 Jan 2025, 14:02`.
+ * `beta-text task “a red vase” from 5 Jan 2025, 14:02` or `gamma task from 5 Jan 2025, 14:02`;
+ * a named one starts with its name: `Blue teapot, beta-text task “a red vase” from …`.
  * `when` is the already formatted date.
  */
 export function taskLabel(
-  entry: Pick<LibraryEntry, 'model' | 'prompt'> & { images?: LibraryEntry['images'] },
+  entry: Pick<LibraryEntry, 'model' | 'prompt'> & {
+    images?: LibraryEntry['images'];
+    name?: LibraryEntry['name'];
+  },
   when: string,
 ): string {
   const prompt = entry.prompt?.trim();
   const photo = photoNameOf(entry);
   const subject = prompt ? ` “${promptExcerpt(prompt, 5, 40)}”` : photo ? ` of ${photo}` : '';
-  return `${entry.model} task${subject} from ${when}`;
+  const name = nameOf(entry);
+  return `${name ? `${name}, ` : ''}${entry.model} task${subject} from ${when}`;
+}
+
+/** The model's own name (decision 0085), or null when it has none. */
+export function nameOf(entry: { name?: string | null | undefined }): string | null {
+  return entry.name?.trim() || null;
+}
+
+/**
+ * What a task was made from, in a few words: its prompt (quoted, shortened), or its photo's
+ * file name; null when neither is known. Shown beside a model's name, or in its place.
+ */
+export function subjectOf(
+  entry: Pick<LibraryEntry, 'prompt'> & { images?: LibraryEntry['images'] },
+  maxWords = 6,
+  maxChars = 48,
+): string | null {
+  if (entry.prompt?.trim()) return `“${promptExcerpt(entry.prompt, maxWords, maxChars)}”`;
+  return photoNameOf(entry);
 }
 
 /** The file name of an entry's first photo ("chair.png", "chair.png + 3 views"), if it has one. */
@@ -123,7 +146,8 @@ export function archiveNote(
 /**
  * How an entry reads in the picker: model, what it was made from (the prompt, or the photo's
  * own name), and when, to the minute: "beta · chair.png · 24 Nov 2026, 15:32". Entries of one
- * day no longer read alike.
+ * day no longer read alike. A named model says its name first, what it was made from beside it:
+ * "beta · Blue teapot (chair.png) · 24 Nov 2026, 15:32".
  */
 export function describeEntry(entry: LibraryEntry): string {
   const names = entry.images.map((i) => i.name).filter((n): n is string => Boolean(n));
@@ -134,7 +158,8 @@ export function describeEntry(entry: LibraryEntry): string {
       : entry.images.length === 1
         ? 'one photo'
         : `${entry.images.length} photos`;
-  return `${entry.model} · ${subject} · ${formatDateTime(entry.created * 1000)}`;
+  const name = nameOf(entry);
+  return `${entry.model} · ${name ? `${name} (${subject})` : subject} · ${formatDateTime(entry.created * 1000)}`;
 }
 
 const timeWithSeconds = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });

@@ -9,8 +9,8 @@ import {
   formatNumber,
   formatTime,
   isoDateTime,
-  photoNameOf,
-  promptExcerpt,
+  nameOf,
+  subjectOf,
 } from '../../lib/entry-format.ts';
 import { useLibrary } from '../../api/library.ts';
 import { useModels } from '../../api/tasks.ts';
@@ -95,12 +95,6 @@ function BalanceCards({ credits }: { credits: Credits }) {
   );
 }
 
-/** What a task was made from, in a few words: its prompt, or its photo's file name. */
-function subjectOf(entry: LibraryEntry): string | null {
-  if (entry.prompt?.trim()) return `“${promptExcerpt(entry.prompt, 6, 48)}”`;
-  return photoNameOf(entry);
-}
-
 function TaskCostsSection() {
   const library = useLibrary();
   const models = useModels();
@@ -177,9 +171,16 @@ function TaskCostsSection() {
                         </time>
                       </td>
                       <td data-label="Task" className="credits-task">
-                        <Link href={`/tasks/${encodeURIComponent(entry.id)}`}>{entry.model}</Link>
-                        {subjectOf(entry) && (
-                          <span className="muted small credits-subject"> · {subjectOf(entry)}</span>
+                        <Link href={`/tasks/${encodeURIComponent(entry.id)}`}>
+                          {nameOf(entry) ?? entry.model}
+                        </Link>
+                        {(nameOf(entry) || subjectOf(entry)) && (
+                          <span className="muted small credits-subject">
+                            {' · '}
+                            {[nameOf(entry) ? entry.model : null, subjectOf(entry)]
+                              .filter(Boolean)
+                              .join(' · ')}
+                          </span>
                         )}
                       </td>
                       <td data-label="Status">

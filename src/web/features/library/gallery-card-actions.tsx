@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useRef, useState, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import { NotFoundError } from '../../../client/index.ts';
 import type { LibraryEntry } from '../../../contract/index.ts';
@@ -8,18 +8,24 @@ import { Link } from '../../ui/link.tsx';
 import { ShareButton } from '../share/index.ts';
 
 /**
- * A card's actions: Open, Download GLB (once there is a model), Share, and Hide, which asks
- * first, inline (Yes, No); `onHidden` follows once the task is hidden (or already gone).
+ * A card's actions: Open, Download GLB (once there is a model), Share, Rename (the card turns its
+ * title into a field; `onRename` is unset while it does) and Hide, which asks first, inline
+ * (Yes, No); `onHidden` follows once the task is hidden (or already gone).
  */
 export function CardActions({
   entry,
   label,
   onHidden,
+  onRename,
+  renameRef,
 }: {
   entry: LibraryEntry;
   /** The words the card is known by, for the buttons' names. */
   label: string;
   onHidden: (id: string) => void;
+  onRename?: (() => void) | undefined;
+  /** Where focus goes back to once the name is saved or the field closed. */
+  renameRef?: RefObject<HTMLButtonElement | null>;
 }) {
   const hide = useHideTask();
   const [confirming, setConfirming] = useState(false);
@@ -95,6 +101,16 @@ export function CardActions({
         </a>
       )}
       <ShareButton entry={entry} className="small" label={label} />
+      <button
+        type="button"
+        className="small gallery-rename"
+        ref={renameRef}
+        onClick={onRename}
+        disabled={!onRename}
+        aria-label={`Rename ${label}`}
+      >
+        Rename
+      </button>
       <button
         type="button"
         className="small danger gallery-hide"

@@ -1,16 +1,20 @@
 import { PromptVerdict } from '../../ui/prompt-verdict.tsx';
-import { memo, type MouseEvent } from 'react';
+import { memo, useRef, useState, type MouseEvent } from 'react';
+import { flushSync } from 'react-dom';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import {
   archiveNote,
   formatDateTime,
   isoDateTime,
+  nameOf,
   photoNameOf,
+  subjectOf,
   taskLabel,
 } from '../../lib/entry-format.ts';
 import { StatusBadge } from '../../ui/status-badge.tsx';
 import { CardActions } from './gallery-card-actions.tsx';
 import { Thumbnail } from './gallery-thumbnail.tsx';
+import { RenameForm } from './rename-form.tsx';
 
 export interface GalleryCardProps {
   entry: LibraryEntry;
@@ -23,8 +27,9 @@ export interface GalleryCardProps {
 }
 
 /**
- * One task as a card: its picture, model, status and date; a checkbox to select it (shift-click
- * selects a range), a star, and Open, Download and Hide (asked inline). The card itself takes
+ * One task as a card: its picture, its name (or model), status and date; a checkbox to select it
+ * (shift-click selects a range), a star, and Open, Download, Rename (the title becomes a field)
+ * and Hide (asked inline). The card itself takes
  * focus for the grid's keys (arrows move, Space selects, Enter opens).
  */
 export const GalleryCard = memo(function GalleryCard({
@@ -39,6 +44,14 @@ export const GalleryCard = memo(function GalleryCard({
   const when = formatDateTime(createdMs);
   const label = taskLabel(entry, when);
   const favourite = entry.favourite === true;
+  const name = nameOf(entry);
+  // Renaming turns the title into a field; closing it puts focus back on Rename.
+  const [renaming, setRenaming] = useState(false);
+  const renameRef = useRef<HTMLButtonElement>(null);
+  const closeRename = () => {
+    flushSync(() => setRenaming(false));
+    renameRef.current?.focus();
+  };
 
   // A click on the checkbox (or Space on it) toggles; with Shift, the range from the last one.
   const onCheckboxClick = (e: MouseEvent<HTMLInputElement>) => onSelect(entry.id, e.shiftKey);
@@ -80,12 +93,25 @@ export const GalleryCard = memo(function GalleryCard({
         </div>
         <div className="gallery-body">
           <div className="gallery-title">
-            <h2>
-              {entry.model}
-              {photoNameOf(entry) && (
-                <span className="gallery-photo-name"> · {photoNameOf(entry)}</span>
-              )}
-            </h2>
+            {renaming ? (
+              <RenameForm entry={entry} onClose={closeRename} />
+            ) : name ? (
+              // Named: the name first, the model and what it was made from beside it, smaller.
+              <h2>
+                {name}
+                <span className="gallery-photo-name name-subject">
+                  {' · '}
+                  {[entry.model, subjectOf(entry, 5, 40)].filter(Boolean).join(' · ')}
+                </span>
+              </h2>
+            ) : (
+              <h2>
+                {entry.model}
+                {photoNameOf(entry) && (
+                  <span className="gallery-photo-name"> · {photoNameOf(entry)}</span>
+                )}
+              </h2>
+            )}
             <StatusBadge entry={entry} />
           </div>
           <p className="muted small gallery-date">
@@ -108,7 +134,13 @@ export const GalleryCard = memo(function GalleryCard({
             </p>
           )}
 
-          <CardActions entry={entry} label={label} onHidden={onHidden} />
+          <CardActions
+            entry={entry}
+            label={label}
+            onHidden={onHidden}
+            renameRef={renameRef}
+            onRename={renaming ? undefined : () => setRenaming(true)}
+          />
         </div>
       </article>
     </li>

@@ -9,8 +9,10 @@ export type { ShareTarget } from './share-dialog.tsx';
 // Loaded the first time a Share button is pressed.
 const ShareDialog = lazy(() => import('./share-dialog.tsx'));
 
-/** What a model is called in the share dialog. */
-export function shareTitleOf(entry: Pick<LibraryEntry, 'prompt' | 'images'>): string {
+/** What a model is called in the share dialog: its own name, else its prompt or photos. */
+export function shareTitleOf(entry: Pick<LibraryEntry, 'prompt' | 'images' | 'name'>): string {
+  const own = entry.name?.trim();
+  if (own) return own;
   const prompt = entry.prompt?.trim();
   if (prompt) return `“${prompt.length > 60 ? `${prompt.slice(0, 57)}…` : prompt}”`;
   const name = entry.images.find((i) => i.name)?.name;

@@ -128,8 +128,12 @@ export default function SharePage({ token, embed }: { token: string; embed: bool
       <Head />
       <main id="main" className="share-page__main">
         <h1 className="share-page__title">
-          {model.input === 'prompt' ? `“${model.title}”` : model.title}
+          {model.name ? model.title : model.input === 'prompt' ? `“${model.title}”` : model.title}
         </h1>
+        {/* A named model: what it was made from stays beside its name. */}
+        {model.name && model.prompt?.trim() && (
+          <p className="share-page__facts">“{model.prompt.trim()}”</p>
+        )}
         <p className="muted share-page__facts">{factsLine(model)}</p>
         {viewer}
         <p className="share-page__credit">

@@ -26,5 +26,10 @@ describe('shareTitleOf', () => {
     );
     expect(shareTitleOf({ prompt: null, images: [photo(), photo(), photo()] })).toBe('3 photos');
     expect(shareTitleOf({ prompt: null, images: [photo()] })).toBe('one photo');
+    // A named model is called by its name.
+    expect(shareTitleOf({ prompt: 'a red vase', images: [], name: ' Blue teapot ' })).toBe(
+      'Blue teapot',
+    );
+    expect(shareTitleOf({ prompt: 'a red vase', images: [], name: null })).toBe('“a red vase”');
   });
 });

@@ -15,6 +15,7 @@ import { LazyModelViewer, viewerHref } from '../viewer/index.ts';
 import { CompareWith } from './compare-with.tsx';
 import { StageStepper } from './stage-stepper.tsx';
 import { ShareButton } from '../share/index.ts';
+import { Renamable } from '../library/index.ts';
 import './tasks.css';
 
 function subjectOf(entry: LibraryEntry | undefined, task: Task): string {
@@ -25,6 +26,12 @@ function subjectOf(entry: LibraryEntry | undefined, task: Task): string {
   const name = entry.images.find((i) => i.name)?.name;
   if (name) return entry.images.length > 1 ? `${name} + ${entry.images.length - 1}` : name;
   return entry.images.length === 1 ? 'one photo' : `${entry.images.length} photos`;
+}
+
+/** The model's name, what it was made from beside it: "Blue teapot (“a red vase”)". */
+function titleOf(entry: LibraryEntry | undefined, task: Task): string {
+  const name = entry?.name?.trim();
+  return name ? `${name} (${subjectOf(entry, task)})` : subjectOf(entry, task);
 }
 
 function FailurePanel({
@@ -140,7 +147,7 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
         <Suspense fallback={<div className="viewer-placeholder">Loading the viewer…</div>}>
           <LazyModelViewer
             url={url}
-            label={`3D model of ${subjectOf(entry, task)}`}
+            label={`3D model of ${titleOf(entry, task)}`}
             fileName={name.replace(/\.glb$/, '')}
             {...(needsPicture ? { onPicture } : {})}
           />
@@ -263,9 +270,13 @@ function TaskShown({
       data-status={t.status}
     >
       <div className="task-head">
-        <H id={`task-${id}`} ref={headingRef} tabIndex={-1}>
-          {e?.model ?? String(t.data?.model ?? 'Task')} · {subjectOf(e, t)}
-        </H>
+        {e ? (
+          <Renamable entry={e} className="task-title">
+            <TaskHeading id={id} heading={H} headingRef={headingRef} task={t} entry={e} />
+          </Renamable>
+        ) : (
+          <TaskHeading id={id} heading={H} headingRef={headingRef} task={t} entry={e} />
+        )}
         <span
           className={`badge ${t.status === 'completed' ? 'ok' : t.status === 'failed' ? 'failed' : ''}`}
         >
@@ -281,7 +292,7 @@ function TaskShown({
       {t.status !== 'completed' && (
         <StageStepper
           task={t}
-          label={`Progress of ${subjectOf(e, t)}`}
+          label={`Progress of ${titleOf(e, t)}`}
           endedAt={e && isTerminal(t) ? e.updated_ms / 1000 : null}
         />
       )}
@@ -290,6 +301,44 @@ function TaskShown({
         <FailurePanel task={t} entry={e} heading={heading === 'h1' ? 'h2' : 'h3'} />
       )}
     </section>
+  );
+}
+
+/**
+ * The task's heading: its model and what it was made from, or, once named, its name with the
+ * model and input beside it, smaller.
+ */
+function TaskHeading({
+  id,
+  heading: H,
+  headingRef,
+  task,
+  entry,
+}: {
+  id: string;
+  heading: 'h1' | 'h2';
+  headingRef: RefObject<HTMLHeadingElement | null>;
+  task: Task;
+  entry: LibraryEntry | undefined;
+}) {
+  const model = entry?.model ?? String(task.data?.model ?? 'Task');
+  const name = entry?.name?.trim();
+  return (
+    <H id={`task-${id}`} ref={headingRef} tabIndex={-1}>
+      {name ? (
+        <>
+          {name}
+          <span className="name-subject">
+            {' '}
+            · {model} · {subjectOf(entry, task)}
+          </span>
+        </>
+      ) : (
+        <>
+          {model} · {subjectOf(entry, task)}
+        </>
+      )}
+    </H>
   );
 }
 

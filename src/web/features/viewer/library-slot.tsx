@@ -1,5 +1,5 @@
-// The library's part of /viewer, for signed-in users: a picker of finished models, and the name
-// of the entry a model opened by address belongs to. A chunk of its own, loaded beside the
+// The library's part of /viewer, for signed-in users: a picker of finished models, the name
+// of the entry a model opened by address belongs to, and Rename for it (decision 0085). A chunk of its own, loaded beside the
 // viewer: it brings the API client and zod, which the viewer itself does not need (a model
 // opened without a key, or a file from this device, is shown without them).
 import { useQuery } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import { describeEntries, describeEntry } from '../../lib/entry-format.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { NO_KEY, useKeyScope } from '../../api/query-keys.ts';
 import { entryQuery, useLibrary } from '../../api/library.ts';
+import { Renamable } from '../library/index.ts';
 import { addressPath } from './address.ts';
 import type { Slot, UrlSlot } from './slot.ts';
 
@@ -146,7 +147,17 @@ export default function LibrarySlot({
     // The label is the entry's; the file stays the one the address names (an optimised copy).
     onNamed(named.kind === 'url' ? { ...named, url } : null);
   }, [entry, url, optimised, onNamed]);
-  return <LibraryPicker id={id} slot={slot} shown={entry} onPick={onPick} />;
+  return (
+    <>
+      {/* The model shown is the entry's own: it can be named here (an optimised copy cannot). */}
+      {entry && !optimised && (
+        <Renamable entry={entry} className="viewer-slot__rename">
+          {null}
+        </Renamable>
+      )}
+      <LibraryPicker id={id} slot={slot} shown={entry} onPick={onPick} />
+    </>
+  );
 }
 
 /** The entry with this id, when there is one to ask for. */
