@@ -1,1 +1,2 @@
 export * from './api-error.ts';
+export * from './idempotency.ts';

@@ -5,16 +5,13 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import {
   canonicalJson,
   ERROR_CODES,
-  IDEMPOTENCY_HEADER,
-  IDEMPOTENCY_KEY_PROBLEM,
-  IDEMPOTENCY_KEY_RE,
   IDEMPOTENCY_WINDOW_MS,
   parseCreateRequest,
   STAGES,
   type CreateGenerationRequest,
   type PendingTask,
 } from '../../contract/index.ts';
-import { ApiError } from '../../http/index.ts';
+import { ApiError, idempotencyKeyOf, idempotencyKeyReused } from '../../http/index.ts';
 import type { KeyEnv } from '../auth.ts';
 import type { TaskEngine } from '../engine.ts';
 import { inlineImages } from '../inline-images.ts';
@@ -85,13 +82,7 @@ export function generationRoutes(deps: GenerationDeps) {
             code: ERROR_CODES.insufficientCredits,
             message: `Not enough credits: ${req.model} costs ${created.price} credits and the balance is ${created.balance}.`,
           });
-        if (created.reason === 'idempotency_mismatch')
-          throw new ApiError(409, {
-            code: ERROR_CODES.idempotencyKeyReused,
-            message:
-              'This Idempotency-Key was already used with a different request body. Use a new key for a new task.',
-            param: IDEMPOTENCY_HEADER,
-          });
+        if (created.reason === 'idempotency_mismatch') throw idempotencyKeyReused();
         // A repeat: the first answer, or (while a sync create still waits) the same wait.
         c.header('Idempotent-Replayed', 'true');
         if (created.response)
@@ -134,18 +125,6 @@ export function generationRoutes(deps: GenerationDeps) {
   }
 
   return app;
-}
-
-/** The create's Idempotency-Key, if it sent one; a malformed one is a 400. */
-function idempotencyKeyOf(c: Context): string | undefined {
-  const idem = c.req.header(IDEMPOTENCY_HEADER);
-  if (idem !== undefined && !IDEMPOTENCY_KEY_RE.test(idem))
-    throw new ApiError(400, {
-      code: ERROR_CODES.invalidValue,
-      message: IDEMPOTENCY_KEY_PROBLEM,
-      param: IDEMPOTENCY_HEADER,
-    });
-  return idem;
 }
 
 /** The body as text, once it is said to be JSON (415 otherwise). */

@@ -5,12 +5,10 @@ import {
   canonicalJson,
   ERROR_CODES,
   IDEMPOTENCY_HEADER,
-  IDEMPOTENCY_KEY_PROBLEM,
-  IDEMPOTENCY_KEY_RE,
   IDEMPOTENCY_WINDOW_MS,
 } from '../../contract/index.ts';
 import type { IdempotencyStore, StoredResponse } from '../storage/idempotency.ts';
-import { ApiError } from '../../http/index.ts';
+import { ApiError, idempotencyKeyOf, idempotencyKeyReused } from '../../http/index.ts';
 import type { OwnerEnv } from './owner.ts';
 
 export interface IdempotencyOptions {
@@ -48,24 +46,11 @@ export function idempotency(options: IdempotencyOptions) {
   const { store, holder, now } = options;
   let purges = 0;
 
-  const reused = () =>
-    new ApiError(409, {
-      code: ERROR_CODES.idempotencyKeyReused,
-      message:
-        'This Idempotency-Key was already used with a different request body. Use a new key for a new task.',
-      param: IDEMPOTENCY_HEADER,
-    });
-
   return createMiddleware<OwnerEnv>(async (c, next) => {
     const owner = c.var.owner;
-    const key = c.req.header(IDEMPOTENCY_HEADER);
-    if (!owner || key === undefined) return next();
-    if (!IDEMPOTENCY_KEY_RE.test(key))
-      throw new ApiError(400, {
-        code: ERROR_CODES.invalidValue,
-        message: IDEMPOTENCY_KEY_PROBLEM,
-        param: IDEMPOTENCY_HEADER,
-      });
+    if (!owner) return next();
+    const key = idempotencyKeyOf(c);
+    if (key === undefined) return next();
     const text = new TextDecoder().decode(await c.req.arrayBuffer());
     const bodySha256 = createHash('sha256').update(canonicalJson(text)).digest('hex');
 
@@ -79,7 +64,7 @@ export function idempotency(options: IdempotencyOptions) {
         await store.purge(now() - windowMs);
         continue;
       }
-      if (record.bodySha256 !== bodySha256) throw reused();
+      if (record.bodySha256 !== bodySha256) throw idempotencyKeyReused();
       if (record.response) return replay(record.response);
       if (record.leaseUntilMs < now() && (await store.takeOver(owner, key, holder, now(), leaseMs)))
         break;
