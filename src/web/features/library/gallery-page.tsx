@@ -24,26 +24,17 @@ import './gallery.css';
  */
 export default function GalleryPage() {
   const { search, filters, changeFilters, clearFilters } = useGalleryAddress();
-  const { library, entries, order, hide, show, sentinelRef } = useGalleryEntries(filters);
+  const grid = useGalleryEntries(filters);
+  const { library, entries, order, sentinelRef } = grid;
   const models = useModels();
-  const { selection, selected, onSelect, selectAll, clearSelection, forget } = useGallerySelection(
-    search,
-    entries,
-    order,
-  );
+  const selecting = useGallerySelection(search, entries, order);
+  const { selection, selected, onSelect, selectAll, clearSelection } = selecting;
   const { listRef, headingRef, focusCard, onKeyDown, onFocus } = useRovingGrid(entries, {
     hasSelection: selection.ids.size > 0,
     onSelect,
     onClearSelection: clearSelection,
   });
-  const actions = useGalleryActions({
-    order,
-    selected,
-    hide,
-    show,
-    forget,
-    focusCard,
-  });
+  const actions = useGalleryActions(grid, selecting, focusCard);
   const { bulk, favourite } = actions;
   const hintId = useId();
 

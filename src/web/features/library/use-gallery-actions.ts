@@ -1,36 +1,25 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import type { LibraryEntry } from '../../../contract/index.ts';
 import { useBulkAction, useSetFavourite } from '../../api/library.ts';
+import type { useGalleryEntries } from './use-gallery-entries.ts';
+import type { useGallerySelection } from './use-gallery-selection.ts';
+import type { useRovingGrid } from './use-roving-grid.ts';
 
 /** The task ids a message names: "Task hidden." or "3 tasks hidden." */
 const tasks = (n: number, what: string) => (n === 1 ? `Task ${what}.` : `${n} tasks ${what}.`);
 
-export interface GalleryActionsInput {
-  /** The ids shown, in order (where focus goes when cards are hidden). */
-  order: readonly string[];
-  selected: readonly LibraryEntry[];
-  /** Takes tasks out of the grid, and puts them back. */
-  hide: (ids: readonly string[]) => void;
-  show: (ids: readonly string[]) => void;
-  /** Takes tasks out of the selection. */
-  forget: (gone: ReadonlySet<string>) => void;
-  focusCard: (id: string | undefined, part: 'card' | 'open') => void;
-}
-
 /**
  * What is done to tasks from the grid: star one, hide one (its own Hide), star or hide the
  * selected ones; hidden ones can come back (Undo). Each outcome is announced, and focus goes to
- * a neighbour rather than being lost.
+ * a neighbour rather than being lost. It takes from the grid the ids shown, in order, and how
+ * tasks leave it and come back; from the selection, the tasks selected and how hidden ones leave
+ * it; and the roving grid's focusCard.
  */
-export function useGalleryActions({
-  order,
-  selected,
-  hide,
-  show,
-  forget,
-  focusCard,
-}: GalleryActionsInput) {
+export function useGalleryActions(
+  { order, hide, show }: Pick<ReturnType<typeof useGalleryEntries>, 'order' | 'hide' | 'show'>,
+  { selected, forget }: Pick<ReturnType<typeof useGallerySelection>, 'selected' | 'forget'>,
+  focusCard: ReturnType<typeof useRovingGrid>['focusCard'],
+) {
   const favourite = useSetFavourite();
   const bulk = useBulkAction();
   const [announcement, setAnnouncement] = useState('');
