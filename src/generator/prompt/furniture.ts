@@ -6,8 +6,8 @@ import {
   rotateY,
   rotateZ,
   sphere,
+  torus,
   translate,
-  circleProfile,
   type ProfilePoint,
   type Solid,
 } from './geometry/index.ts';
@@ -137,7 +137,7 @@ const stool: Template = {
     }
     const ringY = hs * between(random, 0.3, 0.4);
     const ringR = bottom - ((bottom - top) * ringY) / legTop;
-    legs.push(translate(latheSolid(circleProfile(ringR, 0.012, 12), 48, true), 0, ringY, 0));
+    legs.push(translate(torus(ringR, 0.012, 12, 48), 0, ringY, 0));
     const seat = latheSolid(
       [
         { r: 0, y: hs - 0.05 },

@@ -2,7 +2,6 @@
 import {
   along,
   capsule,
-  circleProfile,
   cuboid,
   cylinder,
   ellipsoid,
@@ -15,6 +14,7 @@ import {
   roundedBox,
   smoothPath,
   sphere,
+  torus,
   translate,
   tube,
   type ProfilePoint,
@@ -25,10 +25,7 @@ import { between, part, type Part, type Template } from './template.ts';
 
 /** A tyre (a torus) of outer radius r and tube t in the XY plane, axle along z, at c. */
 function tyreAt(c: Vec3, r: number, t: number, segments = 40): Solid {
-  return translate(
-    rotateX(latheSolid(circleProfile(r - t, t, 12), segments, true), Math.PI / 2),
-    ...c,
-  );
+  return translate(rotateX(torus(r - t, t, 12, segments), Math.PI / 2), ...c);
 }
 
 /** A disc (a short cylinder) with its axis along z, centred at c. */
@@ -79,13 +76,7 @@ const robot: Template = {
         for (const side of [-1, 1]) {
           const c: Vec3 = [side * 0.2, 0.13, 0];
           tyres.push(
-            translate(
-              rotateZ(
-                rotateX(latheSolid(circleProfile(0.09, 0.04, 12), 32, true), Math.PI / 2),
-                Math.PI / 2,
-              ),
-              ...c,
-            ),
+            translate(rotateZ(rotateX(torus(0.09, 0.04, 12, 32), Math.PI / 2), Math.PI / 2), ...c),
           );
           joints.push(translate(rotateZ(cylinder(0.06, 0.06, -0.05, 0.05, 20), Math.PI / 2), ...c));
         }

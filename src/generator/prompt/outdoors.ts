@@ -1,6 +1,5 @@
 /** Templates for outdoor and natural things: tree, house, snowman, cactus, mushroom, apple. */
 import {
-  circleProfile,
   cuboid,
   cylinder,
   flatShade,
@@ -11,6 +10,7 @@ import {
   rotateZ,
   scale,
   sphere,
+  torus,
   translate,
   type ProfilePoint,
   type Solid,
@@ -283,12 +283,7 @@ const snowman: Template = {
       const arm = rotateZ(cylinder(0.012, 0.008, 0, 0.26, 8), -s * between(random, 0.9, 1.2));
       return translate(arm, s * r1 * 0.7, y1 + r1 * 0.25, 0);
     });
-    const scarf = translate(
-      latheSolid(circleProfile(r2 * 0.82, 0.035, 12), 36, true),
-      0,
-      y1 + r1 * 0.8,
-      0,
-    );
+    const scarf = translate(torus(r2 * 0.82, 0.035, 12, 36), 0, y1 + r1 * 0.8, 0);
     const parts: Part[] = [
       ...part('snow', ...snow),
       ...part('coal', ...coal),

@@ -3,7 +3,6 @@ import {
   boxSolid,
   boxUnion,
   type Box,
-  circleProfile,
   cuboid,
   cylinder,
   flatShade,
@@ -13,6 +12,7 @@ import {
   rotateZ,
   scale,
   sphere,
+  torus,
   translate,
   type Solid,
 } from './geometry/index.ts';
@@ -234,17 +234,14 @@ const cone: Template = {
   },
 };
 
-const torus: Template = {
+const torusTemplate: Template = {
   name: 'torus',
   nouns: ['torus', 'hoop', 'halo', 'lifebuoy'],
   main: 'torus',
   finishes: { torus: 'hashed' },
   build({ random }) {
     const tube = between(random, 0.16, 0.2);
-    return part(
-      'torus',
-      translate(latheSolid(circleProfile(0.5 - tube, tube, 24), 64, true), 0, tube, 0),
-    );
+    return part('torus', translate(torus(0.5 - tube, tube, 24, 64), 0, tube, 0));
   },
 };
 
@@ -255,5 +252,5 @@ export const PRIMITIVES: readonly Template[] = [
   crate,
   cylinderTemplate,
   cone,
-  torus,
+  torusTemplate,
 ];

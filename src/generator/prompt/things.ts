@@ -1,6 +1,5 @@
 /** Templates for made things: car, sword, rocket, chess pawn, wheel, ring, donut. */
 import {
-  circleProfile,
   cuboid,
   cylinder,
   flatShade,
@@ -11,6 +10,7 @@ import {
   rotateZ,
   scale,
   sphere,
+  torus,
   translate,
   type ProfilePoint,
   type Solid,
@@ -531,7 +531,7 @@ const donut: Template = {
   build({ random, variant }) {
     const r = between(random, 0.16, 0.19);
     const R = 0.5 - r;
-    const dough = translate(latheSolid(circleProfile(R, r, 24), 64, true), 0, r, 0);
+    const dough = translate(torus(R, r, 24, 64), 0, r, 0);
     if (variant === 'plain') return part('dough', dough);
     const outer = r + 0.012;
     const inner = r - 0.03;

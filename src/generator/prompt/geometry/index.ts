@@ -12,11 +12,11 @@ export { boxSolid, boxUnion, cuboid, type Box } from './boxes.ts';
 export { loft, prism } from './extrude.ts';
 export {
   capsule,
-  circleProfile,
   cylinder,
   ellipsoid,
   latheSolid,
   sphere,
+  torus,
   type ProfilePoint,
 } from './lathe.ts';
 export { bezier, smoothPath } from './paths.ts';

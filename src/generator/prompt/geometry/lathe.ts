@@ -110,12 +110,16 @@ function sphereProfile(radius: number, steps = 24): ProfilePoint[] {
   });
 }
 
-/** Profile of a circle (the tube of a torus), as a closed loop. */
-export function circleProfile(centreR: number, radius: number, steps = 24): ProfilePoint[] {
-  return Array.from({ length: steps }, (_, i) => {
+/**
+ * A torus around the Y axis in the XZ plane, centred at the origin: a tube of `radius` (a circle
+ * of `steps` points) whose centre runs round at `centreR`, in `segments` segments.
+ */
+export function torus(centreR: number, radius: number, steps: number, segments: number): Solid {
+  const tube: ProfilePoint[] = Array.from({ length: steps }, (_, i) => {
     const t = (2 * Math.PI * i) / steps;
     return { r: centreR + radius * Math.cos(t), y: radius * Math.sin(t) };
   });
+  return latheSolid(tube, segments, true);
 }
 
 /** A solid cylinder (or, with `top` ≠ `bottom`, a truncated cone) on the XZ plane, y from y0 to y1. */
