@@ -6,8 +6,8 @@ import {
   rotateY,
   rotateZ,
   sphere,
-  torus,
   translate,
+  torus,
   type ProfilePoint,
   type Solid,
 } from './geometry/index.ts';
