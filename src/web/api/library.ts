@@ -215,7 +215,7 @@ export function useSetFavourite() {
  * Names a task, renames it or clears its name (`PATCH /api/library/{id}` with `name`; null
  * clears it, decision 0085). The new name shows at once everywhere the entry is cached and goes
  * back if the server refuses it (its 400 names `name`: the caller shows it at the field); the
- * library is read again after, so a search or an order sees the name.
+ * library's lists are read again when next shown, so a search sees the name.
  */
 export function useRenameTask() {
   const queryClient = useQueryClient();
@@ -233,7 +233,11 @@ export function useRenameTask() {
       patchCachedEntries(queryClient, scope, new Set([id]), { name: previous }),
     onSuccess: (entry) =>
       patchCachedEntries(queryClient, scope, new Set([entry.id]), { name: entry.name ?? null }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) }),
+    // Every list is marked stale, to be read again when next shown, but none now: a card
+    // renamed under a search it no longer matches stays until the search changes, instead of
+    // vanishing under the pointer (as a star does).
+    onSettled: () =>
+      queryClient.invalidateQueries({ queryKey: queryKeys.library(scope), refetchType: 'none' }),
   });
 }
 

@@ -97,8 +97,6 @@ export function RenameForm({
           setValue(e.target.value);
           if (error) setError(null);
         }}
-        // The grid's keys (Space selects, Enter opens) are for cards, not for typing.
-        onKeyDownCapture={(e) => e.stopPropagation()}
       />
       <div className="rename-buttons">
         <button type="submit" className="small primary" disabled={rename.isPending}>

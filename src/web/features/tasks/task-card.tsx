@@ -43,7 +43,19 @@ export function TaskCard({
           </span>
         )}
         <span className="task-card-text">
-          <strong>{entry.model}</strong> <span className="muted">{title(entry)}</span>
+          {/* A named model says its name first, the model and what it was made from beside it. */}
+          {entry.name?.trim() ? (
+            <>
+              <strong>{entry.name.trim()}</strong>{' '}
+              <span className="muted">
+                {entry.model} · {title(entry)}
+              </span>
+            </>
+          ) : (
+            <>
+              <strong>{entry.model}</strong> <span className="muted">{title(entry)}</span>
+            </>
+          )}
           <span
             className={`small ${status === 'failed' ? 'error' : status === 'completed' ? 'ok' : ''}`}
           >
