@@ -52,7 +52,7 @@ async function uploaded(page: Page, fixture: string, name: string): Promise<stri
 const cards = (page: Page) => page.locator('.gallery-card');
 const cardOf = (page: Page, text: string) => cards(page).filter({ hasText: text });
 const search = (page: Page) =>
-  page.getByRole('searchbox', { name: 'Search prompts and file names' });
+  page.getByRole('searchbox', { name: 'Search names, prompts and file names' });
 const params = (page: Page) => Object.fromEntries(new URL(page.url()).searchParams);
 
 test('the gallery searches, filters, sorts, stars, selects and hides with Undo, by mouse and keys, with the filters in the address', async ({

@@ -89,7 +89,7 @@ test('name a model from its result, rename it from its card and the viewer, find
   await expect(card.getByRole('heading', { level: 2 })).toHaveText(
     `Granny’s teapot · beta-text · “${PROMPT}”`,
   );
-  const search = page.getByRole('searchbox', { name: 'Search prompts and file names' });
+  const search = page.getByRole('searchbox', { name: 'Search names, prompts and file names' });
   await search.fill('granny');
   await expect(page).toHaveURL(/[?&]q=granny/);
   await expect(page.locator('[data-card]')).toHaveCount(1);

@@ -37,7 +37,7 @@ export function GalleryToolbar({
       <div className="gallery-tools-row">
         <div className="gallery-search">
           <label htmlFor={`${id}-q`} className="visually-hidden">
-            Search prompts and file names
+            Search names, prompts and file names
           </label>
           <span className="gallery-search-icon" aria-hidden="true">
             ⌕
@@ -45,7 +45,7 @@ export function GalleryToolbar({
           <input
             id={`${id}-q`}
             type="search"
-            placeholder="Search prompts and file names"
+            placeholder="Search names, prompts and file names"
             autoComplete="off"
             spellCheck={false}
             maxLength={200}
