@@ -6,16 +6,11 @@ import {
   cylinder,
   latheSolid,
   prism,
-  rotateX,
-  rotateY,
-  rotateZ,
-  scale,
   sphere,
-  translate,
   tube,
-  type ProfilePoint,
-  type Solid,
 } from './geometry/index.ts';
+import { rotateX, rotateY, rotateZ, scale, translate } from './geometry/index.ts';
+import type { ProfilePoint, Solid } from './geometry/index.ts';
 import { between, handle, part, type Part, type Template } from './template.ts';
 
 const SEGMENTS = 48;

@@ -1,20 +1,7 @@
 /** Templates for outdoor and natural things: tree, house, snowman, cactus, mushroom, apple. */
-import {
-  cuboid,
-  cylinder,
-  flatShade,
-  latheSolid,
-  prism,
-  rotateX,
-  rotateY,
-  rotateZ,
-  scale,
-  sphere,
-  torus,
-  translate,
-  type ProfilePoint,
-  type Solid,
-} from './geometry/index.ts';
+import { cuboid, cylinder, latheSolid, prism, sphere, torus } from './geometry/index.ts';
+import { flatShade, rotateX, rotateY, rotateZ, scale, translate } from './geometry/index.ts';
+import type { ProfilePoint, Solid } from './geometry/index.ts';
 import { between, part, randomAngle, ribbedColumn, type Part, type Template } from './template.ts';
 
 const BARK = { hex: '#6d4c41', roughness: 0.9 };

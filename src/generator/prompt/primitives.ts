@@ -2,20 +2,14 @@
 import {
   boxSolid,
   boxUnion,
-  type Box,
   cuboid,
   cylinder,
-  flatShade,
   latheSolid,
-  rotateX,
-  rotateY,
-  rotateZ,
-  scale,
   sphere,
   torus,
-  translate,
-  type Solid,
 } from './geometry/index.ts';
+import { flatShade, rotateX, rotateY, rotateZ, scale, translate } from './geometry/index.ts';
+import type { Box, Solid } from './geometry/index.ts';
 import { between, part, type Template } from './template.ts';
 
 const ball: Template = {

@@ -1,20 +1,7 @@
 /** Templates for made things: car, sword, rocket, chess pawn, wheel, ring, donut. */
-import {
-  cuboid,
-  cylinder,
-  flatShade,
-  latheSolid,
-  prism,
-  rotateX,
-  rotateY,
-  rotateZ,
-  scale,
-  sphere,
-  torus,
-  translate,
-  type ProfilePoint,
-  type Solid,
-} from './geometry/index.ts';
+import { cuboid, cylinder, latheSolid, prism, sphere, torus } from './geometry/index.ts';
+import { flatShade, rotateX, rotateY, rotateZ, scale, translate } from './geometry/index.ts';
+import type { ProfilePoint, Solid } from './geometry/index.ts';
 import type { Random } from './finish.ts';
 import { between, offsetPolygon, part, randomAngle, type Template } from './template.ts';
 
