@@ -1,6 +1,7 @@
 // Tests only: the Kiln server in-process, over the real mock (or a scripted upstream), with
 // real storage (SQLite file and blobs in a temp DATA_DIR).
 import { Hono } from 'hono';
+import { afterEach } from 'vitest';
 import { PendingTaskSchema, TaskSchema, type Task } from '../contract/index.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -149,4 +150,22 @@ export async function finishedTask(s: TestServer, body: object, key = KEY): Prom
   const { id } = PendingTaskSchema.parse(await created.json());
   await pollUntilDone(s, id, key);
   return id;
+}
+
+/**
+ * For a test file whose tests each start a server: call once at the top; each test then starts
+ * its own with the function it returns, and it is closed after that test.
+ */
+export function serverPerTest(): (
+  options?: Parameters<typeof startTestServer>[0],
+) => Promise<TestServer> {
+  const open: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((server) => server.close()));
+  });
+  return async (options) => {
+    const server = await startTestServer(options);
+    open.push(server);
+    return server;
+  };
 }

@@ -1,21 +1,11 @@
 // Operating Kiln (issue 25): metric names and labels, the log's shape, request ids.
 import { PassThrough } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from './logger.ts';
 import { upstreamOperation } from './upstream-metrics.ts';
-import {
-  KEY,
-  post,
-  pollUntilDone,
-  startTestServer,
-  type TestServer,
-} from '../../testing/server.ts';
+import { KEY, post, pollUntilDone, serverPerTest } from '../../testing/server.ts';
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = serverPerTest();
 
 function captured() {
   const stream = new PassThrough();
@@ -31,7 +21,7 @@ const flush = () => new Promise((r) => setTimeout(r, 50));
 
 describe('GET /metrics', () => {
   it('is Prometheus text with the process metrics, requests by route template, and Kiln’s own', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const created = await server.request(
       '/api/v1/3d/generations',
       post({ model: 'beta-text', prompt: 'a vase' }),
@@ -76,7 +66,7 @@ describe('GET /metrics', () => {
   });
 
   it('needs the token when METRICS_TOKEN is set', async () => {
-    server = await startTestServer({ metricsToken: 'a-long-enough-metrics-token' });
+    const server = await startServer({ metricsToken: 'a-long-enough-metrics-token' });
     expect((await server.request('/metrics', { key: null })).status).toBe(401);
     expect(
       (await server.request('/metrics', { key: null, headers: { authorization: 'Bearer wrong' } }))
@@ -93,7 +83,7 @@ describe('GET /metrics', () => {
 describe('the log', () => {
   it('is one JSON object a line per request: time, level, msg, req_id, route, status, duration, key fingerprint', async () => {
     const { logger, lines } = captured();
-    server = await startTestServer({ logger });
+    const server = await startServer({ logger });
     const res = await server.request('/api/library/task_x', {
       headers: { 'x-request-id': 'trace-42' },
     });
@@ -116,7 +106,7 @@ describe('the log', () => {
 
   it('makes a request id when none is given, or when the one given is not safe to keep', async () => {
     const { logger, lines } = captured();
-    server = await startTestServer({ logger });
+    const server = await startServer({ logger });
     for (const given of [undefined, 'a b', 'x'.repeat(200), 'ok\u0007']) {
       const res = await server.request(
         '/api/health',

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   LibraryEntrySchema,
   LibraryPageSchema,
@@ -10,22 +10,12 @@ import {
 } from '../../contract/index.ts';
 import { solid } from '../../testing/images.ts';
 import { photoDataUri } from '../../testing/mock.ts';
-import {
-  KEY,
-  ORIGIN,
-  finishedTask,
-  startTestServer,
-  type TestServer,
-} from '../../testing/server.ts';
+import { KEY, ORIGIN, finishedTask, serverPerTest, type TestServer } from '../../testing/server.ts';
 import { ownerHasher } from '../owner-id.ts';
 import { FRAMEABLE_CSP } from '../security.ts';
 import { newShareToken } from './service.ts';
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = serverPerTest();
 
 const OTHER = 'tr_other_key';
 /** The owner id the test server files KEY's tasks under (its secret is 32 bytes of 7). */
@@ -73,7 +63,7 @@ const publicPaths = (token: string) => [
 
 describe('share links', () => {
   it('makes one link per task, answers it again, shows it in the library, and revokes it', async () => {
-    server = await startTestServer({ staticDir: staticDir() });
+    const server = await startServer({ staticDir: staticDir() });
     const id = await finishedTask(server, { model: 'beta-text', prompt: 'a small red vase' });
 
     const made = await share(server, id, 'POST');
@@ -156,7 +146,7 @@ describe('share links', () => {
   });
 
   it("lets no other key share, read or revoke a task's link, and says nothing of it to them", async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const id = await finishedTask(server, { model: 'alpha', image_url: photoDataUri('chair.png') });
     for (const method of ['POST', 'GET', 'DELETE']) {
       const res = await share(server, id, method, OTHER);
@@ -186,7 +176,7 @@ describe('share links', () => {
 
   it('shares only a finished model Kiln has kept, and says why not', async () => {
     // An upstream whose model URLs cannot be fetched: completed, but not archived.
-    server = await startTestServer({
+    const server = await startServer({
       fetchGlb: async () => {
         throw new Error('unreachable');
       },
@@ -208,7 +198,7 @@ describe('share links', () => {
   });
 
   it('serves the GLB ranged and conditionally, revalidated on every use, and the picture', async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const id = await finishedTask(server, { model: 'alpha', image_url: photoDataUri('chair.png') });
     const link = ShareSchema.parse(await (await share(server, id, 'POST')).json());
     const path = `/api/shares/${link.token}/model.glb`;
@@ -258,7 +248,7 @@ describe('share links', () => {
   });
 
   it('puts no owner, key or task id in any public answer', async () => {
-    server = await startTestServer({ staticDir: staticDir() });
+    const server = await startServer({ staticDir: staticDir() });
     const id = await finishedTask(server, { model: 'alpha', image_url: photoDataUri('chair.png') });
     await server.request(`/api/library/${id}/thumbnail`, {
       method: 'PUT',
@@ -282,7 +272,7 @@ describe('share links', () => {
   });
 
   it('answers 404 at once for tokens that are not links, whatever their shape', async () => {
-    server = await startTestServer({ staticDir: staticDir() });
+    const server = await startServer({ staticDir: staticDir() });
     for (const token of [
       newShareToken(),
       'short',
@@ -310,7 +300,7 @@ describe('share links', () => {
   });
 
   it('makes links on PUBLIC_URL when it is set', async () => {
-    server = await startTestServer({ publicUrl: 'https://kiln.example/' });
+    const server = await startServer({ publicUrl: 'https://kiln.example/' });
     const id = await finishedTask(server, { model: 'beta-text', prompt: 'a lamp' });
     const link = ShareSchema.parse(await (await share(server, id, 'POST')).json());
     expect(link.url).toBe(`https://kiln.example/s/${link.token}`);
@@ -320,7 +310,7 @@ describe('share links', () => {
 
 describe('the share page shell', () => {
   it('has Open Graph and Twitter tags with the absolute picture, noindex, and preloads', async () => {
-    server = await startTestServer({ staticDir: staticDir() });
+    const server = await startServer({ staticDir: staticDir() });
     const id = await finishedTask(server, {
       model: 'beta-text',
       prompt: 'a red "vase" <script>alert(1)</script> & co',
@@ -372,7 +362,7 @@ describe('the share page shell', () => {
   });
 
   it('lets any site frame the embed, and no other page', async () => {
-    server = await startTestServer({ staticDir: staticDir() });
+    const server = await startServer({ staticDir: staticDir() });
     const id = await finishedTask(server, { model: 'beta-text', prompt: 'a mug' });
     const link = ShareSchema.parse(await (await share(server, id, 'POST')).json());
 

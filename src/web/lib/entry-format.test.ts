@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LibraryEntry } from '../../contract/index.ts';
+import { libraryEntry } from '../../testing/library-entry.ts';
 import {
   archiveNote,
   describeEntries,
@@ -156,25 +156,7 @@ describe('archiveNote', () => {
 });
 
 describe('describeEntry', () => {
-  const entry = (over: Partial<LibraryEntry>): LibraryEntry => ({
-    id: 'task_abc',
-    model: 'beta',
-    mode: 'async',
-    status: 'completed',
-    progress: 100,
-    progress_stage: null,
-    images: [],
-    prompt: null,
-    created: Date.UTC(2026, 10, 24, 15, 32) / 1000,
-    completed_at: null,
-    updated_ms: 0,
-    credits_consumed: 15,
-    credits_remaining: 985,
-    error: null,
-    model_url: null,
-    archived: true,
-    ...over,
-  });
+  const entry = libraryEntry;
 
   it('names a photo entry by its file name, several views by the first and a count, with the minute', () => {
     const one = describeEntry(
@@ -224,25 +206,7 @@ describe('describeEntry', () => {
 });
 
 describe('names (decision 0085)', () => {
-  const named = {
-    id: 'task_abc',
-    model: 'beta-text',
-    mode: 'async',
-    status: 'completed',
-    progress: 100,
-    progress_stage: null,
-    images: [],
-    prompt: 'a red vase',
-    name: 'Blue teapot',
-    created: Date.UTC(2026, 10, 24, 15, 32) / 1000,
-    completed_at: null,
-    updated_ms: 0,
-    credits_consumed: 15,
-    credits_remaining: 985,
-    error: null,
-    model_url: null,
-    archived: true,
-  } satisfies LibraryEntry;
+  const named = libraryEntry({ model: 'beta-text', prompt: 'a red vase', name: 'Blue teapot' });
 
   it('puts the name first, what it was made from beside it', () => {
     expect(taskLabel(named, 'today')).toBe('Blue teapot, beta-text task “a red vase” from today');

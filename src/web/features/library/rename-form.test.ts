@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { libraryEntry } from '../../../testing/library-entry.ts';
 import { RenameForm } from './rename-form.tsx';
 
 vi.mock('../../lib/key-store.ts', () => ({
@@ -18,24 +19,15 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const ENTRY = {
+const ENTRY = libraryEntry({
   id: 'task_1',
   model: 'beta-text',
-  mode: 'async',
-  status: 'completed',
-  progress: 100,
-  progress_stage: null,
-  images: [],
   prompt: 'a red vase',
   created: 1_800_000_000,
-  completed_at: null,
-  updated_ms: 0,
   credits_consumed: 10,
   credits_remaining: 990,
-  error: null,
-  model_url: null,
   archived: false,
-};
+});
 
 /** The form for an entry named `name`, and what `onClose` was told. */
 function render(name: string | null) {
