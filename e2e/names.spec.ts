@@ -190,4 +190,15 @@ test('renaming fits a phone: the card and the result at 390×844', async ({ page
   await card.getByRole('button', { name: 'Cancel' }).click();
   await expect(card.getByRole('heading', { level: 2 })).toContainText('A teapot with a name');
   await shot(page, info, 'names-gallery-390');
+
+  // The credits history's row says the long name and wraps it: no sideways scroll.
+  await page.goto('/credits');
+  await expect(page.getByRole('link', { name: /^A teapot with a name/ })).toBeVisible();
+  await expect
+    .poll(() =>
+      page.locator('.credits-table-wrap').evaluate((el) => el.scrollWidth - el.clientWidth),
+    )
+    .toBeLessThanOrEqual(0);
+  expect(await overflowing(page)).toEqual([]);
+  await shot(page, info, 'names-credits-390');
 });

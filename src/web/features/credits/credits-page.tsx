@@ -171,7 +171,10 @@ function TaskCostsSection() {
                         </time>
                       </td>
                       <td data-label="Task" className="credits-task">
-                        <Link href={`/tasks/${encodeURIComponent(entry.id)}`}>
+                        <Link
+                          href={`/tasks/${encodeURIComponent(entry.id)}`}
+                          {...(nameOf(entry) ? { className: 'credits-name' } : {})}
+                        >
                           {nameOf(entry) ?? entry.model}
                         </Link>
                         {(nameOf(entry) || subjectOf(entry)) && (

@@ -123,7 +123,7 @@ export function RenameForm({
 /**
  * A title that can be renamed: the title (`children`) with a "Rename" button beside it, or, once
  * pressed, the field that names the model. Focus goes to the field, and back to the button when
- * it is closed.
+ * it is closed. Without an entry (not loaded yet), the title alone, in the same place.
  */
 export function Renamable({
   entry,
@@ -131,7 +131,7 @@ export function Renamable({
   label = 'Rename',
   className,
 }: {
-  entry: Pick<LibraryEntry, 'id' | 'name'>;
+  entry: Pick<LibraryEntry, 'id' | 'name'> | undefined;
   children: ReactNode;
   /** The button's accessible name. */
   label?: string;
@@ -145,20 +145,22 @@ export function Renamable({
   };
   return (
     <div className={`renamable${className ? ` ${className}` : ''}`}>
-      {editing ? (
+      {editing && entry ? (
         <RenameForm entry={entry} onClose={close} />
       ) : (
         <>
           {children}
-          <button
-            type="button"
-            ref={buttonRef}
-            className="small rename-button"
-            aria-label={label}
-            onClick={() => setEditing(true)}
-          >
-            Rename
-          </button>
+          {entry && (
+            <button
+              type="button"
+              ref={buttonRef}
+              className="small rename-button"
+              aria-label={label}
+              onClick={() => setEditing(true)}
+            >
+              Rename
+            </button>
+          )}
         </>
       )}
     </div>

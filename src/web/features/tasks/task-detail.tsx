@@ -270,13 +270,10 @@ function TaskShown({
       data-status={t.status}
     >
       <div className="task-head">
-        {e ? (
-          <Renamable entry={e} className="task-title">
-            <TaskHeading id={id} heading={H} headingRef={headingRef} task={t} entry={e} />
-          </Renamable>
-        ) : (
+        {/* One tree with or without the entry: the heading keeps its focus when the entry loads. */}
+        <Renamable entry={e} className="task-title">
           <TaskHeading id={id} heading={H} headingRef={headingRef} task={t} entry={e} />
-        )}
+        </Renamable>
         <span
           className={`badge ${t.status === 'completed' ? 'ok' : t.status === 'failed' ? 'failed' : ''}`}
         >
