@@ -120,6 +120,16 @@ export async function generate(
   return { id, detail };
 }
 
+/** A prompt model made in the studio with beta-text and finished: its task id and detail panel. */
+export async function finishedPromptModel(page: Page, prompt: string) {
+  await page.goto('/');
+  await pickModel(page, 'beta-text');
+  await page.getByRole('textbox', { name: 'Prompt' }).fill(prompt);
+  const { id, detail } = await generate(page);
+  await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+  return { id, detail };
+}
+
 /** Elements that run past the window's right edge (the first six), for "nothing sticks out". */
 export async function overflowing(page: Page): Promise<string[]> {
   return page.evaluate(() =>

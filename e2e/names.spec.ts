@@ -4,9 +4,8 @@ import {
   downloadGlb,
   expectAccessible,
   expectRenderedModel,
-  generate,
+  finishedPromptModel,
   overflowing,
-  pickModel,
   shot,
   useKey,
 } from './helpers.ts';
@@ -18,14 +17,7 @@ import {
 const PROMPT = 'a small blue teapot';
 
 /** A finished prompt model in the studio: its id and its detail panel. */
-async function finishedModel(page: Page) {
-  await page.goto('/');
-  await pickModel(page, 'beta-text');
-  await page.getByRole('textbox', { name: 'Prompt' }).fill(PROMPT);
-  const { id, detail } = await generate(page);
-  await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
-  return { id, detail };
-}
+const finishedModel = (page: Page) => finishedPromptModel(page, PROMPT);
 
 test('name a model from its result, rename it from its card and the viewer, find it, download it, share it', async ({
   page,

@@ -5,9 +5,8 @@ import {
   DEMO_KEY,
   expectAccessible,
   expectRenderedModel,
-  generate,
+  finishedPromptModel,
   overflowing,
-  pickModel,
   shot,
   useKey,
 } from './helpers.ts';
@@ -30,11 +29,7 @@ async function embeddingSite(html: string) {
 
 /** A finished prompt model in the studio, shown (so its picture is kept): its task id. */
 async function finishedModel(page: Page): Promise<string> {
-  await page.goto('/');
-  await pickModel(page, 'beta-text');
-  await page.getByRole('textbox', { name: 'Prompt' }).fill(PROMPT);
-  const { id, detail } = await generate(page);
-  await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 30_000 });
+  const { id, detail } = await finishedPromptModel(page, PROMPT);
   await expectRenderedModel(detail.getByTestId('model-viewer'));
   // The viewer drew the model's picture: the link preview shows it.
   await expect
