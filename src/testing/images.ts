@@ -2,6 +2,7 @@
 import { readPhoto } from './fixtures.ts';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
+import { normaliseImage } from '../server/uploads/normalise-image.ts';
 
 export const photo = (name: 'chair.png' | 'teapot.png'): Uint8Array => readPhoto(name);
 
@@ -88,3 +89,29 @@ export const HEIC = new Uint8Array([
 ]);
 export const PDF = bytesOf('%PDF-1.7\n%âãÏÓ\n1 0 obj\n<< /Type /Catalog >>\nendobj\n');
 export const TEXT = bytesOf('Hello! This is not a photo, even though it is called photo.png.\n');
+
+/** How a photo may reach the generator: as sent, as Kiln stores it, a copy of that, or as JPEG. */
+export type ReEncoding = 'sent' | 'stored' | 'stored again' | `jpeg ${70 | 85 | 100}`;
+
+/**
+ * Every re-encoding of `sent` that segmentation must not flip on (issue 23, item 1): the bytes as
+ * sent (a file or a data: URI), Kiln's stored upload, a copy of that stored copy, and JPEG at
+ * quality 70, 85 and 100 (flattened on white).
+ */
+export async function reEncodings(sent: Uint8Array): Promise<[ReEncoding, Uint8Array][]> {
+  const stored = (await normaliseImage(sent)).bytes;
+  const jpegs = await Promise.all(
+    ([70, 85, 100] as const).map(async (q): Promise<[ReEncoding, Uint8Array]> => [
+      `jpeg ${q}`,
+      new Uint8Array(
+        await sharp(sent).flatten({ background: '#ffffff' }).jpeg({ quality: q }).toBuffer(),
+      ),
+    ]),
+  );
+  return [
+    ['sent', sent],
+    ['stored', stored],
+    ['stored again', (await normaliseImage(stored)).bytes],
+    ...jpegs,
+  ];
+}
