@@ -45,6 +45,10 @@ export const ERROR_CODES = {
   // Kiln's own API
   assetNotFound: 'asset_not_found',
   shareNotFound: 'share_not_found',
+  /** No such collection for this key (never made, another owner's, or deleted). */
+  collectionNotFound: 'collection_not_found',
+  /** The owner already has a collection by that name (names are unique regardless of case). */
+  collectionNameTaken: 'collection_name_taken',
   uploadNotFound: 'upload_not_found',
   fileNotFound: 'file_not_found',
   upstreamUnreachable: 'upstream_unreachable',

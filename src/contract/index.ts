@@ -9,3 +9,4 @@ export * from './optimise.ts';
 export * from './text.ts';
 export * from './model-name.ts';
 export * from './prompt-check.ts';
+export * from './collections.ts';

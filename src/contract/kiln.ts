@@ -65,6 +65,8 @@ export const LibraryEntrySchema = z.object({
    * the page's address and when it was made; null when the task is not shared.
    */
   share: z.object({ url: z.string(), created_ms: z.number() }).nullable().optional(),
+  /** The ids of the owner's collections the model sits in (decision 0087); absent from older servers. */
+  collections: z.array(z.string()).optional(),
   /**
    * Kiln's copy of the model: `archived`; `pending` (being fetched); `retrying` after a failed
    * download (`next_attempt_ms`); `failed` once Kiln gave up (the upstream's link may still work
