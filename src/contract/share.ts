@@ -21,6 +21,12 @@ export const ShareSchema = z.object({
   embed_html: z.string(),
   /** Epoch ms. */
   created_ms: z.number(),
+  /**
+   * The link's USDZ for AR Quick Look (`/api/shares/{token}/model.usdz`), once the owner's
+   * browser has made and uploaded it (`PUT /api/library/{id}/share/model.usdz`); null until then.
+   * Absent from older servers.
+   */
+  usdz_url: z.string().nullable().optional(),
 });
 export type Share = z.infer<typeof ShareSchema>;
 
@@ -48,6 +54,11 @@ export const PublicShareSchema = z.object({
   model_url: z.string(),
   /** A picture of the model (`/api/shares/{token}/thumbnail.webp`), when one was drawn. */
   thumbnail_url: z.string().nullable(),
+  /**
+   * The model as USDZ for AR Quick Look on iPhone and iPad (`/api/shares/{token}/model.usdz`),
+   * when the owner's browser has made one; null until then. Absent from older servers.
+   */
+  usdz_url: z.string().nullable().optional(),
   /** The public page, absolute. */
   url: z.string(),
 });

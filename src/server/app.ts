@@ -84,7 +84,8 @@ export function createServerApp(input: ServerDeps): ServerApp {
         !path.startsWith('/api/') ||
         path.startsWith('/api/v1/') ||
         /^\/api\/uploads\/?$/.test(path) ||
-        /^\/api\/library\/[^/]+\/thumbnail$/.test(path)
+        /^\/api\/library\/[^/]+\/thumbnail$/.test(path) ||
+        /^\/api\/library\/[^/]+\/share\/model\.usdz$/.test(path)
       );
     }),
   );

@@ -149,7 +149,7 @@ export function storageSuite(name: string, open: () => Promise<Storage>) {
         );
         expect(made[0]?.token).toBe(made[1]?.token);
         const token = made[0]!.token;
-        expect(made[0]).toEqual({ token, taskId: 't', createdMs: 5 });
+        expect(made[0]).toEqual({ token, taskId: 't', createdMs: 5, usdzSha256: null });
         expect(await shares.create('o1', 't', 'C'.repeat(24), 9)).toEqual(made[0]);
         expect(await shares.forTask('o1', 't')).toEqual(made[0]);
         expect(await shares.forTask('o2', 't')).toBeUndefined(); // not o2's link
@@ -171,7 +171,18 @@ export function storageSuite(name: string, open: () => Promise<Storage>) {
           created: 1_800_000_000,
           assetSha256: 'f'.repeat(64),
           thumbnailSha256: null,
+          usdzSha256: null,
+          preview: null,
         });
+        // The link's USDZ and preview picture are kept with it (the owner's link only).
+        expect(await shares.setUsdz('o2', 't', '2'.repeat(64))).toBe(false);
+        expect(await shares.setUsdz('o1', 't', '2'.repeat(64))).toBe(true);
+        await shares.setPreview(token, { key: 'k'.repeat(64), sha256: '3'.repeat(64) });
+        expect(await shares.resolve(token)).toMatchObject({
+          usdzSha256: '2'.repeat(64),
+          preview: { key: 'k'.repeat(64), sha256: '3'.repeat(64) },
+        });
+        expect((await shares.forTask('o1', 't'))?.usdzSha256).toBe('2'.repeat(64));
         // Public facts only: nothing names the owner or the task.
         expect(JSON.stringify(shown)).not.toMatch(/o1|"t"/);
         await library.setThumbnail('o1', 't', '1'.repeat(64));
@@ -186,6 +197,8 @@ export function storageSuite(name: string, open: () => Promise<Storage>) {
         // Shared again: a new token; the old one stays dead.
         const again = await shares.create('o1', 't', 'D'.repeat(24), 20);
         expect(again.token).toBe('D'.repeat(24));
+        expect(again.usdzSha256).toBeNull(); // the old link's USDZ went with it
+        expect((await shares.resolve(again.token))?.preview).toBeNull();
         expect(await shares.resolve(token)).toBeUndefined();
         expect(await shares.resolve(again.token)).toBeDefined();
       }));

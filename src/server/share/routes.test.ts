@@ -106,6 +106,7 @@ describe('share links', () => {
       created: entry.created,
       model_url: `/api/shares/${link.token}/model.glb`,
       thumbnail_url: null,
+      usdz_url: null,
       url: link.url,
     });
     const glb = await server.request(`/api/shares/${link.token}/model.glb`, { key: null });
@@ -334,9 +335,13 @@ describe('the share page shell', () => {
     expect(html).toMatch(/<meta property="og:description" content="A 3D model made with Kiln/);
     expect(html).toMatch(/<meta name="description" content="A 3D model made with Kiln/);
     expect(html).not.toContain('Kiln: a browser studio'); // the app's description, replaced
-    // No picture drawn yet: a small card, and no og:image.
-    expect(html).toContain('<meta name="twitter:card" content="summary" />');
-    expect(html).not.toContain('og:image');
+    // No picture of the model drawn yet: the preview is its name on Kiln's stage, still large.
+    const image = `${ORIGIN}/api/shares/${link.token}/preview.jpg`;
+    expect(html).toContain(`<meta property="og:image" content="${image}" />`);
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
+    expect(html).toContain(
+      `<meta property="og:image:alt" content="The name of the 3D model “${escaped}”, on Kiln’s stage" />`,
+    );
     expect(html).toContain(
       '<link rel="modulepreload" crossorigin href="/assets/share-page-S.js" />',
     );
@@ -350,15 +355,19 @@ describe('the share page shell', () => {
     });
     res = await server.request(`/s/${link.token}`, { key: null });
     html = await res.text();
-    const image = `${ORIGIN}/api/shares/${link.token}/thumbnail.webp`;
     expect(html).toContain(`<meta property="og:image" content="${image}" />`);
-    expect(html).toContain('<meta property="og:image:type" content="image/webp" />');
-    expect(html).toContain('<meta property="og:image:width" content="480" />');
+    expect(html).toContain('<meta property="og:image:type" content="image/jpeg" />');
+    expect(html).toContain('<meta property="og:image:width" content="1200" />');
+    expect(html).toContain('<meta property="og:image:height" content="630" />');
+    expect(html).toContain(
+      `<meta property="og:image:alt" content="The 3D model “${escaped}” on Kiln’s stage, with its name" />`,
+    );
     expect(html).toContain(`<meta name="twitter:image" content="${image}" />`);
     expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
     // The picture the tags name is there for a preview fetcher (no key).
     const picture = await server.request(new URL(image).pathname, { key: null });
     expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/jpeg');
   });
 
   it('lets any site frame the embed, and no other page', async () => {

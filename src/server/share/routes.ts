@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { createHash } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
 import { ERROR_CODES, type LibraryEntry, type Share } from '../../contract/index.ts';
@@ -12,15 +13,24 @@ import type { BlobStore } from '../storage/blobs.ts';
 import type { LibraryRow, LibraryStore } from '../storage/library.ts';
 import type { SharedModel, ShareStore } from '../storage/shares.ts';
 import {
+  PREVIEW_HEIGHT,
+  PREVIEW_TYPE,
+  PREVIEW_WIDTH,
+  previewKey,
+  renderPreview,
+} from './preview.ts';
+import {
   isShareToken,
   newShareToken,
   ownerView,
+  previewSubtitle,
   publicView,
   shareDescription,
   shareTitle,
   shareUrls,
   sharedFiles,
 } from './service.ts';
+import { USDZ_MAX_BYTES, checkUsdz, usdzTooLarge } from './usdz.ts';
 
 export interface ShareRouteDeps {
   shares: ShareStore;
@@ -83,6 +93,7 @@ export function shareRoutes(deps: ShareRouteDeps) {
   app.use('/library', withShares(deps));
   app.use('/library/*', withShares(deps));
   app.use('/library/:id/share', owner(deps.ownerOf, { required: 'to share a model' }));
+  app.use('/library/:id/share/*', owner(deps.ownerOf, { required: 'to share a model' }));
 
   /** The owner's completed, archived task, or the error that says why it cannot be shared. */
   const shareable = async (c: Context<OwnerEnv>) => {
@@ -146,6 +157,49 @@ export function shareRoutes(deps: ShareRouteDeps) {
     return c.body(null, 204);
   });
 
+  // The link's USDZ for AR Quick Look, made by the owner's browser (three's exporter needs a
+  // DOM canvas) and kept with the link: checked (a zip whose first file is the USD layer),
+  // stored by its hash, served at /api/shares/{token}/model.usdz until the link is revoked.
+  app.put(
+    '/library/:id/share/model.usdz',
+    bodyLimit({
+      maxSize: USDZ_MAX_BYTES,
+      onError: () => {
+        throw usdzTooLarge();
+      },
+    }),
+    async (c) => {
+      const owner = theOwner(c);
+      const row = await deps.library.get(owner, c.req.param('id'));
+      if (!row) throw notInLibrary();
+      const link = await deps.shares.forTask(owner, row.taskId);
+      if (!link)
+        throw new ApiError(404, {
+          code: ERROR_CODES.shareNotFound,
+          message: 'This task is not shared: share it first, then send its USDZ.',
+          param: 'id',
+        });
+      const bytes = new Uint8Array(await c.req.arrayBuffer());
+      checkUsdz(bytes);
+      const stored = await deps.blobs.put('assets', bytes, 'usdz');
+      if (!(await deps.shares.setUsdz(owner, row.taskId, stored.sha256)))
+        throw new ApiError(404, {
+          code: ERROR_CODES.shareNotFound,
+          message: 'This task stopped being shared while its USDZ was sent.',
+          param: 'id',
+        });
+      return c.json(
+        ownerView(
+          baseOf(c, deps.publicUrl),
+          { ...link, usdzSha256: stored.sha256 },
+          titleOfRow(row),
+        ),
+        200,
+        { 'Cache-Control': 'no-store' },
+      );
+    },
+  );
+
   // Public, no key. A token that is not shaped like one is unknown without a database read.
   const resolve = async (token: string): Promise<SharedModel> => {
     const model = isShareToken(token) ? await deps.shares.resolve(token) : undefined;
@@ -196,6 +250,45 @@ export function shareRoutes(deps: ShareRouteDeps) {
       ext: 'webp',
       contentType: 'image/webp',
     });
+  });
+
+  app.get('/shares/:token/model.usdz', async (c) => {
+    const model = await resolve(c.req.param('token'));
+    if (!model.usdzSha256) throw noSuchLink();
+    return serveShared(c, c.req.param('token'), {
+      kind: 'assets',
+      sha256: model.usdzSha256,
+      ext: 'usdz',
+      contentType: 'model/vnd.usdz+zip',
+    });
+  });
+
+  // The link preview picture (og:image): made once per key (the model's picture, its title and
+  // subtitle, the layout's version), kept in the blob store and remembered with the link, so a
+  // second request, here or on another replica, reads it, and a rename makes a new one.
+  app.get('/shares/:token/preview.jpg', async (c) => {
+    const token = c.req.param('token');
+    const model = await resolve(token);
+    const title = shareTitle(model);
+    const subtitle = previewSubtitle(model);
+    const key = previewKey({ title, subtitle, pictureSha256: model.thumbnailSha256 });
+    const blob = (sha256: string) =>
+      ({ kind: 'thumbnails', sha256, ext: 'jpg', contentType: PREVIEW_TYPE }) as const;
+    if (model.preview?.key === key) {
+      try {
+        return await serveShared(c, token, blob(model.preview.sha256));
+      } catch (err) {
+        // The picture was remembered but its file is gone: made again below.
+        if (!(err instanceof ApiError && err.status === 404)) throw err;
+      }
+    }
+    const picture = model.thumbnailSha256
+      ? ((await deps.blobs.get('thumbnails', model.thumbnailSha256, 'webp')) ?? null)
+      : null;
+    const jpeg = await renderPreview({ title, subtitle, picture });
+    const stored = await deps.blobs.put('thumbnails', jpeg, 'jpg');
+    await deps.shares.setPreview(token, { key, sha256: stored.sha256 });
+    return serveShared(c, token, blob(stored.sha256));
   });
 
   return app;
@@ -284,15 +377,17 @@ export function sharePageRoutes(deps: SharePageDeps) {
       title,
       description: shareDescription(model),
       url: shareUrls(base, token).page,
-      image: model.thumbnailSha256
-        ? {
-            url: `${base}${sharedFiles(token).thumbnail}`,
-            alt: `A picture of the 3D model: ${title}`,
-            type: 'image/webp',
-            width: 480,
-            height: 360,
-          }
-        : null,
+      // Always a picture: the model on Kiln's stage with its name, or the name alone until a
+      // browser has drawn the model (the picture's key changes then, so it is made again).
+      image: {
+        url: `${base}${sharedFiles(token).preview}`,
+        alt: model.thumbnailSha256
+          ? `The 3D model “${title}” on Kiln’s stage, with its name`
+          : `The name of the 3D model “${title}”, on Kiln’s stage`,
+        type: PREVIEW_TYPE,
+        width: PREVIEW_WIDTH,
+        height: PREVIEW_HEIGHT,
+      },
       noindex: true,
     });
     return c.html(html, 200, headers);

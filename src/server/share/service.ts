@@ -64,14 +64,43 @@ export function shareTitle(
   return made.length ? `${from}, ${made.join(' ')}` : from;
 }
 
-/** One sentence for link previews (og:description). */
-export function shareDescription(model: Pick<SharedModel, 'prompt' | 'photos' | 'model'>) {
-  const from = model.prompt?.trim()
+/** What a model was made from, in words: "a text prompt", "a photo", "3 photos". */
+function madeFrom(model: Pick<SharedModel, 'prompt' | 'photos'>): string {
+  return model.prompt?.trim()
     ? 'a text prompt'
     : model.photos > 1
       ? `${model.photos} photos`
       : 'a photo';
-  return `A 3D model made with Kiln from ${from} (model ${model.model}). Turn it around in your browser.`;
+}
+
+/**
+ * One sentence for link previews (og:description): a named model's prompt comes first (its
+ * title is the name, so the prompt is said nowhere else), then what it was made from and with.
+ */
+export function shareDescription(
+  model: Pick<SharedModel, 'prompt' | 'photos' | 'model'> & Partial<Pick<SharedModel, 'name'>>,
+) {
+  const prompt = model.prompt && neutraliseBidi(model.prompt).trim().replace(/\s+/g, ' ');
+  const quoted =
+    model.name?.trim() && prompt
+      ? `“${prompt.length > 140 ? `${prompt.slice(0, 139)}…` : prompt}”: `
+      : '';
+  const sentence = `a 3D model made with Kiln from ${madeFrom(model)} (model ${model.model}). Turn it around in your browser, or see it in AR on a phone.`;
+  return quoted ? `${quoted}${sentence}` : `${sentence[0]!.toUpperCase()}${sentence.slice(1)}`;
+}
+
+/**
+ * The line under the title on the link preview picture: a named model's prompt, else what it
+ * was made from and with (a prompt's or a photo's title already says the rest).
+ */
+export function previewSubtitle(
+  model: Pick<SharedModel, 'prompt' | 'photos' | 'model' | 'name'>,
+): string {
+  const prompt = model.prompt && neutraliseBidi(model.prompt).trim().replace(/\s+/g, ' ');
+  if (model.name?.trim() && prompt) return `“${prompt}”`;
+  if (model.name?.trim() || prompt)
+    return `A 3D model from ${madeFrom(model)}, made with ${model.model}`;
+  return 'Turn it around in 3D in your browser, or see it in AR on a phone';
 }
 
 /** The owner's view of a link. */
@@ -84,14 +113,18 @@ export function ownerView(base: string, row: ShareRow, title: string): Share {
     embed_url: urls.embed,
     embed_html: embedSnippet(urls.embed, title),
     created_ms: row.createdMs,
+    usdz_url: row.usdzSha256 ? sharedFiles(row.token).usdz : null,
   };
 }
 
-/** Where a link's GLB and picture are served (same origin, relative). */
+/** Where a link's files are served (same origin, relative). */
 export function sharedFiles(token: string) {
   return {
     model: `/api/shares/${token}/model.glb`,
     thumbnail: `/api/shares/${token}/thumbnail.webp`,
+    /** The link preview picture (og:image), made on the first request (preview.ts). */
+    preview: `/api/shares/${token}/preview.jpg`,
+    usdz: `/api/shares/${token}/model.usdz`,
   };
 }
 
@@ -108,6 +141,7 @@ export function publicView(base: string, token: string, model: SharedModel): Pub
     created: model.created,
     model_url: files.model,
     thumbnail_url: model.thumbnailSha256 ? files.thumbnail : null,
+    usdz_url: model.usdzSha256 ? files.usdz : null,
     url: shareUrls(base, token).page,
   };
 }

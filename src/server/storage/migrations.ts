@@ -245,4 +245,16 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('library').addColumn('name', 'text').execute();
     },
   },
+  '011_share_files': {
+    // What a link serves besides the archived GLB (decisions 0089, 0090): the USDZ the owner's
+    // browser made for AR Quick Look (content-addressed in the blob store), and the link preview
+    // picture made once on the server, with the key of what it was made from (the model's
+    // picture, its title, the layout's version) so that a rename makes a new one. Numbered 011:
+    // 010 is taken by collections, made at the same time. Revoking deletes the row, and these
+    // with it.
+    async up(db: Kysely<unknown>) {
+      for (const column of ['usdz_sha256', 'preview_key', 'preview_sha256'])
+        await db.schema.alterTable('shares').addColumn(column, 'text').execute();
+    },
+  },
 };

@@ -122,5 +122,10 @@ export interface Tables {
     owner: string;
     task_id: string;
     created_ms: number;
+    /** The USDZ (AR Quick Look) the owner's browser made of the model, once uploaded. */
+    usdz_sha256: string | null;
+    /** What the link preview picture was made from (see share/preview.ts), and the picture. */
+    preview_key: string | null;
+    preview_sha256: string | null;
   };
 }

@@ -6,6 +6,8 @@ export interface ShareRow {
   token: string;
   taskId: string;
   createdMs: number;
+  /** The USDZ the owner's browser made for AR Quick Look, once uploaded (else null). */
+  usdzSha256: string | null;
 }
 
 /**
@@ -23,6 +25,10 @@ export interface SharedModel {
   created: number;
   assetSha256: string;
   thumbnailSha256: string | null;
+  /** The link's USDZ (AR Quick Look), once its owner's browser has made one. */
+  usdzSha256: string | null;
+  /** The link preview picture made last, and the key of what it was made from. */
+  preview: { key: string; sha256: string } | null;
 }
 
 /** Public links to models: at most one per owner and task; revoking forgets the token. */
@@ -39,19 +45,31 @@ export interface ShareStore {
   revoke(owner: string, taskId: string): Promise<boolean>;
   /** What a token shows, or undefined: unknown, revoked, or a model no longer archived. */
   resolve(token: string): Promise<SharedModel | undefined>;
+  /** Remembers the USDZ of the owner's link to the task; false when there is no link. */
+  setUsdz(owner: string, taskId: string, sha256: string): Promise<boolean>;
+  /** Remembers a link's preview picture and what it was made from. */
+  setPreview(token: string, preview: { key: string; sha256: string }): Promise<void>;
 }
 
-const toRow = (r: { token: string; task_id: string; created_ms: number }): ShareRow => ({
+const toRow = (r: {
+  token: string;
+  task_id: string;
+  created_ms: number;
+  usdz_sha256: string | null;
+}): ShareRow => ({
   token: r.token,
   taskId: r.task_id,
   createdMs: Number(r.created_ms),
+  usdzSha256: r.usdz_sha256 ?? null,
 });
+
+const ROW_COLUMNS = ['token', 'task_id', 'created_ms', 'usdz_sha256'] as const;
 
 export function shareStore(db: Kysely<Tables>): ShareStore {
   const forTask = async (owner: string, taskId: string) => {
     const r = await db
       .selectFrom('shares')
-      .select(['token', 'task_id', 'created_ms'])
+      .select(ROW_COLUMNS)
       .where('owner', '=', owner)
       .where('task_id', '=', taskId)
       .executeTakeFirst();
@@ -66,7 +84,7 @@ export function shareStore(db: Kysely<Tables>): ShareStore {
         .execute();
       const row = await forTask(owner, taskId);
       // Revoked between the insert and the read: the link asked for, as made.
-      return row ?? { token, taskId, createdMs: nowMs };
+      return row ?? { token, taskId, createdMs: nowMs, usdzSha256: null };
     },
 
     forTask,
@@ -75,7 +93,7 @@ export function shareStore(db: Kysely<Tables>): ShareStore {
       if (taskIds.length === 0) return new Map();
       const rows = await db
         .selectFrom('shares')
-        .select(['token', 'task_id', 'created_ms'])
+        .select(ROW_COLUMNS)
         .where('owner', '=', owner)
         .where('task_id', 'in', [...taskIds])
         .execute();
@@ -105,6 +123,9 @@ export function shareStore(db: Kysely<Tables>): ShareStore {
           'l.created',
           'l.asset_sha256',
           'l.thumbnail_sha256',
+          's.usdz_sha256',
+          's.preview_key',
+          's.preview_sha256',
         ])
         .where('s.token', '=', token)
         .where('l.status', '=', 'completed')
@@ -126,7 +147,30 @@ export function shareStore(db: Kysely<Tables>): ShareStore {
         created: Number(r.created),
         assetSha256: r.asset_sha256,
         thumbnailSha256: r.thumbnail_sha256 ?? null,
+        usdzSha256: r.usdz_sha256 ?? null,
+        preview:
+          r.preview_key && r.preview_sha256
+            ? { key: r.preview_key, sha256: r.preview_sha256 }
+            : null,
       };
+    },
+
+    async setUsdz(owner, taskId, sha256) {
+      const r = await db
+        .updateTable('shares')
+        .set({ usdz_sha256: sha256 })
+        .where('owner', '=', owner)
+        .where('task_id', '=', taskId)
+        .executeTakeFirst();
+      return r.numUpdatedRows > 0n;
+    },
+
+    async setPreview(token, preview) {
+      await db
+        .updateTable('shares')
+        .set({ preview_key: preview.key, preview_sha256: preview.sha256 })
+        .where('token', '=', token)
+        .execute();
     },
   };
 }
