@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createServer } from 'node:http';
+import sharp from 'sharp';
 import type { AddressInfo } from 'node:net';
 import {
   DEMO_KEY,
@@ -135,11 +136,21 @@ test('share a model: a public page without a key, a link preview, an embed, revo
   expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
   const image = /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1];
   expect(image).toMatch(
-    /^http:\/\/127\.0\.0\.1:\d+\/api\/shares\/[A-Za-z0-9_-]{24}\/thumbnail\.webp$/,
+    /^http:\/\/127\.0\.0\.1:\d+\/api\/shares\/[A-Za-z0-9_-]{24}\/preview\.jpg$/,
   );
+  expect(html).toContain('<meta property="og:image:width" content="1200" />');
+  expect(html).toContain('<meta property="og:image:height" content="630" />');
+  expect(html).toContain('<meta property="og:image:type" content="image/jpeg" />');
+  expect(html).toContain(`<meta name="twitter:image" content="${image}" />`);
+  // The picture: the model on Kiln's stage with its name, opaque, the size previews show large.
   const picture = await guest.request.get(image!);
   expect(picture.status()).toBe(200);
-  expect(picture.headers()['content-type']).toBe('image/webp');
+  expect(picture.headers()['content-type']).toBe('image/jpeg');
+  const previewBytes = await picture.body();
+  const meta = await sharp(previewBytes).metadata();
+  expect([meta.format, meta.width, meta.height, meta.hasAlpha]).toEqual(['jpeg', 1200, 630, false]);
+  // Kept as PNG beside the screenshots, to be looked at.
+  await sharp(previewBytes).png().toFile(info.outputPath('share-preview.png'));
   expect(html).not.toContain(id);
 
   // The embed snippet on another site (another origin on this machine): the model renders in

@@ -99,6 +99,26 @@ export function useRevokeShare(id: string) {
   });
 }
 
+/**
+ * Makes the link's USDZ for AR Quick Look with `make` (the viewer's export, in this browser) and
+ * sends it (`PUT /api/library/{id}/share/model.usdz`); the link then names it (`usdz_url`).
+ */
+export function useUploadShareUsdz(id: string) {
+  const queryClient = useQueryClient();
+  const scope = useKeyScope();
+  return useMutation({
+    mutationFn: async (make: () => Promise<Blob>) =>
+      request(`${sharePath(id)}/model.usdz`, {
+        method: 'PUT',
+        blob: await make(),
+        parse: (b) => ShareSchema.parse(b),
+      }),
+    onSuccess: (share) => {
+      queryClient.setQueryData(queryKeys.share(scope, id), share);
+    },
+  });
+}
+
 // ---- What a link shows -----------------------------------------------------------------------
 
 /**

@@ -1,8 +1,15 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { useCreateShare, useShareLink, useRevokeShare } from '../../api/share.ts';
+import {
+  useCreateShare,
+  useRevokeShare,
+  useShareLink,
+  useUploadShareUsdz,
+} from '../../api/share.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { formatDateTime } from '../../lib/entry-format.ts';
+import { loadUsdzMaker } from '../viewer/index.ts';
+import { QrCode } from './qr-code.tsx';
 import './share.css';
 
 /** What the share dialog needs to know of a model: which task, and what to call it. */
@@ -60,9 +67,20 @@ export default function ShareDialog({
   const link = useShareLink(target.id);
   const create = useCreateShare(target.id);
   const revoke = useRevokeShare(target.id);
+  const usdz = useUploadShareUsdz(target.id);
   const [confirming, setConfirming] = useState(false);
   const [status, setStatus] = useState('');
   const share = link.data;
+
+  // A link without its USDZ (just made, or made where the file could not be): this browser makes
+  // it from the link's GLB with the viewer's export and sends it, for AR Quick Look on iPhone and
+  // iPad. It goes on if the dialog closes. An older server (no `usdz_url` at all) is left alone.
+  const { mutate: sendUsdz, isIdle: usdzIdle } = usdz;
+  useEffect(() => {
+    if (!share || share.usdz_url !== null || !usdzIdle) return;
+    const glb = `/api/shares/${encodeURIComponent(share.token)}/model.glb`;
+    sendUsdz(async () => (await loadUsdzMaker()).usdzOfUrl(glb));
+  }, [share, usdzIdle, sendUsdz]);
 
   // Modal from the start; the browser gives focus back to the opener when it closes.
   useEffect(() => {
@@ -133,6 +151,7 @@ export default function ShareDialog({
           setConfirming(false);
           setStatus('Sharing stopped: the link and its embeds no longer work.');
         });
+        usdz.reset();
         if (createRef.current) createRef.current.focus();
         else focusNext.current = 'create';
       },
@@ -206,6 +225,37 @@ export default function ShareDialog({
               >
                 Copy link
               </button>
+            </div>
+            <div className="share-dialog__phone">
+              <QrCode
+                text={share.url}
+                label={`QR code of the link to ${target.title}`}
+                size={136}
+              />
+              <div className="share-dialog__phone-text">
+                <p className="small">
+                  <strong>On a phone:</strong> point its camera at the code to open the page.
+                </p>
+                {share.usdz_url ? (
+                  <p className="muted small" data-testid="share-ar-status">
+                    Its page offers “View in AR” on iPhone, iPad and Android.
+                  </p>
+                ) : usdz.isError ? (
+                  <div className="share-dialog__ar-error">
+                    <p className="error small" role="alert">
+                      Could not make the model’s file for AR on iPhone and iPad:{' '}
+                      {describeError(usdz.error).message}
+                    </p>
+                    <button type="button" className="small" onClick={() => usdz.reset()}>
+                      Try again
+                    </button>
+                  </div>
+                ) : share.usdz_url === null ? (
+                  <p className="muted small" data-testid="share-ar-status">
+                    Making the model’s file for AR on iPhone and iPad…
+                  </p>
+                ) : null}
+              </div>
             </div>
             <label htmlFor={embedId}>Embed on a web page</label>
             <textarea

@@ -7,6 +7,7 @@ import { useSharedModel } from '../../api/share.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { formatDate } from '../../lib/entry-format.ts';
 import { LazyModelViewer } from '../viewer/index.ts';
+import { ViewInAr } from './view-in-ar.tsx';
 import './share.css';
 
 /** "From a prompt · beta-text · 24 Nov 2026". */
@@ -136,6 +137,7 @@ export default function SharePage({ token, embed }: { token: string; embed: bool
         )}
         <p className="muted share-page__facts">{factsLine(model)}</p>
         {viewer}
+        <ViewInAr model={model} />
         <p className="share-page__credit">
           Made with{' '}
           <a href="/" className="share-page__kiln">

@@ -15,3 +15,9 @@ export { LazyModelViewer } from './lazy-model-viewer.ts';
  * finished models among `entries` that have none yet, and keeps them (inside a <Suspense>).
  */
 export const LazyBackgroundPictures = lazy(() => import('./background-pictures.tsx'));
+
+/**
+ * `usdzOfUrl(url)`: the USDZ of the GLB at `url`, made in this browser with the viewer's export
+ * (three.js comes with it, so it is imported only when called).
+ */
+export const loadUsdzMaker = () => import('./export/usdz-of-url.ts');
