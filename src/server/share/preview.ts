@@ -159,7 +159,7 @@ async function floorShadow(width: number): Promise<{ png: Buffer; width: number;
   const h = ry * 2 + pad * 2;
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">` +
-    `<ellipse cx="${w / 2}" cy="${h / 2}" rx="${rx}" ry="${ry}" fill="#3b2f25" fill-opacity="0.22"/></svg>`;
+    `<ellipse cx="${w / 2}" cy="${h / 2}" rx="${rx}" ry="${ry}" fill="#3b2f25" fill-opacity="0.14"/></svg>`;
   const png = await sharp(Buffer.from(svg)).blur(18).png().toBuffer();
   return { png, width: w, height: h };
 }
@@ -272,7 +272,8 @@ export async function renderPreview(input: PreviewInput): Promise<Uint8Array> {
     layers.push({
       input: shadow.png,
       left: Math.round(areaCentre - shadow.width / 2),
-      top: Math.round(floorY - shadow.height / 2 - 6),
+      // Under the model's own contact shadow (the viewer draws one into the picture), lighter.
+      top: Math.round(floorY - shadow.height / 2 - Math.max(12, picture.height * 0.05)),
     });
     layers.push({
       input: picture.png,
