@@ -120,6 +120,17 @@ describe('the link preview picture', () => {
     expect(renders).toHaveBeenCalledTimes(3);
   });
 
+  it('is made once for requests that arrive together', async () => {
+    const server = await startServer();
+    const { link } = await sharedTask(server);
+    renders.mockClear();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => getPreview(server, link.token)),
+    );
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(renders).toHaveBeenCalledTimes(1);
+  });
+
   it('names a model with markup in its name safely', async () => {
     const server = await startServer();
     const { link } = await sharedTask(server, '<b>bold</b> & "quoted" ]]> vase');

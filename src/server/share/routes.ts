@@ -263,6 +263,7 @@ export function shareRoutes(deps: ShareRouteDeps) {
     });
   });
 
+  const making = new Map<string, Promise<string>>();
   // The link preview picture (og:image): made once per key (the model's picture, its title and
   // subtitle, the layout's version), kept in the blob store and remembered with the link, so a
   // second request, here or on another replica, reads it, and a rename makes a new one.
@@ -282,13 +283,23 @@ export function shareRoutes(deps: ShareRouteDeps) {
         if (!(err instanceof ApiError && err.status === 404)) throw err;
       }
     }
-    const picture = model.thumbnailSha256
-      ? ((await deps.blobs.get('thumbnails', model.thumbnailSha256, 'webp')) ?? null)
-      : null;
-    const jpeg = await renderPreview({ title, subtitle, picture });
-    const stored = await deps.blobs.put('thumbnails', jpeg, 'jpg');
-    await deps.shares.setPreview(token, { key, sha256: stored.sha256 });
-    return serveShared(c, token, blob(stored.sha256));
+    // Requests that arrive together while it is being made (a chat app's fetchers, many
+    // members of a group) wait for the one render in this process.
+    const flight = `${token}\n${key}`;
+    let made = making.get(flight);
+    if (!made) {
+      made = (async () => {
+        const picture = model.thumbnailSha256
+          ? ((await deps.blobs.get('thumbnails', model.thumbnailSha256, 'webp')) ?? null)
+          : null;
+        const jpeg = await renderPreview({ title, subtitle, picture });
+        const stored = await deps.blobs.put('thumbnails', jpeg, 'jpg');
+        await deps.shares.setPreview(token, { key, sha256: stored.sha256 });
+        return stored.sha256;
+      })().finally(() => making.delete(flight));
+      making.set(flight, made);
+    }
+    return serveShared(c, token, blob(await made));
   });
 
   return app;
