@@ -1,3 +1,4 @@
+import { strToU8, zipSync } from 'fflate';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +58,8 @@ const publicPaths = (token: string) => [
   `/api/shares/${token}`,
   `/api/shares/${token}/model.glb`,
   `/api/shares/${token}/thumbnail.webp`,
+  `/api/shares/${token}/preview.jpg`,
+  `/api/shares/${token}/model.usdz`,
   `/s/${token}`,
   `/s/${token}/embed`,
 ];
@@ -257,12 +260,18 @@ describe('share links', () => {
       headers: { 'content-type': 'image/png' },
     });
     const link = ShareSchema.parse(await (await share(server, id, 'POST')).json());
+    const usdz = zipSync({ 'model.usda': strToU8('#usda 1.0\n') }, { level: 0 });
+    const sent = await server.request(`/api/library/${id}/share/model.usdz`, {
+      method: 'PUT',
+      body: usdz as Uint8Array<ArrayBuffer>,
+    });
+    expect(sent.status).toBe(200);
     const secrets = [KEY, OWNER, OWNER.slice(0, 8), id, 'chair.png', '/api/uploads/'];
     for (const path of publicPaths(link.token)) {
       for (const key of [null, OTHER]) {
         const res = await server.request(path, { key });
         expect(res.status, path).toBe(200);
-        const text = path.endsWith('.glb') || path.endsWith('.webp') ? '' : await res.text();
+        const text = /\.(glb|webp|jpg|usdz)$/.test(path) ? '' : await res.text();
         const headers = JSON.stringify([...res.headers]);
         for (const secret of secrets) {
           expect(text, `${path} body`).not.toContain(secret);
