@@ -63,3 +63,13 @@ export const PublicShareSchema = z.object({
   url: z.string(),
 });
 export type PublicShare = z.infer<typeof PublicShareSchema>;
+
+/**
+ * `GET /api/shares/{token}/mine`, with the owner's key: the link is theirs (the share page then
+ * offers the owner what a visitor does not get, such as the turntable). Anyone else gets a 404.
+ */
+export const ShareOwnershipSchema = z.object({
+  object: z.literal('share_ownership'),
+  task_id: z.string(),
+});
+export type ShareOwnership = z.infer<typeof ShareOwnershipSchema>;

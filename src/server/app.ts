@@ -16,6 +16,7 @@ import { requestLog } from './ops/request-log.ts';
 import { observedUpstream } from './ops/upstream-metrics.ts';
 import { securityHeaders } from './security.ts';
 import { createServices, type Services } from './services.ts';
+import { shareOwnerRoutes } from './share/mine.ts';
 import { shareRoutes } from './share/routes.ts';
 import { serveSite } from './static-site.ts';
 import { guardedBlobs, isBlobOutage } from './storage/blobs.ts';
@@ -110,6 +111,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
     '/api/assets',
     assetRoutes({ blobs: deps.blobs, store: storage.library, ownerOf, signer }),
   );
+  app.route('/api', shareOwnerRoutes({ shares: storage.shares, ownerOf }));
   // Before the library's routes: it adds each entry's `share` to their answers.
   app.route(
     '/api',

@@ -49,6 +49,8 @@ export interface ShareStore {
   setUsdz(owner: string, taskId: string, sha256: string): Promise<boolean>;
   /** Remembers a link's preview picture and what it was made from. */
   setPreview(token: string, preview: { key: string; sha256: string }): Promise<void>;
+  /** The task id of `owner`'s live link `token`; undefined when it is not theirs (or not live). */
+  ownedTask(owner: string, token: string): Promise<string | undefined>;
 }
 
 const toRow = (r: {
@@ -107,6 +109,16 @@ export function shareStore(db: Kysely<Tables>): ShareStore {
         .where('task_id', '=', taskId)
         .executeTakeFirst();
       return r.numDeletedRows > 0n;
+    },
+
+    async ownedTask(owner, token) {
+      const r = await db
+        .selectFrom('shares')
+        .select('task_id')
+        .where('token', '=', token)
+        .where('owner', '=', owner)
+        .executeTakeFirst();
+      return r?.task_id;
     },
 
     async resolve(token) {

@@ -27,6 +27,8 @@ export const queryKeys = {
   share: (scope: string, id: string) => ['library', scope, 'entry', id, 'share'] as const,
   /** What a public link shows (no key: the same for everyone). */
   sharedModel: (token: string) => ['shared-model', token] as const,
+  /** Whether the key's owner owns the link (the share page's owner-only tools). */
+  shareOwnership: (scope: string, token: string) => ['shared-model', token, 'mine', scope] as const,
   /** What the mock's demo generator understands of a prompt (mock mode; no key: the same for all). */
   promptCheck: (prompt: string) => ['prompt-check', prompt] as const,
 };

@@ -11,6 +11,7 @@ import { NotFoundError } from '../../client/errors.ts';
 import {
   ERROR_CODES,
   PublicShareSchema,
+  ShareOwnershipSchema,
   ShareSchema,
   type PublicShare,
   type Share,
@@ -147,4 +148,30 @@ function sharedModelQuery(token: string) {
 
 export function useSharedModel(token: string) {
   return useQuery(sharedModelQuery(token));
+}
+
+/**
+ * Whether the link at `token` is this key's own (`GET /api/shares/{token}/mine`): false without
+ * a key, for anyone else's link, and while it is being asked.
+ */
+export function useOwnsShare(token: string): boolean {
+  const scope = useKeyScope();
+  const owned = useQuery({
+    queryKey: queryKeys.shareOwnership(scope, token),
+    queryFn: async ({ signal }): Promise<boolean> => {
+      try {
+        await request(`/api/shares/${encodeURIComponent(token)}/mine`, {
+          signal,
+          parse: (b) => ShareOwnershipSchema.parse(b),
+        });
+        return true;
+      } catch (err) {
+        if (err instanceof NotFoundError) return false;
+        throw err;
+      }
+    },
+    enabled: scope !== NO_KEY,
+    retry: false,
+  });
+  return owned.data === true;
 }

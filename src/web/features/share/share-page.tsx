@@ -3,7 +3,7 @@
 // where it was made. The server has already put the link preview tags in the page's <head>.
 import { Suspense, useEffect } from 'react';
 import type { PublicShare } from '../../../contract/index.ts';
-import { useSharedModel } from '../../api/share.ts';
+import { useOwnsShare, useSharedModel } from '../../api/share.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { formatDate } from '../../lib/entry-format.ts';
 import { LazyModelViewer } from '../viewer/index.ts';
@@ -72,6 +72,8 @@ function Gone({ embed }: { embed: boolean }) {
 
 export default function SharePage({ token, embed }: { token: string; embed: boolean }) {
   const shared = useSharedModel(token);
+  // Its owner (with their key in this browser) may make a turntable of it; visitors may not.
+  const owner = useOwnsShare(token);
   const model = shared.data;
 
   useEffect(() => {
@@ -107,6 +109,7 @@ export default function SharePage({ token, embed }: { token: string; embed: bool
         label={`3D model: ${model.title}`}
         fileName={fileNameOf(model)}
         openFiles={false}
+        turntable={owner && !embed}
         className={embed ? 'share-page__viewer share-page__viewer--embed' : 'share-page__viewer'}
       />
     </Suspense>

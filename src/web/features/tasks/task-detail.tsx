@@ -149,6 +149,7 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
             url={url}
             label={`3D model of ${titleOf(entry, task)}`}
             fileName={name.replace(/\.glb$/, '')}
+            turntable
             {...(needsPicture ? { onPicture } : {})}
           />
         </Suspense>

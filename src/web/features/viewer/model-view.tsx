@@ -1,8 +1,8 @@
 // The model in the canvas: loaded (suspending meanwhile), dressed in its look, fitted to view.
-import { use, useEffect, useLayoutEffect, useMemo, type RefObject } from 'react';
+import { use, useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from 'react';
 import { useThree } from '@react-three/fiber';
 import { Bounds, Center } from '@react-three/drei';
-import { Box3, Vector3 } from 'three';
+import { Box3, Vector3, type AnimationMixer } from 'three';
 import { clone as cloneObject } from 'three/examples/jsm/utils/SkeletonUtils.js';
 import { Animation } from './animation.tsx';
 import type { CameraLink } from './camera-link.ts';
@@ -74,6 +74,7 @@ function LoadedModelView({
   cameraLink,
 }: LoadedModelProps) {
   const invalidate = useThree((s) => s.invalidate);
+  const mixer = useRef<AnimationMixer | null>(null);
   // A copy per viewer (sharing geometry, materials and textures): an object has one parent, and
   // the looks swap materials on this copy's meshes only.
   const object = useMemo(() => cloneObject(model.gltf.scene), [model]);
@@ -136,9 +137,15 @@ function LoadedModelView({
             <primitive object={object} />
           </Center>
         </group>
-        <ViewControls handleRef={handleRef} />
+        <ViewControls handleRef={handleRef} mixerRef={mixer} />
       </Bounds>
-      <Animation object={object} model={model} clip={settings.clip} playing={settings.playing} />
+      <Animation
+        object={object}
+        model={model}
+        clip={settings.clip}
+        playing={settings.playing}
+        mixerRef={mixer}
+      />
       {cameraLink && <LinkedCamera link={cameraLink} />}
       {/* After Bounds, so that each frame it sees the camera Bounds has just moved. */}
       <ReadySignal onReady={onReady} onFirstFrame={onFirstFrame} />

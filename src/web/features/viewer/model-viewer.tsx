@@ -23,6 +23,7 @@ import { saveBlob as downloadBlob } from '../../lib/save-blob.ts';
 import { isGlb } from './loaders.ts';
 import type { SaveWhat } from './save-menu.tsx';
 import {
+  backgroundColor,
   DEFAULT_SETTINGS,
   settingsReducer,
   type Command,
@@ -39,6 +40,8 @@ import { VIEW_DIRECTION, type ViewHandle } from './view-handle.ts';
 import './viewer.css';
 
 const FactsPanel = lazy(() => import('./facts-panel.tsx'));
+// With the muxer and the GIF encoder: fetched when "Turntable…" is first chosen.
+const TurntableDialog = lazy(() => import('./turntable/turntable-dialog.tsx'));
 
 export interface ModelViewerProps {
   /** Where the GLB is (same origin, or an object URL); null shows an empty viewer to drop into. */
@@ -62,6 +65,11 @@ export interface ModelViewerProps {
    * first time the model is shown settled in the default look (the gallery's thumbnail).
    */
   onPicture?: (picture: Blob) => void;
+  /**
+   * Offers "Turntable…" in the Save menu (a video or GIF of one turn): the result, /viewer, and
+   * the share page for its owner. Default false.
+   */
+  turntable?: boolean;
 }
 
 /** The size of the pictures `onPicture` receives (4:3, as the gallery's cards). */
@@ -147,6 +155,7 @@ export default function ModelViewer({
   onOpenFile,
   openFiles = true,
   onPicture,
+  turntable = false,
 }: ModelViewerProps) {
   const captionId = useId();
   const helpId = useId();
@@ -158,6 +167,8 @@ export default function ModelViewer({
   const lifecycle = useViewerLifecycle(source);
   const { state, model } = lifecycle;
   const handle = useRef<ViewHandle | null>(null);
+  const figure = useRef<HTMLElement>(null);
+  const [turning, setTurning] = useState(false);
 
   // The gallery's picture of `url`'s model: once per URL, when first settled in the default look
   // (the exposure and the shadow as they start; the background and grid are left out anyway).
@@ -215,6 +226,10 @@ export default function ModelViewer({
   const act = useCallback(
     async (what: SaveWhat) => {
       try {
+        if (what === 'turntable') {
+          setTurning(true);
+          return;
+        }
         if (what === 'png' || what === 'png-transparent') {
           const view = handle.current;
           if (!view) return;
@@ -281,106 +296,122 @@ export default function ModelViewer({
   const ready = state === 'ready';
 
   return (
-    <figure
-      className={className ? `model-viewer ${className}` : 'model-viewer'}
-      data-testid="model-viewer"
-      data-state={state}
-      aria-label={label}
-      aria-describedby={captionId}
-      aria-busy={state === 'loading'}
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-      onDoubleClick={ready ? onDoubleClick : undefined}
-    >
-      <div
-        {...getRootProps({
-          className: `model-viewer__stage${isDragActive ? ' model-viewer__stage--drop' : ''}`,
-        })}
+    <>
+      <figure
+        ref={figure}
+        className={className ? `model-viewer ${className}` : 'model-viewer'}
+        data-testid="model-viewer"
+        data-state={state}
+        aria-label={label}
+        aria-describedby={captionId}
+        aria-busy={state === 'loading'}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onDoubleClick={ready ? onDoubleClick : undefined}
       >
-        {openFiles && (
-          <input
-            {...getInputProps()}
-            data-testid="viewer-file-input"
-            aria-label="Open a .glb file"
-          />
-        )}
-        {state === 'error' && lifecycle.errorMessage !== null ? (
-          <ErrorOverlay message={lifecycle.errorMessage} onRetry={lifecycle.retry} />
-        ) : source && lifecycle.lost !== 'gone' ? (
-          <ViewerErrorBoundary key={lifecycle.attempt} onError={lifecycle.onError}>
-            <Canvas
-              aria-hidden="true"
-              className="model-viewer__canvas"
-              frameloop="demand"
-              dpr={DPR}
-              flat={false}
-              linear={false}
-              gl={createRenderer}
-              camera={CAMERA_OPTIONS}
-              onCreated={lifecycle.onCreated}
-            >
-              <Stage
-                url={source}
-                settings={settings}
-                onProgress={lifecycle.onProgress}
-                onReady={lifecycle.onReady}
-                onError={lifecycle.onError}
-                onLoaded={lifecycle.onLoaded}
-                handleRef={handle}
-                cameraLink={cameraLink}
-              />
-            </Canvas>
-          </ViewerErrorBoundary>
-        ) : null}
-        <StageOverlays
-          state={state}
-          lost={lifecycle.lost}
-          percent={lifecycle.percent}
-          dragging={isDragActive}
-          onOpen={openFiles ? open : undefined}
-          onRetry={lifecycle.retry}
-        />
-        {settings.help && (
-          <HelpDialog id={helpId} onClose={() => dispatch({ type: 'close-help' })} />
-        )}
-      </div>
-
-      <ViewerToolbar
-        settings={settings}
-        dispatch={dispatch}
-        clips={clips}
-        ready={ready}
-        hasModel={model !== null}
-        onResetView={resetView}
-        onOpen={openFiles ? open : undefined}
-        onSave={(what) => void act(what)}
-      />
-
-      {notice && (
-        <p className="model-viewer__notice" role="alert">
-          {notice}
-        </p>
-      )}
-      {local && (
-        <p className="model-viewer__source">
-          Inspecting <strong>{local.name}</strong>, a file from this device.{' '}
-          {url && (
-            <button type="button" className="link" onClick={() => setLocal(null)}>
-              Show the generated model again
-            </button>
+        <div
+          {...getRootProps({
+            className: `model-viewer__stage${isDragActive ? ' model-viewer__stage--drop' : ''}`,
+          })}
+        >
+          {openFiles && (
+            <input
+              {...getInputProps()}
+              data-testid="viewer-file-input"
+              aria-label="Open a .glb file"
+            />
           )}
-        </p>
-      )}
-      {settings.facts && model && (
-        <Suspense fallback={<p className="muted small">Reading the file…</p>}>
-          <FactsPanel bytes={model.model.bytes} motionSize={model.motionSize} />
+          {state === 'error' && lifecycle.errorMessage !== null ? (
+            <ErrorOverlay message={lifecycle.errorMessage} onRetry={lifecycle.retry} />
+          ) : source && lifecycle.lost !== 'gone' ? (
+            <ViewerErrorBoundary key={lifecycle.attempt} onError={lifecycle.onError}>
+              <Canvas
+                aria-hidden="true"
+                className="model-viewer__canvas"
+                frameloop="demand"
+                dpr={DPR}
+                flat={false}
+                linear={false}
+                gl={createRenderer}
+                camera={CAMERA_OPTIONS}
+                onCreated={lifecycle.onCreated}
+              >
+                <Stage
+                  url={source}
+                  settings={settings}
+                  onProgress={lifecycle.onProgress}
+                  onReady={lifecycle.onReady}
+                  onError={lifecycle.onError}
+                  onLoaded={lifecycle.onLoaded}
+                  handleRef={handle}
+                  cameraLink={cameraLink}
+                />
+              </Canvas>
+            </ViewerErrorBoundary>
+          ) : null}
+          <StageOverlays
+            state={state}
+            lost={lifecycle.lost}
+            percent={lifecycle.percent}
+            dragging={isDragActive}
+            onOpen={openFiles ? open : undefined}
+            onRetry={lifecycle.retry}
+          />
+          {settings.help && (
+            <HelpDialog id={helpId} onClose={() => dispatch({ type: 'close-help' })} />
+          )}
+        </div>
+
+        <ViewerToolbar
+          settings={settings}
+          dispatch={dispatch}
+          clips={clips}
+          ready={ready}
+          hasModel={model !== null}
+          onResetView={resetView}
+          onOpen={openFiles ? open : undefined}
+          turntable={turntable}
+          onSave={(what) => void act(what)}
+        />
+
+        {notice && (
+          <p className="model-viewer__notice" role="alert">
+            {notice}
+          </p>
+        )}
+        {local && (
+          <p className="model-viewer__source">
+            Inspecting <strong>{local.name}</strong>, a file from this device.{' '}
+            {url && (
+              <button type="button" className="link" onClick={() => setLocal(null)}>
+                Show the generated model again
+              </button>
+            )}
+          </p>
+        )}
+        {settings.facts && model && (
+          <Suspense fallback={<p className="muted small">Reading the file…</p>}>
+            <FactsPanel bytes={model.model.bytes} motionSize={model.motionSize} />
+          </Suspense>
+        )}
+        <figcaption id={captionId} className="visually-hidden">
+          Drag to turn, right-drag to pan, scroll to zoom, double-click to reset. Press question
+          mark for the keyboard shortcuts.
+        </figcaption>
+      </figure>
+      {/* Beside the figure, not in it: keys typed in the dialog are not the viewer's shortcuts. */}
+      {turning && (
+        <Suspense fallback={null}>
+          <TurntableDialog
+            stage={() => handle.current?.turntable() ?? null}
+            viewer={() => figure.current}
+            sceneColour={backgroundColor(settings)}
+            fileBase={name}
+            onClose={() => setTurning(false)}
+          />
         </Suspense>
       )}
-      <figcaption id={captionId} className="visually-hidden">
-        Drag to turn, right-drag to pan, scroll to zoom, double-click to reset. Press question mark
-        for the keyboard shortcuts.
-      </figcaption>
-    </figure>
+    </>
   );
 }
 

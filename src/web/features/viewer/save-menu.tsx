@@ -4,6 +4,7 @@ import { useRef } from 'react';
 const SAVE_ITEMS = [
   { what: 'png', label: 'Screenshot (PNG)', needs: 'view' },
   { what: 'png-transparent', label: 'Screenshot, transparent background', needs: 'view' },
+  { what: 'turntable', label: 'Turntable…', needs: 'view' },
   { what: 'glb', label: 'Original GLB', needs: 'model' },
   { what: 'obj', label: 'OBJ', needs: 'model' },
   { what: 'stl', label: 'STL (binary)', needs: 'model' },
@@ -19,12 +20,15 @@ export type SaveWhat = (typeof SAVE_ITEMS)[number]['what'];
 export function SaveMenu({
   viewReady,
   modelReady,
+  turntable,
   onSave,
 }: {
   /** Screenshots need the view drawn. */
   viewReady: boolean;
   /** Files need the loaded model. */
   modelReady: boolean;
+  /** Offers "Turntable…" (a video or GIF of one turn). */
+  turntable: boolean;
   onSave: (what: SaveWhat) => void;
 }) {
   const menu = useRef<HTMLDetailsElement>(null);
@@ -32,7 +36,7 @@ export function SaveMenu({
     <details className="model-viewer__menu" ref={menu}>
       <summary>Save</summary>
       <div role="group" aria-label="Save">
-        {SAVE_ITEMS.map((item) => (
+        {SAVE_ITEMS.filter((item) => turntable || item.what !== 'turntable').map((item) => (
           <button
             key={item.what}
             type="button"

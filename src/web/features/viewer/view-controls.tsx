@@ -2,11 +2,19 @@
 import { useEffect, useLayoutEffect, type ComponentRef, type RefObject } from 'react';
 import { useThree } from '@react-three/fiber';
 import { useBounds, type OrbitControls } from '@react-three/drei';
+import { PerspectiveCamera, Sphere, type AnimationMixer } from 'three';
 import { captureView, pictureOfView } from './capture.ts';
 import { VIEW_DIRECTION, type ViewHandle } from './view-handle.ts';
 
 /** Fills the viewer's handle with camera moves and captures, for its buttons and keys. */
-export function ViewControls({ handleRef }: { handleRef: RefObject<ViewHandle | null> }) {
+export function ViewControls({
+  handleRef,
+  mixerRef,
+}: {
+  handleRef: RefObject<ViewHandle | null>;
+  /** The model's animation, when it has one (the turntable poses it frame by frame). */
+  mixerRef: RefObject<AnimationMixer | null>;
+}) {
   const bounds = useBounds();
   const controls = useThree((s) => s.controls) as ComponentRef<typeof OrbitControls> | null;
   const get = useThree((s) => s.get);
@@ -36,10 +44,29 @@ export function ViewControls({ handleRef }: { handleRef: RefObject<ViewHandle | 
       },
       capture: (transparent) => captureView(get(), transparent),
       picture: (width, height) => pictureOfView(get(), width, height),
+      turntable() {
+        const { gl, scene, camera, invalidate } = get();
+        if (!(camera instanceof PerspectiveCamera)) return null;
+        const { box, center } = bounds.refresh().getSize();
+        if (box.isEmpty()) return null;
+        const target = (controls?.target ?? center).clone();
+        const sphere = box.getBoundingSphere(new Sphere());
+        const mixer = mixerRef.current;
+        return {
+          gl,
+          scene,
+          camera,
+          target,
+          radius: sphere.radius + sphere.center.distanceTo(target),
+          pose: mixer ? (seconds) => mixer.setTime(seconds) : null,
+          poseTime: () => mixer?.time ?? 0,
+          invalidate,
+        };
+      },
     };
     return () => {
       handleRef.current = null;
     };
-  }, [bounds, controls, get, handleRef]);
+  }, [bounds, controls, get, handleRef, mixerRef]);
   return null;
 }

@@ -66,6 +66,7 @@ function SlotView({
                 : 'model'
           }
           onOpenFile={(file) => onChange({ kind: 'file', file })}
+          turntable
           {...(link ? { cameraLink: link } : {})}
         />
       </Suspense>

@@ -29,6 +29,7 @@ export function ViewerToolbar({
   hasModel,
   onResetView,
   onOpen,
+  turntable,
   onSave,
 }: {
   settings: ViewerSettings;
@@ -42,6 +43,8 @@ export function ViewerToolbar({
   onResetView: () => void;
   /** Opens a file from this device; none: no "Open…" button. */
   onOpen?: (() => void) | undefined;
+  /** The Save menu offers "Turntable…". */
+  turntable: boolean;
   onSave: (what: SaveWhat) => void;
 }) {
   const toggle = (key: ToggleKey) => dispatch({ type: 'toggle', key });
@@ -153,7 +156,7 @@ export function ViewerToolbar({
           label="Facts"
           shortcut="I"
         />
-        <SaveMenu viewReady={ready} modelReady={hasModel} onSave={onSave} />
+        <SaveMenu viewReady={ready} modelReady={hasModel} turntable={turntable} onSave={onSave} />
         {onOpen && (
           <button type="button" title="Open a .glb file (O)" onClick={onOpen}>
             Open…
