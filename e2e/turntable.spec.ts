@@ -251,6 +251,23 @@ test.describe('turntable', () => {
   });
 });
 
+test.describe('turntable of an animated model', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test('the clip advances with the frames, not the clock: the same GIF twice, byte for byte', async ({
+    page,
+  }) => {
+    test.setTimeout(300_000);
+    const viewer = await openModel(page, 'animated');
+    const dialog = await openDialog(viewer);
+    await choose(dialog, { format: /^Animated GIF/ });
+    const first = await make(dialog);
+    const again = await make(dialog);
+    expect((await gifFacts(first.bytes)).frames).toBe(45);
+    expect(Buffer.compare(first.bytes, again.bytes), 'the same bytes').toBe(0);
+  });
+});
+
 test.describe('turntable on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 

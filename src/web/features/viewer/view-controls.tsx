@@ -50,14 +50,16 @@ export function ViewControls({
         const { box, center } = bounds.refresh().getSize();
         if (box.isEmpty()) return null;
         const target = (controls?.target ?? center).clone();
-        const sphere = box.getBoundingSphere(new Sphere());
         const mixer = mixerRef.current;
         return {
           gl,
           scene,
           camera,
           target,
-          radius: sphere.radius + sphere.center.distanceTo(target),
+          reach() {
+            const sphere = bounds.refresh().getSize().box.getBoundingSphere(new Sphere());
+            return sphere.radius + sphere.center.distanceTo(target);
+          },
           pose: mixer ? (seconds) => mixer.setTime(seconds) : null,
           poseTime: () => mixer?.time ?? 0,
           invalidate,

@@ -11,8 +11,8 @@ export interface TurntableStage {
   camera: PerspectiveCamera;
   /** The orbit's centre (the framed model's, unless panned). */
   target: Vector3;
-  /** The radius around `target` the model stays within as it turns. */
-  radius: number;
+  /** How far the model reaches from `target` as it is posed now (it stays within as it turns). */
+  reach: () => number;
   /** Poses the playing clip at `seconds` (null: the model has no clip). */
   pose: ((seconds: number) => void) | null;
   /** The clip's time now, to pose it back afterwards. */

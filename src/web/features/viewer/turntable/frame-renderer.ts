@@ -9,6 +9,18 @@ import { orbitDistance } from './frames.ts';
 
 const UP = new Vector3(0, 1, 0);
 
+/** How far the model reaches from the orbit's centre in any of its poses at `times`. */
+function reachOver(stage: TurntableStage, times: readonly number[]): number {
+  const { pose } = stage;
+  if (!pose) return stage.reach();
+  let reach = 0;
+  for (const t of times) {
+    pose(t);
+    reach = Math.max(reach, stage.reach());
+  }
+  return reach;
+}
+
 export class FrameRenderer {
   /** The finished frame (backdrop and model), `width` × `height`. */
   readonly canvas: HTMLCanvasElement;
@@ -30,6 +42,8 @@ export class FrameRenderer {
     readonly width: number,
     readonly height: number,
     backdrop: Backdrop,
+    /** The animation's time at each frame: the model is kept in frame in every pose. */
+    times: readonly number[],
   ) {
     const canvas = (w: number, h: number) =>
       Object.assign(document.createElement('canvas'), { width: w, height: h });
@@ -60,7 +74,12 @@ export class FrameRenderer {
     this.camera.aspect = width / height;
     this.camera.updateProjectionMatrix();
     const shown = stage.camera.position.clone().sub(stage.target);
-    const distance = orbitDistance(shown.length(), stage.radius, this.camera, width / height);
+    const distance = orbitDistance(
+      shown.length(),
+      reachOver(stage, times),
+      this.camera,
+      width / height,
+    );
     this.offset = shown.setLength(distance);
   }
 

@@ -63,7 +63,8 @@ async function makeVideo(
     await import('mediabunny');
   const { width, height } = SIZES[options.size];
   const schedule = frameSchedule(options.seconds, VIDEO_FPS);
-  const frames = new FrameRenderer(stage, width, height, backdrop);
+  const times = Array.from({ length: schedule.count }, (_, i) => frameTime(i, VIDEO_FPS));
+  const frames = new FrameRenderer(stage, width, height, backdrop, times);
   const target = new BufferTarget();
   const output = new Output({
     format:
@@ -112,7 +113,8 @@ async function makeGif(
     const { width, height } = scaledSize(options.size, rung.longSide);
     const schedule = frameSchedule(options.seconds, rung.fps);
     const delays = gifDelays(schedule.count, rung.fps);
-    const frames = new FrameRenderer(stage, width, height, backdrop);
+    const times = Array.from({ length: schedule.count }, (_, i) => frameTime(i, rung.fps));
+    const frames = new FrameRenderer(stage, width, height, backdrop, times);
     const gif = gifWriter(width, height, options.background === 'transparent');
     try {
       for (let i = 0; i < schedule.count; i++) {
