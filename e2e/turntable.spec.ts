@@ -67,6 +67,49 @@ async function make(dialog: Locator, during?: () => Promise<void>) {
   return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
 }
 
+/**
+ * One frame of a video, decoded by the browser (a <video> seeked to `seconds`, drawn on a canvas),
+ * as a PNG with its alpha.
+ */
+async function videoFrame(page: Page, bytes: Buffer, type: string, seconds: number) {
+  const png = await page.evaluate(
+    async ({ base64, type, seconds }) => {
+      const data = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const video = document.createElement('video');
+      video.muted = true;
+      video.src = URL.createObjectURL(new Blob([data], { type }));
+      await new Promise((resolve, reject) => {
+        video.onloadeddata = resolve;
+        video.onerror = () => reject(new Error('the browser could not play the file'));
+      });
+      video.currentTime = seconds;
+      await new Promise((resolve) => (video.onseeked = resolve));
+      const canvas = document.createElement('canvas');
+      canvas.width = video.videoWidth;
+      canvas.height = video.videoHeight;
+      canvas.getContext('2d')!.drawImage(video, 0, 0);
+      URL.revokeObjectURL(video.src);
+      return canvas.toDataURL('image/png').split(',')[1]!;
+    },
+    { base64: bytes.toString('base64'), type, seconds },
+  );
+  return Buffer.from(png, 'base64');
+}
+
+/** The colour of one pixel of a PNG. */
+async function pixelAt(png: Buffer, x: number, y: number) {
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const i = (y * info.width + x) * 4;
+  return [...data.subarray(i, i + 4)];
+}
+
+/** The frame shows a model: its pixels vary. */
+async function expectModelOn(png: Buffer, what: string) {
+  const { channels } = await sharp(png).stats();
+  const spread = channels.slice(0, 3).reduce((s, c) => s + c.stdev, 0);
+  expect(spread, `${what} has a model on it`).toBeGreaterThan(15);
+}
+
 /** Progress has passed `percent` (a state, not a time). */
 async function progressPast(dialog: Locator, percent: number) {
   await expect
@@ -106,6 +149,9 @@ test.describe('turntable', () => {
     expect(facts.codec).toMatch(/^vp[89]$/);
     expect(Math.abs(facts.duration - 3)).toBeLessThanOrEqual(1 / 30 + 1e-6);
     writeFileSync(info.outputPath('turntable.webm'), first.bytes);
+    const frame = await videoFrame(page, first.bytes, 'video/webm', 1.5);
+    writeFileSync(info.outputPath('webm-frame-1.5s.png'), frame);
+    await expectModelOn(frame, 'the WebM at 1.5 s');
 
     // The same settings, again: the same frames and length.
     const again = await make(dialog);
@@ -118,7 +164,7 @@ test.describe('turntable', () => {
 
   test('transparent where the codec keeps alpha, else a colour; MP4 says it has none', async ({
     page,
-  }) => {
+  }, info) => {
     test.setTimeout(420_000);
     const viewer = await openModel(page);
     const dialog = await openDialog(viewer);
@@ -143,8 +189,16 @@ test.describe('turntable', () => {
         frames: 90,
         alpha: true,
       });
+      // Played back: clear at the corner, the model opaque in the middle.
+      const frame = await videoFrame(page, file.bytes, 'video/webm', 1.5);
+      writeFileSync(info.outputPath('webm-transparent-frame.png'), frame);
+      expect((await pixelAt(frame, 8, 8))[3], 'the corner is clear').toBeLessThan(16);
+      const { channels } = await sharp(frame).stats();
+      expect(channels[3]!.max, 'the model is opaque').toBe(255);
+      info.annotations.push({ type: 'transparent', description: 'made and played back' });
     } else {
       await expect(dialog.getByText(/with transparency/)).toBeVisible();
+      info.annotations.push({ type: 'transparent', description: 'not offered by this browser' });
     }
     await choose(dialog, { format: /^WebM video/, background: 'A colour' });
     await dialog.getByLabel('Background colour').fill('#d94f30');
@@ -155,6 +209,17 @@ test.describe('turntable', () => {
       height: 720,
       alpha: false,
     });
+    // The colour as chosen (not tone-mapped), within what 4:2:0 video keeps.
+    const frame = await videoFrame(page, file.bytes, 'video/webm', 1.5);
+    writeFileSync(info.outputPath('webm-colour-frame.png'), frame);
+    await expectModelOn(frame, 'the colour WebM');
+    const [r, g, b] = await pixelAt(frame, 8, 8);
+    for (const [got, want] of [
+      [r, 0xd9],
+      [g, 0x4f],
+      [b, 0x30],
+    ] as const)
+      expect(Math.abs(got! - want)).toBeLessThan(12);
   });
 
   test('an MP4 where H.264 encodes', async ({ page }) => {
