@@ -316,6 +316,27 @@ test.describe('turntable', () => {
   });
 });
 
+test.describe('turntable, square', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test('a square GIF is 480 × 480, in its dark stage', async ({ page }, info) => {
+    test.setTimeout(240_000);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const viewer = await openModel(page, 'meshopt');
+    const dialog = await openDialog(viewer);
+    await choose(dialog, { format: /^Animated GIF/, size: '1080 × 1080 (square)' });
+    const file = await make(dialog);
+    const facts = await gifFacts(file.bytes);
+    expect(facts).toMatchObject({ width: 480, height: 480, frames: 45, loop: 0 });
+    const png = await gifFrame(file.bytes, 0);
+    writeFileSync(info.outputPath('gif-square-dark.png'), png);
+    await expectModelOn(png, 'the square GIF');
+    // The stage as seen in dark mode: a dark corner.
+    const [r, g, b] = await pixelAt(png, 2, 2);
+    expect(r! + g! + b!).toBeLessThan(3 * 90);
+  });
+});
+
 test.describe('turntable of an animated model', () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
