@@ -3,6 +3,7 @@ import { safeFetch } from '../net/index.ts';
 import { ERROR_CODES } from '../contract/index.ts';
 import { ApiError, onApiError } from '../http/index.ts';
 import type { ServerApp, ServerDeps } from './deps.ts';
+import { collectionRoutes } from './collections/routes.ts';
 import { assetRoutes } from './library/assets.ts';
 import { libraryRoutes } from './library/routes.ts';
 import { apiBoundary } from './middleware/boundary.ts';
@@ -122,6 +123,19 @@ export function createServerApp(input: ServerDeps): ServerApp {
       ownerOf,
       publicUrl: deps.publicUrl,
       now,
+    }),
+  );
+  // Before the library's routes too: it checks `?collection=` and adds each entry's `collections`.
+  app.route(
+    '/api',
+    collectionRoutes({
+      collections: storage.collections,
+      blobs: deps.blobs,
+      ownerOf,
+      sign: (path) => signer.sign(path),
+      publicUrl: deps.publicUrl,
+      now,
+      log,
     }),
   );
   app.route(

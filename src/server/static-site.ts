@@ -1,9 +1,11 @@
 // The built SPA: its files (cached for good when content-hashed, precompressed siblings), the
-// KTX2 worker's own policy, shared models' public pages, and the shell for client-side routes.
+// KTX2 worker's own policy, shared models' and collections' public pages, and the shell for
+// client-side routes.
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, Hono } from 'hono';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { collectionPageRoutes } from './collections/routes.ts';
 import { sharePageRoutes } from './share/routes.ts';
 import { MANIFEST_PATH, readManifest, routeShells } from './spa-shell.ts';
 import type { Storage } from './storage/database.ts';
@@ -56,6 +58,16 @@ export function serveSite(
     app.route(
       '/s',
       sharePageRoutes({ shares: storage.shares, publicUrl: deps.publicUrl, indexHtml, manifest }),
+    );
+    // A shared collection's public page, likewise.
+    app.route(
+      '/c',
+      collectionPageRoutes({
+        collections: storage.collections,
+        publicUrl: deps.publicUrl,
+        indexHtml,
+        manifest,
+      }),
     );
     // Client-side routes fall back to the SPA shell; some get one that names their chunks.
     const shells = routeShells(indexHtml, manifest);

@@ -36,6 +36,7 @@ export function storageWithOutage(storage: Storage, outage: Outage): Storage {
     'counters',
     'leases',
     'shares',
+    'collections',
     'optimiseJobs',
   ] as const)
     (out as Record<string, unknown>)[key] = switched(storage[key], outage, 'the database');

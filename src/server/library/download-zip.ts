@@ -1,5 +1,5 @@
 import { Zip, ZipPassThrough, strToU8 } from 'fflate';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { ERROR_CODES } from '../../contract/index.ts';
 import { glbFileName, isoDay } from '../../formats/index.ts';
 import { ApiError } from '../../http/index.ts';
@@ -70,13 +70,13 @@ interface ZipEntry {
   mtime: number;
 }
 
-interface Skipped {
+export interface Skipped {
   id: string;
   reason: string;
 }
 
 /** Why a row's model cannot go in the zip, or null when it can. */
-function unusable(row: LibraryRow | undefined): string | null {
+export function unusable(row: LibraryRow | undefined): string | null {
   if (!row) return 'not in your library';
   if (row.assetSha256 !== null) return null;
   if (row.status === 'failed') return 'the task failed, so it has no model';
@@ -183,6 +183,44 @@ export function zipStream(
 }
 
 /**
+ * The zip of `rows`' archived models (each has one), named as the browser names a download
+ * (`glbFileName`), made unique, with the `skipped` ones listed in its README.txt: the answer,
+ * streamed, as the file `file`. Shared by the selection's zip and a collection's.
+ */
+export function zipAnswer(
+  c: Context,
+  deps: Pick<DownloadZipDeps, 'blobs' | 'log'>,
+  rows: readonly LibraryRow[],
+  skipped: readonly Skipped[],
+  file: string,
+): Response {
+  const names = uniqueNames(
+    rows.map((r) =>
+      glbFileName({
+        id: r.taskId,
+        model: r.model,
+        images: r.images,
+        prompt: r.prompt,
+        name: r.name,
+        created: r.created,
+      }),
+    ),
+  );
+  const entries = rows.map((r, i) => ({
+    id: r.taskId,
+    name: names[i]!,
+    sha256: r.assetSha256!,
+    mtime: Math.max(315_532_800_000, (r.completedAt ?? r.created) * 1000), // zip dates start in 1980
+  }));
+  return c.body(zipStream(deps.blobs, entries, skipped, deps.log), 200, {
+    'Content-Type': 'application/zip',
+    'Content-Disposition': `attachment; filename="${file}"`,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+}
+
+/**
  * `GET /api/library/download.zip?ids=a,b,c`: the caller's archived models of those tasks in one
  * zip, named as the browser names a download (`glbFileName`), made unique. Tasks that are not
  * the caller's or have no archived model are left out and listed in a README.txt inside; when
@@ -214,31 +252,8 @@ export function downloadZipRoutes(deps: DownloadZipDeps) {
               : 'None of these tasks has a model in your library to download yet.',
           param: 'ids',
         });
-      const names = uniqueNames(
-        usable.map((r) =>
-          glbFileName({
-            id: r.taskId,
-            model: r.model,
-            images: r.images,
-            prompt: r.prompt,
-            name: r.name,
-            created: r.created,
-          }),
-        ),
-      );
-      const entries = usable.map((r, i) => ({
-        id: r.taskId,
-        name: names[i]!,
-        sha256: r.assetSha256!,
-        mtime: Math.max(315_532_800_000, (r.completedAt ?? r.created) * 1000), // zip dates start in 1980
-      }));
-      const file = `kiln-${entries.length}-model${entries.length === 1 ? '' : 's'}-${isoDay(new Date(now()))}.zip`;
-      return c.body(zipStream(deps.blobs, entries, skipped, deps.log), 200, {
-        'Content-Type': 'application/zip',
-        'Content-Disposition': `attachment; filename="${file}"`,
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-      });
+      const file = `kiln-${usable.length}-model${usable.length === 1 ? '' : 's'}-${isoDay(new Date(now()))}.zip`;
+      return zipAnswer(c, deps, usable, skipped, file);
     },
   );
   return app;

@@ -1,4 +1,5 @@
 import {
+  COLLECTION_ID,
   ERROR_CODES,
   LIBRARY_KINDS,
   LIBRARY_SORTS,
@@ -27,6 +28,14 @@ export interface ListQuery {
 
 const bad = (param: string, message: string) =>
   new ApiError(400, { code: ERROR_CODES.invalidValue, message, param });
+
+/** `?collection=` names no collection of the caller's (the same answer for a malformed one). */
+export const noSuchCollection = () =>
+  new ApiError(404, {
+    code: ERROR_CODES.collectionNotFound,
+    message: 'No such collection in your library: it was never made, or it was deleted.',
+    param: 'collection',
+  });
 
 /** A value from a fixed list; an empty value is no value (a form's blank select). */
 function oneOf<T extends string>(
@@ -66,7 +75,7 @@ function searchWords(q: string): string[] {
 }
 
 /**
- * Reads `?q=&model=&kind=&status=&favourite=&sort=&limit=&cursor=`. Any bad value is a 400 that
+ * Reads `?q=&model=&kind=&status=&favourite=&collection=&sort=&limit=&cursor=`. Any bad value is a 400 that
  * names its parameter; parameters it does not know are ignored (as before).
  */
 export function parseListQuery(query: (name: string) => string | undefined): ListQuery {
@@ -99,5 +108,11 @@ export function parseListQuery(query: (name: string) => string | undefined): Lis
   if (kind) filter.kind = kind;
   if (status) filter.status = status;
   if (favouriteText) filter.favourite = favouriteText === '1' || favouriteText === 'true';
+  // Only the shape is checked here; whether it is the caller's is (collections/routes.ts).
+  const collection = query('collection') ?? '';
+  if (collection !== '') {
+    if (!COLLECTION_ID.test(collection)) throw noSuchCollection();
+    filter.collection = collection;
+  }
   return { limit, sort, after: parseCursor(query('cursor'), sort), filter };
 }

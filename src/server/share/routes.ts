@@ -45,10 +45,10 @@ export interface ShareRouteDeps {
 }
 
 /** Every public answer: never listed by search engines. */
-const NOINDEX = { 'X-Robots-Tag': 'noindex, nofollow' } as const;
+export const NOINDEX = { 'X-Robots-Tag': 'noindex, nofollow' } as const;
 
 /** The origin links are made on. */
-function baseOf(c: Context, publicUrl: string | undefined): string {
+export function baseOf(c: Context, publicUrl: string | undefined): string {
   return (publicUrl ?? new URL(c.req.url).origin).replace(/\/+$/, '');
 }
 
@@ -216,20 +216,8 @@ export function shareRoutes(deps: ShareRouteDeps) {
     });
   });
 
-  /**
-   * A link's file from the blob store (ranged, conditional), revalidated on every use: a revoked
-   * link stops serving at once, and a live one costs a 304.
-   */
-  const serveShared = async (c: Context, token: string, blob: Parameters<typeof serveBlob>[2]) => {
-    // The ETag is the link's own (it does not tell the file's hash): nothing a share sends
-    // names anything that still opens the file once the link is revoked (decision 0077).
-    const etag = createHash('sha256').update(`${token}\n${blob.sha256}`).digest('base64url');
-    const res = await serveBlob(c, deps.blobs, { ...blob, etag });
-    if (!res) throw noSuchLink();
-    res.headers.set('Cache-Control', 'private, no-cache');
-    res.headers.set('X-Robots-Tag', NOINDEX['X-Robots-Tag']);
-    return res;
-  };
+  const serveShared = (c: Context, token: string, blob: PublicBlob) =>
+    servePublicBlob(c, deps.blobs, token, blob, noSuchLink);
 
   app.get('/shares/:token/model.glb', async (c) => {
     const model = await resolve(c.req.param('token'));
@@ -305,8 +293,32 @@ export function shareRoutes(deps: ShareRouteDeps) {
   return app;
 }
 
+type PublicBlob = Omit<Parameters<typeof serveBlob>[2], 'etag' | 'cacheControl'>;
+
+/**
+ * A link's file from the blob store (ranged, conditional), revalidated on every use: a revoked
+ * link stops serving at once, and a live one costs a 304. `linkKey` is what the ETag is made of
+ * with the file's hash (the token, and for a collection the model's place in it).
+ */
+export async function servePublicBlob(
+  c: Context,
+  blobs: BlobStore,
+  linkKey: string,
+  blob: PublicBlob,
+  missing: () => Error,
+): Promise<Response> {
+  // The ETag is the link's own (it does not tell the file's hash): nothing a share sends
+  // names anything that still opens the file once the link is revoked (decision 0077).
+  const etag = createHash('sha256').update(`${linkKey}\n${blob.sha256}`).digest('base64url');
+  const res = await serveBlob(c, blobs, { ...blob, etag });
+  if (!res) throw missing();
+  res.headers.set('Cache-Control', 'private, no-cache');
+  res.headers.set('X-Robots-Tag', NOINDEX['X-Robots-Tag']);
+  return res;
+}
+
 /** A library entry, recognised in a response body. */
-function isEntry(value: unknown): value is LibraryEntry {
+export function isEntry(value: unknown): value is LibraryEntry {
   const v = value as { id?: unknown; archived?: unknown } | null;
   return typeof v === 'object' && v !== null && typeof v.id === 'string' && 'archived' in v;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrate, openSqlite } from '../../db/index.ts';
+import { collectionStore, type CollectionStore } from './collections.ts';
 import { counters, type Counters } from './counters.ts';
 import { idempotencyStore, type IdempotencyStore } from './idempotency.ts';
 import { intentStore, type IntentStore } from './intents.ts';
@@ -24,6 +25,8 @@ export interface Storage {
   leases: Leases;
   /** Public links to models. */
   shares: ShareStore;
+  /** Owners' collections of models, and their public links. */
+  collections: CollectionStore;
   /** Optimise jobs, readable by every replica. */
   optimiseJobs: OptimiseJobStore;
   /** This process's name in leases and in-flight records. */
@@ -51,6 +54,7 @@ function storageOver(
     counters: counters(db),
     leases: leases(db),
     shares: shareStore(db),
+    collections: collectionStore(db),
     optimiseJobs: optimiseJobStore(db),
     holder: `${process.pid}-${randomBytes(6).toString('hex')}`,
     exclusive,

@@ -22,6 +22,8 @@ export interface LibraryFilter {
   kind?: LibraryKind | undefined;
   status?: LibraryStatusFilter | undefined;
   favourite?: boolean | undefined;
+  /** Only the members of this collection (its owner's; the caller checks it is theirs). */
+  collection?: string | undefined;
 }
 
 /**
@@ -124,6 +126,16 @@ export function libraryLists(db: Kysely<Tables>): LibraryListStore {
       if (filter.status === 'pending') q = q.where('status', 'not in', TERMINAL);
       else if (filter.status !== undefined) q = q.where('status', '=', filter.status);
       if (filter.favourite !== undefined) q = q.where('favourite', '=', filter.favourite ? 1 : 0);
+      const collection = filter.collection;
+      if (collection !== undefined)
+        q = q.where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('collection_models as m')
+              .select('m.task_id')
+              .where('m.collection_id', '=', collection)
+              .whereRef('m.task_id', '=', 'library.task_id'),
+          ),
+        );
 
       if (sort === 'oldest') {
         if (cursor) q = q.where('seq', '>', cursor.seq);

@@ -245,6 +245,45 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('library').addColumn('name', 'text').execute();
     },
   },
+  '010_collections': {
+    // Collections (decision 0087): an owner's named groups of library models. A name is unique
+    // per owner regardless of case (name_key, lower-cased); a model may sit in several, and a
+    // member is its task id (the collection's owner's library row). A collection's public link
+    // is a table of its own (one per collection; revoking deletes the row, so the token is gone).
+    async up(db: Kysely<unknown>) {
+      const t = columnTypes(db);
+      await db.schema
+        .createTable('collections')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('name_key', 'text', (c) => c.notNull())
+        .addColumn('created_ms', t.bigint, (c) => c.notNull())
+        .addColumn('updated_ms', t.bigint, (c) => c.notNull())
+        .addUniqueConstraint('collections_owner_name', ['owner', 'name_key'])
+        .execute();
+      await db.schema
+        .createTable('collection_models')
+        .addColumn('collection_id', 'text', (c) => c.notNull())
+        .addColumn('task_id', 'text', (c) => c.notNull())
+        .addColumn('added_ms', t.bigint, (c) => c.notNull())
+        .addPrimaryKeyConstraint('collection_models_pk', ['collection_id', 'task_id'])
+        .execute();
+      // Which of an owner's collections hold these tasks (every library page asks).
+      await db.schema
+        .createIndex('collection_models_task')
+        .on('collection_models')
+        .column('task_id')
+        .execute();
+      await db.schema
+        .createTable('collection_shares')
+        .addColumn('token', 'text', (c) => c.primaryKey())
+        .addColumn('collection_id', 'text', (c) => c.notNull().unique())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('created_ms', t.bigint, (c) => c.notNull())
+        .execute();
+    },
+  },
   '011_share_files': {
     // What a link serves besides the archived GLB (decisions 0089, 0090): the USDZ the owner's
     // browser made for AR Quick Look (content-addressed in the blob store), and the link preview

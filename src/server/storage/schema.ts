@@ -128,4 +128,29 @@ export interface Tables {
     preview_key: string | null;
     preview_sha256: string | null;
   };
+  /** An owner's named group of library models (migration 010, decision 0087). */
+  collections: {
+    /** `col_` and 20 base64url characters (120 random bits). */
+    id: string;
+    owner: string;
+    /** As the owner gave it (trimmed). */
+    name: string;
+    /** The name lower-cased: unique per owner. */
+    name_key: string;
+    created_ms: number;
+    updated_ms: number;
+  };
+  /** A model in a collection: the collection owner's library row with this task id. */
+  collection_models: {
+    collection_id: string;
+    task_id: string;
+    added_ms: number;
+  };
+  /** A collection's public link (`/c/{token}`): one per collection; revoking deletes it. */
+  collection_shares: {
+    token: string;
+    collection_id: string;
+    owner: string;
+    created_ms: number;
+  };
 }

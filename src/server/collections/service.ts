@@ -1,0 +1,115 @@
+// Collections (decision 0087): ids, addresses, and what the owner and anyone with a link see.
+// Pure functions over what the collection store gives; the routes (routes.ts) do the HTTP.
+import { randomBytes } from 'node:crypto';
+import {
+  COLLECTION_ID,
+  neutraliseBidi,
+  type Collection,
+  type PublicCollection,
+  type PublicCollectionModel,
+  type Share,
+} from '../../contract/index.ts';
+import { isoDay, slugify } from '../../formats/index.ts';
+import { embedSnippet, shareTitle } from '../share/service.ts';
+import type {
+  CollectionRow,
+  CollectionShareRow,
+  SharedCollection,
+} from '../storage/collections.ts';
+import type { SharedModel } from '../storage/shares.ts';
+
+/** A new collection's id: `col_` and 120 random bits in base64url (20 characters). */
+export function newCollectionId(): string {
+  return `col_${randomBytes(15).toString('base64url')}`;
+}
+
+/** True for a string shaped like a collection id (anything else is unknown without a read). */
+export const isCollectionId = (id: string) => COLLECTION_ID.test(id);
+
+/** Where a collection link's page and its frameable variant are, under `base` (an origin). */
+export function collectionUrls(base: string, token: string) {
+  const page = `${base}/c/${token}`;
+  return { page, embed: `${page}/embed` };
+}
+
+/** Where the `n`th model of a shared collection is served (same origin, relative). */
+export function sharedCollectionFiles(token: string, n: number) {
+  const at = `/api/collection-shares/${token}/models/${n}`;
+  return { model: `${at}/model.glb`, thumbnail: `${at}/thumbnail.webp` };
+}
+
+/** The owner's view of a collection; `sign` makes the cover's address (a signed asset path). */
+export function collectionView(
+  base: string,
+  row: CollectionRow,
+  sign: (path: string) => string,
+): Collection {
+  return {
+    object: 'collection',
+    id: row.id,
+    name: row.name,
+    count: row.count,
+    cover_url: row.coverSha256 ? sign(`/api/assets/${row.coverSha256}.webp`) : null,
+    created_ms: row.createdMs,
+    updated_ms: row.updatedMs,
+    share: row.share
+      ? { url: collectionUrls(base, row.share.token).page, created_ms: row.share.createdMs }
+      : null,
+  };
+}
+
+/** The owner's view of a collection's link: what to copy. */
+export function collectionShareView(base: string, link: CollectionShareRow, name: string): Share {
+  const urls = collectionUrls(base, link.token);
+  return {
+    object: 'share',
+    token: link.token,
+    url: urls.page,
+    embed_url: urls.embed,
+    embed_html: embedSnippet(urls.embed, neutraliseBidi(name)),
+    created_ms: link.createdMs,
+  };
+}
+
+function publicModel(token: string, index: number, model: SharedModel): PublicCollectionModel {
+  const files = sharedCollectionFiles(token, index);
+  return {
+    index,
+    title: shareTitle(model),
+    name: neutraliseBidi(model.name ?? '').trim() || null,
+    model: model.model,
+    input: model.prompt?.trim() ? 'prompt' : model.photos > 1 ? 'photos' : 'photo',
+    prompt: model.prompt,
+    created: model.created,
+    model_url: files.model,
+    thumbnail_url: model.thumbnailSha256 ? files.thumbnail : null,
+  };
+}
+
+/** What anyone with the link sees: public facts only (no owner, key or task id). */
+export function publicCollectionView(
+  base: string,
+  token: string,
+  shared: SharedCollection,
+): PublicCollection {
+  return {
+    object: 'shared_collection',
+    token,
+    name: neutraliseBidi(shared.name).trim(),
+    url: collectionUrls(base, token).page,
+    models: shared.models.map((m, i) => publicModel(token, i, m)),
+  };
+}
+
+/** One sentence for link previews (og:description). */
+export function collectionDescription(shared: SharedCollection): string {
+  const n = shared.models.length;
+  return n === 0
+    ? 'A collection of 3D models made with Kiln (empty for now).'
+    : `${n} 3D model${n === 1 ? '' : 's'} made with Kiln. Pick one and turn it around in your browser.`;
+}
+
+/** A collection's zip: `kiln-{name as a slug}-{yyyy-mm-dd}.zip` (`kiln-collection-…` without one). */
+export function collectionZipName(name: string, now: Date): string {
+  return `kiln-${slugify(name) || 'collection'}-${isoDay(now)}.zip`;
+}
