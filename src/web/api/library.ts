@@ -44,6 +44,8 @@ export interface LibraryFilters {
   /** Only starred tasks. */
   favourite: boolean;
   sort: LibrarySort;
+  /** Only the models in this collection (`col_…`, decision 0087), or '' for every model. */
+  collection: string;
 }
 
 export const NO_FILTERS: LibraryFilters = {
@@ -53,15 +55,18 @@ export const NO_FILTERS: LibraryFilters = {
   status: '',
   favourite: false,
   sort: 'newest',
+  collection: '',
 };
 
 /**
- * The filters as query parameters, in one order, defaults left out ("q=chair&sort=credits"):
+ * The filters as query parameters, in one order, defaults left out ("q=chair&sort=credits";
+ * a collection first, "collection=col_…&q=chair"):
  * the API's query and the gallery's address alike, so equal filters give equal strings.
  */
 export function libraryFilterParams(filters: Partial<LibraryFilters>): URLSearchParams {
   const f = { ...NO_FILTERS, ...filters };
   const params = new URLSearchParams();
+  if (f.collection) params.set('collection', f.collection);
   const q = f.q.trim().replace(/\s+/g, ' ');
   if (q) params.set('q', q);
   if (f.model) params.set('model', f.model);

@@ -29,6 +29,10 @@ export const queryKeys = {
   sharedModel: (token: string) => ['shared-model', token] as const,
   /** Whether the key's owner owns the link (the share page's owner-only tools). */
   shareOwnership: (scope: string, token: string) => ['shared-model', token, 'mine', scope] as const,
+  /** The owner's collections, by name (decision 0087). */
+  collections: (scope: string) => ['collections', scope] as const,
+  /** What a shared collection's public page shows (no key: the same for everyone). */
+  sharedCollection: (token: string) => ['shared-collection', token] as const,
   /** What the mock's demo generator understands of a prompt (mock mode; no key: the same for all). */
   promptCheck: (prompt: string) => ['prompt-check', prompt] as const,
 };

@@ -27,6 +27,7 @@ const ViewerPage = lazy(() => import('../features/viewer/viewer-page.tsx'));
 const OptimisePage = lazy(() => import('../features/optimise/optimise-page.tsx'));
 const BatchPage = lazy(() => import('../features/batch/batch-page.tsx'));
 const SharePage = lazy(() => import('../features/share/share-page.tsx'));
+const CollectionPage = lazy(() => import('../features/collections/collection-page.tsx'));
 
 const NAV = [
   { href: '/', label: 'Studio' },
@@ -49,7 +50,8 @@ export function App() {
       route.page !== 'viewer' &&
       route.page !== 'optimise' &&
       route.page !== 'batch' &&
-      route.page !== 'share'
+      route.page !== 'share' &&
+      route.page !== 'collection'
     )
       document.title = `${route.page === 'gallery' ? 'Gallery' : route.page === 'credits' ? 'Credits' : 'Not found'} · Kiln`;
   }, [route.page]);
@@ -60,6 +62,16 @@ export function App() {
       <ErrorBoundary resetKey={pathname}>
         <Suspense fallback={<p className="page muted">Loading…</p>}>
           <SharePage token={route.token} embed={route.embed} />
+        </Suspense>
+      </ErrorBoundary>
+    );
+
+  // A shared collection's public page: the same, with its models' pictures and one in a viewer.
+  if (route.page === 'collection')
+    return (
+      <ErrorBoundary resetKey={pathname}>
+        <Suspense fallback={<p className="page muted">Loading…</p>}>
+          <CollectionPage token={route.token} embed={route.embed} />
         </Suspense>
       </ErrorBoundary>
     );

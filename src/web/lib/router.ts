@@ -12,6 +12,11 @@ export type Route =
   | { page: 'optimise'; id: string }
   /** A shared model's public page (`/s/{token}`), or its frameable variant (`/s/{token}/embed`). */
   | { page: 'share'; token: string; embed: boolean }
+  /**
+   * A shared collection's public page (`/c/{token}`; `?m=` the model shown in its viewer), or its
+   * frameable variant (`/c/{token}/embed`).
+   */
+  | { page: 'collection'; token: string; embed: boolean }
   | { page: 'not-found' };
 
 export function parseRoute(pathname: string): Route {
@@ -26,6 +31,9 @@ export function parseRoute(pathname: string): Route {
   if (task?.[1]) return { page: 'task', id: decodeURIComponent(task[1]) };
   const share = /^\/s\/([A-Za-z0-9_-]+)(\/embed)?\/?$/.exec(pathname);
   if (share?.[1]) return { page: 'share', token: share[1], embed: Boolean(share[2]) };
+  const collection = /^\/c\/([A-Za-z0-9_-]+)(\/embed)?\/?$/.exec(pathname);
+  if (collection?.[1])
+    return { page: 'collection', token: collection[1], embed: Boolean(collection[2]) };
   return { page: 'not-found' };
 }
 

@@ -5,10 +5,12 @@ import type { LibraryEntry } from '../../../contract/index.ts';
 import { useHideTask } from '../../api/library.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { Link } from '../../ui/link.tsx';
+import { CollectionsButton } from '../collections/index.ts';
 import { ShareButton } from '../share/index.ts';
 
 /**
- * A card's actions: Open, Download GLB (once there is a model), Share, Rename (the card turns its
+ * A card's actions: Open, Download GLB (once there is a model), Share, Collections (the dialog that
+ * puts it in collections), Rename (the card turns its
  * title into a field; `onRename` is unset while it does) and Hide, which asks first, inline
  * (Yes, No); `onHidden` follows once the task is hidden (or already gone).
  */
@@ -101,6 +103,7 @@ export function CardActions({
         </a>
       )}
       <ShareButton entry={entry} className="small" label={label} />
+      <CollectionsButton entry={entry} className="small" label={label} />
       <button
         type="button"
         className="small gallery-rename"

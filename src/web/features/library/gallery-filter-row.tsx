@@ -1,15 +1,17 @@
-import { LIBRARY_KINDS, LIBRARY_STATUSES } from '../../../contract/index.ts';
+import { LIBRARY_KINDS, LIBRARY_STATUSES, type Collection } from '../../../contract/index.ts';
 import { KIND_LABELS, STATUS_LABELS, type LibraryFilters } from './gallery-filters.ts';
 
 /**
- * The gallery's filters: what a task was made from, its status, its model, favourites only, and
- * Clear filters while any is on. On phones the row folds away unless `open`.
+ * The gallery's filters: its collection (decision 0087), what a task was made from, its status,
+ * its model, favourites only, and Clear filters while any is on. On phones the row folds away
+ * unless `open`.
  */
 export function GalleryFilterRow({
   id,
   open,
   filters,
   models,
+  collections,
   active,
   onSet,
   onClear,
@@ -20,6 +22,8 @@ export function GalleryFilterRow({
   filters: LibraryFilters;
   /** The model ids to offer. */
   models: readonly string[];
+  /** The owner's collections to offer (none: no collection field). */
+  collections: readonly Pick<Collection, 'id' | 'name'>[];
   /** How many filters are on. */
   active: number;
   onSet: (patch: Partial<LibraryFilters>) => void;
@@ -30,6 +34,26 @@ export function GalleryFilterRow({
       id={`${id}-filters`}
       className={`gallery-tools-row gallery-filters${open ? ' is-open' : ''}`}
     >
+      {(collections.length > 0 || filters.collection) && (
+        <div className="gallery-inline-field">
+          <label htmlFor={`${id}-collection`}>Collection</label>
+          <select
+            id={`${id}-collection`}
+            value={filters.collection}
+            onChange={(e) => onSet({ collection: e.target.value })}
+          >
+            <option value="">All models</option>
+            {filters.collection && !collections.some((c) => c.id === filters.collection) && (
+              <option value={filters.collection}>This collection</option>
+            )}
+            {collections.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       <ChipGroup
         legend="Made from"
         name={`${id}-kind`}

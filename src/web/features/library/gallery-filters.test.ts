@@ -7,6 +7,7 @@ import {
   describeList,
   filtersFromSearch,
   searchOfFilters,
+  withoutCollection,
   type LibraryFilters,
 } from './gallery-filters.ts';
 
@@ -17,7 +18,10 @@ const all: LibraryFilters = {
   status: 'failed',
   favourite: true,
   sort: 'credits',
+  collection: '',
 };
+
+const CHAIRS = 'col_AbCdEfGhIjKlMnOpQr_-';
 
 describe('the gallery’s address ⇄ its filters', () => {
   it('reads every filter from the address', () => {
@@ -91,5 +95,42 @@ describe('the gallery’s address ⇄ its filters', () => {
     expect(describeFilters({ ...NO_FILTERS, q: 'unicorn', status: 'pending' })).toBe(
       'Tasks matching “unicorn”, in progress.',
     );
+  });
+});
+
+describe('the gallery shown by collection (?collection=, decision 0087)', () => {
+  it('reads a collection id from the address, and drops what is not one', () => {
+    expect(filtersFromSearch(`?collection=${CHAIRS}`)).toEqual({
+      ...NO_FILTERS,
+      collection: CHAIRS,
+    });
+    for (const bad of ['col_short', 'chairs', `${CHAIRS}x`, 'col_AbCdEfGhIjKlMnOp%20r_-', ''])
+      expect(filtersFromSearch(`?collection=${bad}`).collection, bad).toBe('');
+  });
+
+  it('writes it first, with the other filters after it, and round-trips', () => {
+    const inChairs = { ...all, collection: CHAIRS };
+    const address = `?collection=${CHAIRS}&q=red+chair&model=alpha&kind=photo&status=failed&favourite=1&sort=credits`;
+    expect(searchOfFilters(inChairs)).toBe(address);
+    expect(filtersFromSearch(address)).toEqual(inChairs);
+    expect(searchOfFilters(filtersFromSearch(`?sort=oldest&collection=${CHAIRS}`))).toBe(
+      `?collection=${CHAIRS}&sort=oldest`,
+    );
+  });
+
+  it('is where the gallery is, not a filter: not counted, and kept by Clear filters', () => {
+    const inChairs = { ...all, collection: CHAIRS };
+    expect(activeFilterCount({ ...NO_FILTERS, collection: CHAIRS })).toBe(0);
+    expect(activeFilterCount(inChairs)).toBe(activeFilterCount(all));
+    expect(clearedFilters(inChairs)).toEqual({
+      ...NO_FILTERS,
+      sort: 'credits',
+      collection: CHAIRS,
+    });
+  });
+
+  it('"All models" leaves the collection and keeps the rest', () => {
+    expect(withoutCollection({ ...all, collection: CHAIRS })).toEqual(all);
+    expect(searchOfFilters(withoutCollection({ ...NO_FILTERS, collection: CHAIRS }))).toBe('');
   });
 });

@@ -1,7 +1,8 @@
-// The gallery's filters and its address: /gallery?q=chair&model=alpha&kind=photo&status=failed
-// &favourite=1&sort=credits. The address is the state (a link or a reload shows the same
+// The gallery's filters and its address: /gallery?collection=col_…&q=chair&model=alpha&kind=photo
+// &status=failed&favourite=1&sort=credits. The address is the state (a link or a reload shows the same
 // gallery, back and forward step through filter changes); these are its pure halves.
 import {
+  COLLECTION_ID,
   LIBRARY_KINDS,
   LIBRARY_SORTS,
   LIBRARY_STATUSES,
@@ -31,6 +32,9 @@ export function filtersFromSearch(search: string): LibraryFilters {
     status: oneOf<LibraryStatusFilter>(params.get('status'), LIBRARY_STATUSES) ?? '',
     favourite: ['1', 'true'].includes(params.get('favourite') ?? ''),
     sort: oneOf<LibrarySort>(params.get('sort'), LIBRARY_SORTS) ?? 'newest',
+    collection: COLLECTION_ID.test(params.get('collection') ?? '')
+      ? (params.get('collection') ?? '')
+      : '',
   };
 }
 
@@ -40,7 +44,10 @@ export function searchOfFilters(filters: LibraryFilters): string {
   return query ? `?${query}` : '';
 }
 
-/** How many filters narrow the list (the search counts as one; the order is not a filter). */
+/**
+ * How many filters narrow the list (the search counts as one; the order is not a filter, and
+ * neither is the collection: it is where the gallery is, said by its heading).
+ */
 export function activeFilterCount(filters: LibraryFilters): number {
   return [
     filters.q.trim() !== '',
@@ -51,9 +58,14 @@ export function activeFilterCount(filters: LibraryFilters): number {
   ].filter(Boolean).length;
 }
 
-/** The same filters with none of them set, keeping the order. */
+/** The same filters with none of them set, keeping the order and the collection. */
 export function clearedFilters(filters: LibraryFilters): LibraryFilters {
-  return { ...NO_FILTERS, sort: filters.sort };
+  return { ...NO_FILTERS, sort: filters.sort, collection: filters.collection };
+}
+
+/** The same filters in every model ("All models"): the collection left, the rest kept. */
+export function withoutCollection(filters: LibraryFilters): LibraryFilters {
+  return { ...filters, collection: '' };
 }
 
 export const SORT_LABELS: Record<LibrarySort, string> = {

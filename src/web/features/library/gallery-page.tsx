@@ -1,4 +1,5 @@
 import { LazyBackgroundPictures } from '../viewer/index.ts';
+import { CollectionHead } from '../collections/index.ts';
 import { Suspense, useEffect, useId, useMemo } from 'react';
 import { useModels } from '../../api/tasks.ts';
 import { describeError } from '../../lib/describe-error.ts';
@@ -12,6 +13,7 @@ import { GalleryToolbar } from './gallery-toolbar.tsx';
 import { SelectionBar } from './selection-bar.tsx';
 import { useGalleryActions } from './use-gallery-actions.ts';
 import { useGalleryAddress } from './use-gallery-address.ts';
+import { useGalleryCollection } from './use-gallery-collection.ts';
 import { useGalleryEntries } from './use-gallery-entries.ts';
 import { useGallerySelection } from './use-gallery-selection.ts';
 import { useRovingGrid } from './use-roving-grid.ts';
@@ -19,8 +21,9 @@ import './gallery.css';
 
 /**
  * Every task this key made through Kiln, as cards: search, filter, sort (all in the address),
- * look, open, download, star, select several to hide, download or share; keys move between
- * cards. Pages load as the list scrolls (Load more stays as the fallback).
+ * look, open, download, star, select several to hide, download, share or put in a collection;
+ * keys move between cards. Shown by collection (`?collection=`), the heading is the collection's,
+ * with what can be done to it. Pages load as the list scrolls (Load more stays as the fallback).
  */
 export default function GalleryPage() {
   const { search, filters, changeFilters, clearFilters } = useGalleryAddress();
@@ -37,10 +40,13 @@ export default function GalleryPage() {
   const actions = useGalleryActions(grid, selecting, focusCard);
   const { bulk, favourite } = actions;
   const hintId = useId();
+  const shelf = useGalleryCollection(filters, changeFilters, headingRef);
+  const { collection, missing, notice } = shelf;
+  const collectionName = collection?.name;
 
   useEffect(() => {
-    document.title = 'Gallery · Kiln';
-  }, []);
+    document.title = collectionName ? `${collectionName} · Gallery · Kiln` : 'Gallery · Kiln';
+  }, [collectionName]);
 
   const filtered = activeFilterCount(filters) > 0;
   const updating =
@@ -51,16 +57,57 @@ export default function GalleryPage() {
   return (
     <main className={`page gallery-page${selected.length > 0 ? ' has-selection' : ''}`}>
       <div className="gallery-head">
-        <h1 ref={headingRef} tabIndex={-1}>
-          Gallery
-        </h1>
+        {collection ? (
+          <CollectionHead
+            collection={collection}
+            headingRef={headingRef}
+            onAllModels={shelf.allModels}
+            onDeleted={shelf.onDeleted}
+          />
+        ) : missing ? (
+          <div className="collection-missing">
+            <h1 ref={headingRef} tabIndex={-1}>
+              Collection not found
+            </h1>
+            <p>It was deleted, or the address is not quite right.</p>
+            <button type="button" className="primary" onClick={shelf.allModels}>
+              All models
+            </button>
+          </div>
+        ) : (
+          <h1 ref={headingRef} tabIndex={-1}>
+            Gallery
+          </h1>
+        )}
       </div>
-      <GalleryToolbar
-        filters={filters}
-        models={modelIds}
-        onChange={changeFilters}
-        onClear={clearFilters}
-      />
+      {notice && (
+        <div role="status" className="gallery-undo card">
+          <span>{notice.message}</span>
+          {notice.show && (
+            <button
+              type="button"
+              className="small"
+              onClick={() => notice.show && shelf.showCollection(notice.show.id)}
+            >
+              Show “{notice.show.name}”
+            </button>
+          )}
+        </div>
+      )}
+      {shelf.removeError && (
+        <p className="error small" role="alert">
+          Could not remove them from the collection: {shelf.removeError}
+        </p>
+      )}
+      {!missing && (
+        <GalleryToolbar
+          filters={filters}
+          models={modelIds}
+          collections={shelf.collections.data ?? []}
+          onChange={changeFilters}
+          onClear={clearFilters}
+        />
+      )}
 
       <GalleryNotices
         announcement={actions.announcement}
@@ -79,41 +126,52 @@ export default function GalleryPage() {
           onClear={clearSelection}
           onHide={actions.hideSelected}
           onFavourite={actions.favouriteSelected}
+          collection={collection ? { name: collection.name, removing: shelf.removing } : undefined}
+          onAdded={shelf.onAdded}
+          onRemove={() => shelf.removeSelected(selected, clearSelection)}
         />
       )}
 
       <Suspense fallback={null}>
         <LazyBackgroundPictures entries={entries} />
       </Suspense>
-      <QueryState
-        query={library}
-        loading="Loading your gallery…"
-        failed="The gallery could not be loaded"
-        className={entries.length === 0 ? 'gallery-message gallery-empty' : 'gallery-message'}
-        empty={
-          entries.length === 0 &&
-          !library.isPlaceholderData && (
-            <GalleryEmpty filters={filters} filtered={filtered} onClear={clearFilters} />
-          )
-        }
-      >
-        {() => (
-          <GalleryGrid
-            entries={entries}
-            filters={filters}
-            hasMore={Boolean(library.hasNextPage)}
-            updating={updating}
-            hintId={hintId}
-            selectedIds={selection.ids}
-            listRef={listRef}
-            onKeyDown={onKeyDown}
-            onFocus={onFocus}
-            onSelect={onSelect}
-            onFavourite={actions.onFavourite}
-            onHidden={actions.onHidden}
-          />
-        )}
-      </QueryState>
+      {!missing && (
+        <QueryState
+          query={library}
+          loading="Loading your gallery…"
+          failed="The gallery could not be loaded"
+          className={entries.length === 0 ? 'gallery-message gallery-empty' : 'gallery-message'}
+          empty={
+            entries.length === 0 &&
+            !library.isPlaceholderData && (
+              <GalleryEmpty
+                filters={filters}
+                filtered={filtered}
+                collection={collectionName}
+                onClear={clearFilters}
+                onAllModels={shelf.allModels}
+              />
+            )
+          }
+        >
+          {() => (
+            <GalleryGrid
+              entries={entries}
+              filters={filters}
+              hasMore={Boolean(library.hasNextPage)}
+              updating={updating}
+              hintId={hintId}
+              selectedIds={selection.ids}
+              listRef={listRef}
+              onKeyDown={onKeyDown}
+              onFocus={onFocus}
+              onSelect={onSelect}
+              onFavourite={actions.onFavourite}
+              onHidden={actions.onHidden}
+            />
+          )}
+        </QueryState>
+      )}
 
       <div ref={sentinelRef} className="gallery-sentinel" aria-hidden="true" />
       <LoadMore library={library} className="gallery-more" />

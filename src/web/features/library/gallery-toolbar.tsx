@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { LIBRARY_SORTS, type LibrarySort } from '../../../contract/index.ts';
+import { LIBRARY_SORTS, type Collection, type LibrarySort } from '../../../contract/index.ts';
 import { GalleryFilterRow } from './gallery-filter-row.tsx';
 import { SORT_LABELS, activeFilterCount, type LibraryFilters } from './gallery-filters.ts';
 import { useSearchDraft } from './use-search-draft.ts';
@@ -12,12 +12,15 @@ import { useSearchDraft } from './use-search-draft.ts';
 export function GalleryToolbar({
   filters,
   models,
+  collections,
   onChange,
   onClear,
 }: {
   filters: LibraryFilters;
   /** The model ids to offer (the current filter's is added when missing). */
   models: readonly string[];
+  /** The owner's collections to offer. */
+  collections: readonly Pick<Collection, 'id' | 'name'>[];
   onChange: (next: LibraryFilters, typing: boolean) => void;
   onClear: () => void;
 }) {
@@ -87,6 +90,7 @@ export function GalleryToolbar({
         open={open}
         filters={filters}
         models={modelIds}
+        collections={collections}
         active={active}
         onSet={set}
         onClear={() => {

@@ -2,25 +2,16 @@ import { useRef, useState } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { ZIP_MAX_IDS, downloadModelsZip } from '../../api/library.ts';
 import { describeError } from '../../lib/describe-error.ts';
+import { saveBlob } from '../../lib/save-blob.ts';
+import { AddToCollectionButton, type Added } from '../collections/index.ts';
 import { ShareButton } from '../share/index.ts';
-
-/** Saves bytes the page holds as a file (a link to an object URL, clicked). */
-function saveBlob(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 /**
- * What can be done with the selected tasks: favourite them, hide them (Undo follows), download
- * their models as one zip, share; and select every task shown, or none.
+ * What can be done with the selected tasks: favourite them, add them to a collection (or, while
+ * the gallery shows one, remove them from it), hide them (Undo follows), download their models as
+ * one zip, share; and select every task shown, or none.
  */
 export function SelectionBar({
   selected,
@@ -30,6 +21,9 @@ export function SelectionBar({
   onClear,
   onHide,
   onFavourite,
+  collection,
+  onAdded,
+  onRemove,
 }: {
   selected: readonly LibraryEntry[];
   /** How many tasks are shown (what "Select all" selects). */
@@ -40,6 +34,10 @@ export function SelectionBar({
   onClear: () => void;
   onHide: () => void;
   onFavourite: (favourite: boolean) => void;
+  /** The collection the gallery shows, if it shows one: "Remove from collection" is offered. */
+  collection?: { name: string; removing: boolean } | undefined;
+  onAdded: (added: Added) => void;
+  onRemove: () => void;
 }) {
   const count = selected.length;
   const allFavourite = count > 0 && selected.every((e) => e.favourite === true);
@@ -110,6 +108,18 @@ export function SelectionBar({
             ? `Preparing zip…${zip.bytes > 0 ? ` ${megabytes(zip.bytes)}` : ''}`
             : `Download ${Math.min(withModel.length, ZIP_MAX_IDS)} as zip`}
         </button>
+        <AddToCollectionButton entries={selected} onAdded={onAdded} className="small" />
+        {collection && (
+          <button
+            type="button"
+            className="small"
+            onClick={onRemove}
+            disabled={collection.removing}
+            title={`Take them out of “${collection.name}” (they stay in the gallery)`}
+          >
+            {collection.removing ? 'Removing…' : 'Remove from collection'}
+          </button>
+        )}
         {/* A public link is per model: offered for one selected task (the card has it too). */}
         {selected.length === 1 && selected[0] && (
           <ShareButton entry={selected[0]} className="small" />

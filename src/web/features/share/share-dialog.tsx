@@ -7,6 +7,7 @@ import {
   useUploadShareUsdz,
 } from '../../api/share.ts';
 import { describeError } from '../../lib/describe-error.ts';
+import { copyText } from '../../lib/copy-text.ts';
 import { formatDateTime } from '../../lib/entry-format.ts';
 import { loadUsdzMaker } from '../viewer/index.ts';
 import { QrCode } from './qr-code.tsx';
@@ -17,25 +18,6 @@ export interface ShareTarget {
   id: string;
   /** "“a small red vase”", "chair.png", "3 photos". */
   title: string;
-}
-
-/** Copies text: the Clipboard API, else the field's selection (plain http on a LAN address). */
-async function copyText(
-  text: string,
-  field: HTMLInputElement | HTMLTextAreaElement | null,
-): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    field?.focus();
-    field?.select();
-    try {
-      return document.execCommand('copy');
-    } catch {
-      return false;
-    }
-  }
 }
 
 /**

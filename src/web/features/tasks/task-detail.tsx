@@ -16,6 +16,7 @@ import { CompareWith } from './compare-with.tsx';
 import { StageStepper } from './stage-stepper.tsx';
 import { ShareButton } from '../share/index.ts';
 import { Renamable } from '../library/index.ts';
+import { CollectionsButton } from '../collections/index.ts';
 import './tasks.css';
 
 function subjectOf(entry: LibraryEntry | undefined, task: Task): string {
@@ -173,6 +174,7 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
           </Link>
         )}
         {entry && <ShareButton entry={entry} />}
+        {entry && <CollectionsButton entry={entry} />}
         {body && (
           <button type="button" onClick={sameInput}>
             Same input, another model

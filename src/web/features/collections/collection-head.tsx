@@ -1,0 +1,207 @@
+import { lazy, Suspense, useId, useRef, useState, type RefObject } from 'react';
+import { createPortal, flushSync } from 'react-dom';
+import type { Collection } from '../../../contract/index.ts';
+import {
+  downloadCollectionZip,
+  useCollections,
+  useDeleteCollection,
+  useRenameCollection,
+} from '../../api/collections.ts';
+import { describeError } from '../../lib/describe-error.ts';
+import { saveBlob } from '../../lib/save-blob.ts';
+import { modelCount } from './collection-name.ts';
+import { NameField } from './name-field.tsx';
+import './collections.css';
+
+// Loaded the first time Share is pressed.
+const CollectionShareDialog = lazy(() => import('./collection-share-dialog.tsx'));
+
+const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+
+/**
+ * The gallery's heading while it shows one collection: "All models" (back to every model, the
+ * other filters kept), the collection's name and size, and what can be done to it: Rename (the
+ * heading becomes a field), Download as zip, Share (its public page), Delete (asked first; the
+ * models stay). `headingRef` is the page's <h1>, which the grid's keys send focus back to.
+ */
+export function CollectionHead({
+  collection,
+  headingRef,
+  onAllModels,
+  onDeleted,
+}: {
+  collection: Collection;
+  headingRef: RefObject<HTMLHeadingElement | null>;
+  onAllModels: () => void;
+  /** The collection is gone: the page leaves it (and says so). */
+  onDeleted: (name: string) => void;
+}) {
+  const collections = useCollections();
+  const rename = useRenameCollection();
+  const remove = useDeleteCollection();
+  const [renaming, setRenaming] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [sharing, setSharing] = useState(false);
+  const [zip, setZip] = useState<
+    { state: 'idle' } | { state: 'busy'; bytes: number } | { state: 'failed'; message: string }
+  >({ state: 'idle' });
+  const renameRef = useRef<HTMLButtonElement>(null);
+  const deleteRef = useRef<HTMLButtonElement>(null);
+  const keepRef = useRef<HTMLButtonElement>(null);
+  const confirmId = useId();
+  const abort = useRef<AbortController | null>(null);
+
+  const closeRename = () => {
+    flushSync(() => setRenaming(false));
+    renameRef.current?.focus();
+  };
+
+  const download = async () => {
+    abort.current?.abort();
+    const controller = new AbortController();
+    abort.current = controller;
+    setZip({ state: 'busy', bytes: 0 });
+    try {
+      const { blob, fileName } = await downloadCollectionZip(collection.id, {
+        signal: controller.signal,
+        onProgress: (bytes) => setZip({ state: 'busy', bytes }),
+      });
+      saveBlob(blob, fileName);
+      setZip({ state: 'idle' });
+    } catch (err) {
+      if (controller.signal.aborted) return setZip({ state: 'idle' });
+      setZip({ state: 'failed', message: describeError(err).message });
+    }
+  };
+
+  const ask = () => {
+    remove.reset();
+    flushSync(() => setConfirming(true));
+    keepRef.current?.focus();
+  };
+  const keep = () => {
+    flushSync(() => setConfirming(false));
+    deleteRef.current?.focus();
+  };
+  const confirmDelete = () =>
+    remove.mutate(collection.id, { onSuccess: () => onDeleted(collection.name) });
+
+  const shared = collection.share !== null;
+
+  return (
+    <div className="collection-head">
+      <button
+        type="button"
+        className="link-button small collection-head__back"
+        onClick={onAllModels}
+      >
+        <span aria-hidden="true">←</span> All models
+      </button>
+      {renaming ? (
+        <NameField
+          label="Collection name"
+          submit="Save"
+          busyLabel="Saving…"
+          initial={collection.name}
+          existing={collections.data ?? []}
+          self={collection.id}
+          onCancel={closeRename}
+          onSubmit={async (name) => {
+            if (name !== collection.name) await rename.mutateAsync({ id: collection.id, name });
+            closeRename();
+          }}
+        />
+      ) : (
+        <div className="collection-head__title">
+          <p className="collection-head__kicker muted small">Collection</p>
+          <h1 ref={headingRef} tabIndex={-1}>
+            {collection.name}
+          </h1>
+          <span className="muted">{modelCount(collection.count)}</span>
+        </div>
+      )}
+      <div className="collection-head__actions" role="group" aria-label="This collection">
+        <button
+          type="button"
+          className="small"
+          ref={renameRef}
+          onClick={() => setRenaming(true)}
+          disabled={renaming}
+          aria-label="Rename collection"
+        >
+          Rename
+        </button>
+        <button
+          type="button"
+          className="small"
+          onClick={() => void download()}
+          disabled={collection.count === 0 || zip.state === 'busy'}
+          title={collection.count === 0 ? 'Nothing in this collection yet' : undefined}
+        >
+          {zip.state === 'busy'
+            ? `Preparing zip…${zip.bytes > 0 ? ` ${megabytes(zip.bytes)}` : ''}`
+            : 'Download as zip'}
+        </button>
+        <button
+          type="button"
+          className="small"
+          aria-haspopup="dialog"
+          data-shared={shared || undefined}
+          onClick={() => setSharing(true)}
+          aria-label={shared ? 'Shared collection: link and stop sharing' : 'Share collection'}
+        >
+          {shared ? 'Shared' : 'Share'}
+        </button>
+        {!confirming && (
+          <button type="button" className="small danger" ref={deleteRef} onClick={ask}>
+            Delete…
+          </button>
+        )}
+      </div>
+      {confirming && (
+        <div className="collection-confirm" role="group" aria-labelledby={confirmId}>
+          <p id={confirmId}>
+            Delete “{collection.name}”? Its {modelCount(collection.count)} stay in your gallery
+            {shared ? '; its public link stops working' : ''}.
+          </p>
+          <div className="collection-name__row">
+            <button
+              type="button"
+              className="small danger"
+              onClick={confirmDelete}
+              disabled={remove.isPending}
+            >
+              {remove.isPending ? 'Deleting…' : 'Delete collection'}
+            </button>
+            <button
+              type="button"
+              className="small"
+              ref={keepRef}
+              onClick={keep}
+              disabled={remove.isPending}
+            >
+              Keep it
+            </button>
+          </div>
+          {remove.isError && (
+            <p className="error small" role="alert">
+              Could not delete it: {describeError(remove.error).message}
+            </p>
+          )}
+        </div>
+      )}
+      {zip.state === 'failed' && (
+        <p className="error small" role="alert">
+          The zip could not be made: {zip.message}
+        </p>
+      )}
+      {sharing &&
+        createPortal(
+          <Suspense fallback={null}>
+            <CollectionShareDialog collection={collection} onClose={() => setSharing(false)} />
+          </Suspense>,
+          document.body,
+        )}
+    </div>
+  );
+}
