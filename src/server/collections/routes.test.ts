@@ -188,9 +188,13 @@ describe('collections: the owner’s routes', () => {
         expect({ body, status, param: error.param }).toEqual({ body, status: 400, param });
         expect(error.message).toMatch(param === 'name' ? /name/ : /colour is not known/);
       }
-    // Not JSON at all.
-    const garbled = await refused(await s.request('/api/collections', json('POST', '{name:')));
-    expect(garbled).toMatchObject({ status: 400, error: { code: 'invalid_json' } });
+    // Not JSON at all, or no body.
+    for (const body of ['{name:', ''])
+      for (const path of ['/api/collections', `/api/collections/${mugs.id}/models`])
+        expect(await refused(await s.request(path, json('POST', body)))).toMatchObject({
+          status: 400,
+          error: { code: 'invalid_json' },
+        });
     // A NUL no store can hold.
     const nul = await refused(
       await s.request('/api/collections', json('POST', { name: 'a\u0000b' })),
