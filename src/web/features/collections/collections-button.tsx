@@ -37,9 +37,12 @@ export function CollectionsButton({
       >
         Collections
         {count > 0 && (
-          <span className="collections-button__count">
-            <span className="visually-hidden">: in</span> {count}
-          </span>
+          <>
+            <span className="collections-button__count" aria-hidden="true">
+              {count}
+            </span>
+            <span className="visually-hidden">, in {count}</span>
+          </>
         )}
       </button>
       {target &&
