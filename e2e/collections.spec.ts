@@ -208,6 +208,10 @@ test('collections: made from the selection and a result, shown by address, renam
   await expect(share.getByLabel('Public link')).toHaveValue(url);
   await expectAccessible(page);
   await shot(page, info, 'collections-share-dialog-1440');
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await overflowing(page)).toEqual([]);
+  await shot(page, info, 'collections-share-dialog-390');
+  await page.setViewportSize({ width: 1440, height: 900 });
   await share.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('button', { name: /^Shared collection/ })).toBeFocused();
 

@@ -83,6 +83,13 @@ function server(list: Collection[] = [CHAIRS, CLIENT]) {
         return Response.json(made, { status: 201 });
       }
       const members = /^\/api\/collections\/([^/]+)\/models$/.exec(url);
+      if (method === 'POST' && members?.[1] === 'col_FFFFFFFFFFFFFFFFFFFF')
+        return Response.json(
+          {
+            error: { type: 'api_error', code: 'internal_error', message: 'The database is busy.' },
+          },
+          { status: 500 },
+        );
       if (method === 'POST' && members) {
         const c = list.find((x) => x.id === members[1]);
         return c ? Response.json(c) : new Response('', { status: 404 });
@@ -190,6 +197,24 @@ describe('one model’s collections', () => {
     expect([...el.querySelectorAll('.collection-checks__name')].map((n) => n.textContent)).toEqual([
       'Chairs',
     ]);
+  });
+
+  it('puts the box back as it was when the change fails', async () => {
+    const sent = server([CHAIRS, collection('col_FFFFFFFFFFFFFFFFFFFF', 'Busy')]);
+    const el = await open(['col_FFFFFFFFFFFFFFFFFFFF']);
+    const busy = [...el.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')][1]!;
+    expect(busy.checked).toBe(true);
+    act(() => busy.click());
+    expect(busy.checked).toBe(false); // at once
+    await vi.waitFor(async () => {
+      await settle();
+      expect(el.querySelector('[role="alert"]')?.textContent).toBe(
+        'Could not remove it from “Busy”: The database is busy.',
+      );
+    });
+    expect(busy.checked).toBe(true);
+    expect(busy.disabled).toBe(false);
+    expect(writes(sent)).toHaveLength(1);
   });
 
   it('makes a new collection by name and puts the model in it; a bad name is said at the field', async () => {
