@@ -252,6 +252,13 @@ test('collections: made from the selection and a result, shown by address, renam
   await guest.reload();
   await expect(guest.getByRole('heading', { level: 2, name: secondTitle })).toBeVisible();
 
+  // The frameable variant: the same page without the top bar, the choice kept.
+  await guest.goto(`${url}/embed?m=1`);
+  await expect(guest.getByRole('heading', { level: 2, name: secondTitle })).toBeVisible();
+  await expect(guest.getByText('Shared collection')).toHaveCount(0);
+  await expect(guest.getByRole('link', { name: /Made with Kiln/ })).toHaveAttribute('href', url);
+  await guest.goto(url);
+
   // Stop sharing: asked first; the page says the link is gone at once.
   await page.getByRole('button', { name: /^Shared collection/ }).click();
   await share.getByRole('button', { name: 'Stop sharing…' }).click();
