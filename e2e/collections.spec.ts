@@ -122,6 +122,8 @@ test('collections: made from the selection and a result, shown by address, renam
   await livingBox.check();
   await expect(mine.getByRole('status')).toHaveText('Added to “Living room”.');
   await expect(livingBox).toBeChecked();
+  await expectAccessible(page);
+  await shot(page, info, 'collections-entry-dialog-1440');
   await mine.getByRole('button', { name: 'Done' }).click();
   await expect(mine).toBeHidden();
   await expect(detail.getByRole('button', { name: /^Collections\s*, in 1$/ })).toBeFocused();

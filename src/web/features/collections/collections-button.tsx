@@ -35,6 +35,14 @@ export function CollectionsButton({
         aria-label={label ? `Collections of ${label}` : undefined}
         onClick={() => setTarget({ entry, title })}
       >
+        <svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none">
+          <path
+            d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V7Z"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinejoin="round"
+          />
+        </svg>
         Collections
         {count > 0 && (
           <>
