@@ -121,6 +121,10 @@ function sharedModelOf(r: SharedRow): SharedModel | undefined {
     created: Number(r.created),
     assetSha256: r.asset_sha256,
     thumbnailSha256: r.thumbnail_sha256 ?? null,
+    // A model's USDZ and link preview belong to its own link (decisions 0089, 0090), not to a
+    // collection's page.
+    usdzSha256: null,
+    preview: null,
   };
 }
 
