@@ -250,6 +250,10 @@ test('collections: made from the selection and a result, shown by address, renam
   await expectRenderedModel(guest.getByTestId('model-viewer'));
   expect(await overflowing(guest)).toEqual([]);
   await shot(guest, info, 'collections-public-390');
+  await guest.emulateMedia({ colorScheme: 'dark' });
+  await expectAccessible(guest);
+  await shot(guest, info, 'collections-public-390-dark');
+  await guest.emulateMedia({ colorScheme: 'light' });
   // A reload keeps the choice.
   await guest.reload();
   await expect(guest.getByRole('heading', { level: 2, name: secondTitle })).toBeVisible();
