@@ -87,7 +87,18 @@ async function videoFrame(page: Page, bytes: Buffer, type: string, seconds: numb
       const canvas = document.createElement('canvas');
       canvas.width = video.videoWidth;
       canvas.height = video.videoHeight;
-      canvas.getContext('2d')!.drawImage(video, 0, 0);
+      const context = canvas.getContext('2d', { willReadFrequently: true })!;
+      // `seeked` can come before the frame is ready to draw (a busy machine): draw until the
+      // canvas holds something, a state, checked each animation frame (at most ~10 s).
+      const drawn = () => {
+        context.clearRect(0, 0, canvas.width, canvas.height);
+        context.drawImage(video, 0, 0);
+        const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+        for (let i = 3; i < pixels.length; i += 4) if (pixels[i] !== 0) return true;
+        return false;
+      };
+      for (let tries = 0; tries < 600 && !drawn(); tries++)
+        await new Promise((resolve) => requestAnimationFrame(resolve));
       URL.revokeObjectURL(video.src);
       return canvas.toDataURL('image/png').split(',')[1]!;
     },
