@@ -13,7 +13,8 @@ import { SHARE_TOKEN } from './share.ts';
  * - `GET /api/collections/{id}/download.zip`: every archived model in it, as one zip
  * - `POST|GET|DELETE /api/collections/{id}/share`: a public, revocable page (`/c/{token}`)
  * - `GET /api/collection-shares/{token}` → {@link PublicCollectionSchema}, without a key; each
- *   model's GLB and picture under `/api/collection-shares/{token}/models/{n}/…`
+ *   model's GLB and picture under `/api/collection-shares/{token}/models/{n}/…`, and the link
+ *   preview picture (og:image, a 1200 × 630 JPEG) at `/api/collection-shares/{token}/preview.jpg`
  *
  * Names follow the model-name rule (`checkModelName`, 1–120 characters, trimmed), and are unique
  * per owner regardless of case (409 `collection_name_taken`, param `name`).

@@ -515,6 +515,11 @@ describe('collections: zip and public link', () => {
     ])
       expect((await s.request(path, { key: null })).status).toBe(404);
 
+    // Before any picture is drawn the page still names a preview picture: the name alone.
+    expect(await (await s.request(`/c/${link.token}`, { key: null })).text()).toContain(
+      '<meta property="og:image:alt" content="The name of the collection of 3D models “Shelf &lt;one&gt; &amp; &quot;two&quot;”, on Kiln’s stage" />',
+    );
+
     // A picture drawn: the cover, the page's facts and its preview.
     await s.request(`/api/library/${vase}/thumbnail`, {
       method: 'PUT',
@@ -536,23 +541,38 @@ describe('collections: zip and public link', () => {
     expect(webp.status).toBe(200);
     expect(webp.headers.get('content-type')).toBe('image/webp');
 
-    // The page: the shell with the collection's name and its first picture for previews.
-    const page = await s.request(`/c/${link.token}`, { key: null });
-    expect(page.status).toBe(200);
-    expect(page.headers.get('x-robots-tag')).toBe('noindex, nofollow');
-    expect(page.headers.get('x-frame-options')).toBe('DENY');
-    const html = await page.text();
-    expect(html).toContain('<title>Shelf &lt;one&gt; &amp; &quot;two&quot; · Kiln</title>');
-    expect(html).toContain(`<meta property="og:url" content="${link.url}" />`);
-    expect(html).toContain(
-      `<meta property="og:image" content="${ORIGIN}/api/collection-shares/${link.token}/models/1/thumbnail.webp" />`,
-    );
-    expect(html).toContain('<meta property="og:description" content="2 3D models made with Kiln.');
-    expect(html).toContain(
-      '<link rel="modulepreload" crossorigin href="/assets/collection-page-C.js" />',
-    );
+    // The page and its embed: the shell with the collection's name and its link preview
+    // picture (1200 × 630, made on the server: preview.test.ts) for chat apps.
+    const escapedName = 'Shelf &lt;one&gt; &amp; &quot;two&quot;';
+    const image = `${ORIGIN}/api/collection-shares/${link.token}/preview.jpg`;
+    for (const path of [`/c/${link.token}`, `/c/${link.token}/embed`]) {
+      const page = await s.request(path, { key: null });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+      const html = await page.text();
+      expect(html).toContain(`<title>${escapedName} · Kiln</title>`);
+      expect(html).toContain(`<meta property="og:url" content="${link.url}" />`);
+      for (const tag of [
+        `<meta property="og:image" content="${image}" />`,
+        '<meta property="og:image:type" content="image/jpeg" />',
+        '<meta property="og:image:width" content="1200" />',
+        '<meta property="og:image:height" content="630" />',
+        `<meta property="og:image:alt" content="A 3D model of the collection “${escapedName}” on Kiln’s stage, with its name" />`,
+        '<meta name="twitter:card" content="summary_large_image" />',
+        `<meta name="twitter:image" content="${image}" />`,
+        '<meta property="og:description" content="2 3D models made with Kiln.',
+        '<link rel="modulepreload" crossorigin href="/assets/collection-page-C.js" />',
+      ])
+        expect(html, path).toContain(tag);
+      expect(html).not.toContain('thumbnail.webp');
+    }
+    const picture = await s.request(new URL(image).pathname, { key: null });
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/jpeg');
+    expect(
+      (await s.request(`/c/${link.token}`, { key: null })).headers.get('x-frame-options'),
+    ).toBe('DENY');
     const embed = await s.request(`/c/${link.token}/embed`, { key: null });
-    expect(embed.status).toBe(200);
     expect(embed.headers.get('content-security-policy')).toBe(FRAMEABLE_CSP);
     expect(embed.headers.get('x-frame-options')).toBeNull();
 
@@ -567,6 +587,7 @@ describe('collections: zip and public link', () => {
       `/api/collection-shares/${link.token}`,
       `/api/collection-shares/${link.token}/models/0/model.glb`,
       `/api/collection-shares/${link.token}/models/1/thumbnail.webp`,
+      `/api/collection-shares/${link.token}/preview.jpg`,
     ])
       expect(await refused(await s.request(path, { key: null }))).toMatchObject({
         status: 404,

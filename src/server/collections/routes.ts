@@ -16,7 +16,14 @@ import { readJson } from '../middleware/boundary.ts';
 import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
 import { bearerKey, type OwnerOf } from '../owner-id.ts';
 import { FRAMEABLE_CSP } from '../security.ts';
-import { NOINDEX, baseOf, isEntry, servePublicBlob } from '../share/routes.ts';
+import {
+  PREVIEW_HEIGHT,
+  PREVIEW_TYPE,
+  PREVIEW_WIDTH,
+  previewKey,
+  renderPreview,
+} from '../share/preview.ts';
+import { NOINDEX, baseOf, isEntry, previewServer, servePublicBlob } from '../share/routes.ts';
 import { isShareToken, newShareToken } from '../share/service.ts';
 import { withMeta, withPreloads } from '../spa-shell.ts';
 import type { BlobStore } from '../storage/blobs.ts';
@@ -25,6 +32,8 @@ import type { LibraryRow } from '../storage/library.ts';
 import type { SharedModel } from '../storage/shares.ts';
 import {
   collectionDescription,
+  collectionPreview,
+  collectionPreviewPath,
   collectionShareView,
   collectionUrls,
   collectionView,
@@ -32,7 +41,6 @@ import {
   isCollectionId,
   newCollectionId,
   publicCollectionView,
-  sharedCollectionFiles,
 } from './service.ts';
 
 export interface CollectionRouteDeps {
@@ -305,6 +313,35 @@ export function collectionRoutes(deps: CollectionRouteDeps) {
     });
   });
 
+  const previews = previewServer(deps.blobs);
+  // The link preview picture (og:image), made once per key like a model's (decision 0089): the
+  // name, how many models the page shows and its first three pictures; a rename or a members
+  // change makes a new one on the next request.
+  app.get('/collection-shares/:token/preview.jpg', async (c) => {
+    const token = c.req.param('token');
+    const shared = isShareToken(token) ? await deps.collections.resolveShare(token) : undefined;
+    if (!shared) throw noSuchLink();
+    const { title, subtitle, pictureSha256s } = collectionPreview(shared);
+    return previews.serve(c, {
+      token,
+      key: previewKey({ title, subtitle, pictureSha256: null, rowSha256s: pictureSha256s }),
+      remembered: shared.preview,
+      missing: noSuchLink,
+      render: async () => {
+        const row = await Promise.all(
+          pictureSha256s.map((sha) => deps.blobs.get('thumbnails', sha, 'webp')),
+        );
+        return renderPreview({
+          title,
+          subtitle,
+          picture: null,
+          row: row.filter((bytes): bytes is Uint8Array => bytes !== undefined),
+        });
+      },
+      remember: (preview) => deps.collections.setPreview(token, preview),
+    });
+  });
+
   /** The `{n}`th model a live link shows, or the link's 404. */
   const sharedModel = async (c: Context): Promise<SharedModel> => {
     const token = c.req.param('token') ?? '';
@@ -401,7 +438,7 @@ const COLLECTION_PAGE_MODULES: readonly string[] = [
 /**
  * `/c/{token}` (a shared collection's public page) and `/c/{token}/embed` (the same for an
  * `<iframe>`): the SPA's shell with Open Graph and Twitter tags rendered here (the collection's
- * name, and its first picture). An unknown or revoked token is a 404 with the "gone" shell.
+ * name, and its link preview picture). An unknown or revoked token is a 404 with the "gone" shell.
  */
 export function collectionPageRoutes(deps: CollectionPageDeps) {
   const app = new Hono();
@@ -423,21 +460,27 @@ export function collectionPageRoutes(deps: CollectionPageDeps) {
     const shared = isShareToken(token) ? await deps.collections.resolveShare(token) : undefined;
     if (!shared) return c.html(gone, 404, headers);
     const base = baseOf(c, deps.publicUrl);
-    const view = publicCollectionView(base, token, shared);
-    const pictured = view.models.find((m) => m.thumbnail_url !== null);
+    const preview = collectionPreview(shared);
+    const name = preview.title;
+    const pictured = preview.pictureSha256s.length;
     const html = withMeta(shell, {
-      title: view.name,
+      title: name,
       description: collectionDescription(shared),
       url: collectionUrls(base, token).page,
-      image: pictured
-        ? {
-            url: `${base}${sharedCollectionFiles(token, pictured.index).thumbnail}`,
-            alt: `A picture of a 3D model in the collection ${view.name}: ${pictured.title}`,
-            type: 'image/webp',
-            width: 480,
-            height: 360,
-          }
-        : null,
+      // Always a picture: the collection's first models on Kiln's stage with its name, or the
+      // name alone until a browser has drawn one of them.
+      image: {
+        url: `${base}${collectionPreviewPath(token)}`,
+        alt:
+          pictured > 1
+            ? `${pictured} 3D models of the collection “${name}” on Kiln’s stage, with its name`
+            : pictured === 1
+              ? `A 3D model of the collection “${name}” on Kiln’s stage, with its name`
+              : `The name of the collection of 3D models “${name}”, on Kiln’s stage`,
+        type: PREVIEW_TYPE,
+        width: PREVIEW_WIDTH,
+        height: PREVIEW_HEIGHT,
+      },
       noindex: true,
     });
     return c.html(html, 200, headers);

@@ -10,6 +10,7 @@ import {
   type Share,
 } from '../../contract/index.ts';
 import { isoDay, slugify } from '../../formats/index.ts';
+import { PREVIEW_ROW_MAX } from '../share/preview.ts';
 import { embedSnippet, shareTitle } from '../share/service.ts';
 import type {
   CollectionRow,
@@ -33,10 +34,14 @@ export function collectionUrls(base: string, token: string) {
 }
 
 /** Where the `n`th model of a shared collection is served (same origin, relative). */
-export function sharedCollectionFiles(token: string, n: number) {
+function sharedCollectionFiles(token: string, n: number) {
   const at = `/api/collection-shares/${token}/models/${n}`;
   return { model: `${at}/model.glb`, thumbnail: `${at}/thumbnail.webp` };
 }
+
+/** Where a shared collection's link preview picture (og:image) is served (same origin, relative). */
+export const collectionPreviewPath = (token: string) =>
+  `/api/collection-shares/${token}/preview.jpg`;
 
 /** The owner's view of a collection; `sign` makes the cover's address (a signed asset path). */
 export function collectionView(
@@ -107,6 +112,29 @@ export function collectionDescription(shared: SharedCollection): string {
   return n === 0
     ? 'A collection of 3D models made with Kiln (empty for now).'
     : `${n} 3D model${n === 1 ? '' : 's'} made with Kiln. Pick one and turn it around in your browser.`;
+}
+
+/**
+ * What a shared collection's link preview picture shows: its name, how many models its page
+ * shows, and the pictures of its first three (newest first) that a browser has drawn.
+ */
+export function collectionPreview(shared: SharedCollection): {
+  title: string;
+  subtitle: string;
+  pictureSha256s: string[];
+} {
+  const n = shared.models.length;
+  return {
+    title: neutraliseBidi(shared.name).trim(),
+    subtitle:
+      n === 0
+        ? 'A collection of 3D models, made with Kiln (empty for now)'
+        : `A collection of ${n === 1 ? 'one 3D model' : `${n} 3D models`}, made with Kiln`,
+    pictureSha256s: shared.models
+      .map((m) => m.thumbnailSha256)
+      .filter((sha): sha is string => sha !== null)
+      .slice(0, PREVIEW_ROW_MAX),
+  };
 }
 
 /** A collection's zip: `kiln-{name as a slug}-{yyyy-mm-dd}.zip` (`kiln-collection-…` without one). */

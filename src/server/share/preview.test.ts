@@ -1,12 +1,13 @@
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH, previewKey, renderPreview } from './preview.ts';
 
 /** A browser-drawn picture of a model: 480 × 360, transparent but for an orange box. */
-async function modelPicture(): Promise<Uint8Array> {
+async function modelPicture(fill = '#c2410c'): Promise<Uint8Array> {
   const svg =
     '<svg xmlns="http://www.w3.org/2000/svg" width="480" height="360">' +
-    '<rect x="180" y="90" width="120" height="200" rx="18" fill="#c2410c"/></svg>';
+    `<rect x="180" y="90" width="120" height="200" rx="18" fill="${fill}"/></svg>`;
   return new Uint8Array(await sharp(Buffer.from(svg)).webp().toBuffer());
 }
 
@@ -97,6 +98,52 @@ describe('the link preview picture', () => {
     expect(await facts(jpeg)).toEqual(EXPECTED);
   });
 
+  it("shows a collection's first three pictures side by side, and the words beside them", async () => {
+    const colours: [number, number, number][] = [
+      [0xc2, 0x41, 0x0c],
+      [0x25, 0x63, 0xeb],
+      [0x16, 0xa3, 0x4a],
+      [0x93, 0x33, 0xea],
+    ];
+    const hex = (c: [number, number, number]) =>
+      `#${c.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+    const row = await Promise.all(colours.map((c) => modelPicture(hex(c))));
+    const jpeg = await renderPreview({
+      title: 'Shelf one: chairs & lamps',
+      subtitle: 'A collection of 4 3D models, made with Kiln',
+      picture: null,
+      row,
+    });
+    expect(await facts(jpeg)).toEqual(EXPECTED);
+    // Each of the first three is there (a 120 × 200 box scaled into a slot a third as wide),
+    // the fourth is not.
+    for (const c of colours.slice(0, 3)) expect(await pixelsNear(jpeg, c)).toBeGreaterThan(10_000);
+    expect(await pixelsNear(jpeg, colours[3]!)).toBe(0);
+
+    // One that cannot be read is left out; the others are still drawn.
+    const two = await renderPreview({
+      title: 'Two',
+      subtitle: '',
+      picture: null,
+      row: [row[0]!, new TextEncoder().encode('not an image'), row[1]!],
+    });
+    expect(await facts(two)).toEqual(EXPECTED);
+    for (const c of colours.slice(0, 2)) expect(await pixelsNear(two, c)).toBeGreaterThan(10_000);
+    // None at all: the name alone, like a model no browser has drawn.
+    expect(
+      await facts(await renderPreview({ title: 'Empty', subtitle: '', picture: null, row: [] })),
+    ).toEqual(EXPECTED);
+    // One: laid out as a model's card (the same picture, the same place).
+    const one = await renderPreview({
+      title: 'A vase',
+      subtitle: 'x',
+      picture: null,
+      row: [row[0]!],
+    });
+    const model = await renderPreview({ title: 'A vase', subtitle: 'x', picture: row[0]! });
+    expect(one).toEqual(model);
+  });
+
   it('is keyed by everything it depends on', () => {
     const base = { title: 'A vase', subtitle: 'From a prompt', pictureSha256: 'a'.repeat(64) };
     const key = previewKey(base);
@@ -106,5 +153,20 @@ describe('the link preview picture', () => {
     expect(previewKey({ ...base, subtitle: 'From a photo' })).not.toBe(key);
     expect(previewKey({ ...base, pictureSha256: 'b'.repeat(64) })).not.toBe(key);
     expect(previewKey({ ...base, pictureSha256: null })).not.toBe(key);
+    // A model's key is what it was before collections had previews: stored ones stay valid.
+    expect(key).toBe(
+      createHash('sha256')
+        .update(JSON.stringify([1, base.pictureSha256, base.title, base.subtitle]))
+        .digest('hex'),
+    );
+    // A collection's: its pictures, in order, count too.
+    const row = { ...base, pictureSha256: null, rowSha256s: ['a'.repeat(64), 'b'.repeat(64)] };
+    const rowKey = previewKey(row);
+    expect(rowKey).not.toBe(previewKey({ ...base, pictureSha256: null }));
+    expect(previewKey({ ...row, rowSha256s: ['b'.repeat(64), 'a'.repeat(64)] })).not.toBe(rowKey);
+    expect(previewKey({ ...row, rowSha256s: ['a'.repeat(64)] })).not.toBe(rowKey);
+    expect(previewKey({ ...row, rowSha256s: [] })).not.toBe(
+      previewKey({ ...base, pictureSha256: null }),
+    );
   });
 });

@@ -1,7 +1,8 @@
-// The link preview picture of a shared model (decision 0089): an opaque 1200 × 630 JPEG, the
-// size chat apps and social sites show large (`og:image`, `twitter:card` summary_large_image).
-// The model's kept picture (480 × 360, transparent, drawn by a browser) stands on the viewer's
-// stage with a soft floor shadow, its name beside it, and Kiln's mark. Made with sharp: the text
+// The link preview picture of a shared model or collection (decision 0089): an opaque
+// 1200 × 630 JPEG, the size chat apps and social sites show large (`og:image`, `twitter:card`
+// summary_large_image). The model's kept picture (480 × 360, transparent, drawn by a browser),
+// or a collection's first three side by side, stands on the viewer's stage with a soft floor
+// shadow, the name beside it, and Kiln's mark. Made with sharp: the text
 // is laid out by Pango (libvips' text), which wraps, shapes right-to-left scripts and falls back
 // across fonts; it never throws on a character it has no glyph for.
 import { createHash } from 'node:crypto';
@@ -25,6 +26,11 @@ export interface PreviewInput {
   subtitle: string;
   /** The model's kept picture (any image sharp reads), when a browser has drawn one. */
   picture: Uint8Array | null;
+  /**
+   * A collection's pictures (its first three are used), side by side in place of `picture`;
+   * with one readable picture the card is laid out as a model's.
+   */
+  row?: readonly Uint8Array[];
 }
 
 /**
@@ -35,13 +41,17 @@ export function previewKey(input: {
   title: string;
   subtitle: string;
   pictureSha256: string | null;
+  /** A collection's pictures' hashes, in order (its `row`). */
+  rowSha256s?: readonly string[];
 }): string {
-  return createHash('sha256')
-    .update(
-      JSON.stringify([PREVIEW_LAYOUT, input.pictureSha256 ?? '', input.title, input.subtitle]),
-    )
-    .digest('hex');
+  const words = [PREVIEW_LAYOUT, input.pictureSha256 ?? '', input.title, input.subtitle];
+  // A model's key stays what it was before rows existed (its stored pictures stay valid).
+  const parts = input.rowSha256s ? [...words, 'row', ...input.rowSha256s] : words;
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 }
+
+/** How many pictures a collection's card shows at most. */
+export const PREVIEW_ROW_MAX = 3;
 
 /** `& < > " '` as entities: Pango's markup is XML. */
 function escapeMarkup(text: string): string {
@@ -226,13 +236,40 @@ async function modelPicture(
   }
 }
 
+// A collection's row: from ROW_LEFT, ROW_WIDTH wide (clear of the words at 700), in equal slots.
+const ROW_LEFT = 48;
+const ROW_WIDTH = 608;
+const ROW_GAP = 24;
+const rowSlot = (n: number) => (ROW_WIDTH - ROW_GAP * (n - 1)) / n;
+
+type Picture = NonNullable<Awaited<ReturnType<typeof modelPicture>>>;
+
+/** The pictures to draw: the model's, or a collection's first three that can be read. */
+async function picturesOf(input: PreviewInput): Promise<Picture[]> {
+  const given = input.row
+    ? input.row.slice(0, PREVIEW_ROW_MAX)
+    : input.picture
+      ? [input.picture]
+      : [];
+  // Two or three side by side share the left two-thirds: each a slot of it, shorter.
+  const boxOf = (n: number) =>
+    n <= 1 ? { width: 560, height: 430 } : { width: Math.floor(rowSlot(n)), height: 360 };
+  const first = await Promise.all(given.map((bytes) => modelPicture(bytes, boxOf(given.length))));
+  const read = given.filter((_, i) => first[i] !== null);
+  if (read.length === given.length) return first.filter((p): p is Picture => p !== null);
+  // One was unreadable: the others, laid out for how many they are.
+  const again = await Promise.all(read.map((bytes) => modelPicture(bytes, boxOf(read.length))));
+  return again.filter((p): p is Picture => p !== null);
+}
+
 /** The preview picture: an opaque 1200 × 630 JPEG. */
 export async function renderPreview(input: PreviewInput): Promise<Uint8Array> {
   const title = cleanText(input.title) || 'A 3D model';
   const subtitle = cleanText(input.subtitle);
   const margin = 64;
   const mark = await kilnMark();
-  const picture = input.picture && (await modelPicture(input.picture, { width: 560, height: 430 }));
+  const pictures = await picturesOf(input);
+  const picture = pictures[0] ?? null;
   const layers: OverlayOptions[] = [];
 
   // With a picture: the model on the left two-thirds' stage, the words in a column on the right.
@@ -264,9 +301,9 @@ export async function renderPreview(input: PreviewInput): Promise<Uint8Array> {
   const textTop = Math.max(margin, Math.round((PREVIEW_HEIGHT - 110 - textHeight) / 2) + 20);
 
   let stageCentre = PREVIEW_WIDTH / 2;
-  if (picture) {
+  const floorY = 560;
+  if (pictures.length === 1 && picture) {
     const areaCentre = 370;
-    const floorY = 560;
     stageCentre = areaCentre;
     const shadow = await floorShadow(Math.round(picture.width * 0.8));
     layers.push({
@@ -279,6 +316,28 @@ export async function renderPreview(input: PreviewInput): Promise<Uint8Array> {
       input: picture.png,
       left: Math.round(areaCentre - picture.width / 2),
       top: Math.max(24, floorY - picture.height),
+    });
+  } else if (pictures.length > 1) {
+    // A collection: its pictures side by side on one floor, each centred in its slot.
+    stageCentre = ROW_LEFT + ROW_WIDTH / 2;
+    const slot = rowSlot(pictures.length);
+    const shadows = await Promise.all(pictures.map((p) => floorShadow(Math.round(p.width * 0.8))));
+    pictures.forEach((p, i) => {
+      const centre = ROW_LEFT + slot / 2 + i * (slot + ROW_GAP);
+      const shadow = shadows[i]!;
+      layers.push({
+        input: shadow.png,
+        left: Math.round(centre - shadow.width / 2),
+        top: Math.round(floorY - shadow.height / 2 - Math.max(10, p.height * 0.05)),
+      });
+    });
+    pictures.forEach((p, i) => {
+      const centre = ROW_LEFT + slot / 2 + i * (slot + ROW_GAP);
+      layers.push({
+        input: p.png,
+        left: Math.max(0, Math.round(centre - p.width / 2)),
+        top: Math.max(24, floorY - p.height),
+      });
     });
   }
   layers.push({ input: titleBlock.png, left: textLeft, top: textTop });

@@ -251,7 +251,7 @@ export function shareRoutes(deps: ShareRouteDeps) {
     });
   });
 
-  const making = new Map<string, Promise<string>>();
+  const previews = previewServer(deps.blobs);
   // The link preview picture (og:image): made once per key (the model's picture, its title and
   // subtitle, the layout's version), kept in the blob store and remembered with the link, so a
   // second request, here or on another replica, reads it, and a rename makes a new one.
@@ -260,37 +260,74 @@ export function shareRoutes(deps: ShareRouteDeps) {
     const model = await resolve(token);
     const title = shareTitle(model);
     const subtitle = previewSubtitle(model);
-    const key = previewKey({ title, subtitle, pictureSha256: model.thumbnailSha256 });
-    const blob = (sha256: string) =>
-      ({ kind: 'thumbnails', sha256, ext: 'jpg', contentType: PREVIEW_TYPE }) as const;
-    if (model.preview?.key === key) {
-      try {
-        return await serveShared(c, token, blob(model.preview.sha256));
-      } catch (err) {
-        // The picture was remembered but its file is gone: made again below.
-        if (!(err instanceof ApiError && err.status === 404)) throw err;
-      }
-    }
-    // Requests that arrive together while it is being made (a chat app's fetchers, many
-    // members of a group) wait for the one render in this process.
-    const flight = `${token}\n${key}`;
-    let made = making.get(flight);
-    if (!made) {
-      made = (async () => {
+    return previews.serve(c, {
+      token,
+      key: previewKey({ title, subtitle, pictureSha256: model.thumbnailSha256 }),
+      remembered: model.preview,
+      missing: noSuchLink,
+      render: async () => {
         const picture = model.thumbnailSha256
           ? ((await deps.blobs.get('thumbnails', model.thumbnailSha256, 'webp')) ?? null)
           : null;
-        const jpeg = await renderPreview({ title, subtitle, picture });
-        const stored = await deps.blobs.put('thumbnails', jpeg, 'jpg');
-        await deps.shares.setPreview(token, { key, sha256: stored.sha256 });
-        return stored.sha256;
-      })().finally(() => making.delete(flight));
-      making.set(flight, made);
-    }
-    return serveShared(c, token, blob(await made));
+        return renderPreview({ title, subtitle, picture });
+      },
+      remember: (preview) => deps.shares.setPreview(token, preview),
+    });
   });
 
   return app;
+}
+
+/**
+ * Serves a link's preview picture (a model's or a collection's), made at most once per key: a
+ * request whose key matches the remembered one reads the stored JPEG; otherwise it is rendered,
+ * stored in the blob store (`thumbnails/…jpg`) and remembered with the link. Requests that
+ * arrive together while it is being made (a chat app's fetchers, many members of a group) wait
+ * for the one render in this process.
+ */
+export function previewServer(blobs: BlobStore) {
+  const making = new Map<string, Promise<string>>();
+  const blob = (sha256: string) =>
+    ({ kind: 'thumbnails', sha256, ext: 'jpg', contentType: PREVIEW_TYPE }) as const;
+  return {
+    async serve(
+      c: Context,
+      link: {
+        token: string;
+        key: string;
+        remembered: { key: string; sha256: string } | null;
+        missing: () => Error;
+        render: () => Promise<Uint8Array>;
+        remember: (preview: { key: string; sha256: string }) => Promise<void>;
+      },
+    ): Promise<Response> {
+      if (link.remembered?.key === link.key) {
+        try {
+          return await servePublicBlob(
+            c,
+            blobs,
+            link.token,
+            blob(link.remembered.sha256),
+            link.missing,
+          );
+        } catch (err) {
+          // The picture was remembered but its file is gone: made again below.
+          if (!(err instanceof ApiError && err.status === 404)) throw err;
+        }
+      }
+      const flight = `${link.token}\n${link.key}`;
+      let made = making.get(flight);
+      if (!made) {
+        made = (async () => {
+          const stored = await blobs.put('thumbnails', await link.render(), 'jpg');
+          await link.remember({ key: link.key, sha256: stored.sha256 });
+          return stored.sha256;
+        })().finally(() => making.delete(flight));
+        making.set(flight, made);
+      }
+      return servePublicBlob(c, blobs, link.token, blob(await made), link.missing);
+    },
+  };
 }
 
 type PublicBlob = Omit<Parameters<typeof serveBlob>[2], 'etag' | 'cacheControl'>;

@@ -264,6 +264,13 @@ export function collectionsSuite(name: string, open: () => Promise<Storage>) {
         expect(await c.sharedModel(token, 2)).toBeUndefined();
         expect(await c.resolveShare('unknown'.padEnd(24, 'x'))).toBeUndefined();
 
+        // Its link preview picture, remembered with the link (made once, decision 0089).
+        expect(shared?.preview).toBeNull();
+        await c.setPreview(token, { key: 'k1', sha256: SHA(90) });
+        expect((await c.resolveShare(token))?.preview).toEqual({ key: 'k1', sha256: SHA(90) });
+        await c.setPreview('unknown'.padEnd(24, 'x'), { key: 'k2', sha256: SHA(91) });
+        expect((await c.resolveShare(token))?.preview).toEqual({ key: 'k1', sha256: SHA(90) });
+
         expect(await c.revokeShare('other', id(1))).toBe(false);
         expect(await c.revokeShare('me', id(1))).toBe(true);
         expect(await c.revokeShare('me', id(1))).toBe(false);
@@ -273,6 +280,8 @@ export function collectionsSuite(name: string, open: () => Promise<Storage>) {
 
         const again = await c.share('me', id(1), 'tok-d'.padEnd(24, 'x'), T0 + 2);
         expect(again?.token).toBe('tok-d'.padEnd(24, 'x'));
+        // A new link starts without the old one's picture.
+        expect((await c.resolveShare(again!.token))?.preview).toBeNull();
         expect(await c.remove('me', id(1))).toBe(true);
         expect(await c.resolveShare(again!.token)).toBeUndefined();
         expect(await c.share('me', id(1), 'tok-e'.padEnd(24, 'x'), T0)).toBeUndefined();

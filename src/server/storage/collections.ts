@@ -29,6 +29,8 @@ export interface CollectionShareRow {
 export interface SharedCollection {
   name: string;
   models: SharedModel[];
+  /** The link preview picture made last, and the key of what it was made from. */
+  preview: { key: string; sha256: string } | null;
 }
 
 /** Ids a members change named that are not the owner's library rows (nothing was applied). */
@@ -88,6 +90,8 @@ export interface CollectionStore {
   resolveShare(token: string): Promise<SharedCollection | undefined>;
   /** The `n`th model a token shows (0 = newest), or undefined. */
   sharedModel(token: string, n: number): Promise<SharedModel | undefined>;
+  /** Remembers a link's preview picture and what it was made from (no link: nothing). */
+  setPreview(token: string, preview: { key: string; sha256: string }): Promise<void>;
 }
 
 /** The key a name is unique by: lower-cased (after NFC, so "é" typed two ways is one name). */
@@ -380,7 +384,7 @@ export function collectionStore(db: Kysely<Tables>): CollectionStore {
         .innerJoin('collections as c', (j) =>
           j.onRef('c.id', '=', 's.collection_id').onRef('c.owner', '=', 's.owner'),
         )
-        .select('c.name')
+        .select(['c.name', 's.preview_key', 's.preview_sha256'])
         .where('s.token', '=', token)
         .executeTakeFirst();
       if (!c) return undefined;
@@ -388,12 +392,24 @@ export function collectionStore(db: Kysely<Tables>): CollectionStore {
       return {
         name: c.name,
         models: rows.map(sharedModelOf).filter((m): m is SharedModel => m !== undefined),
+        preview:
+          c.preview_key && c.preview_sha256
+            ? { key: c.preview_key, sha256: c.preview_sha256 }
+            : null,
       };
     },
 
     async sharedModel(token, n) {
       const r = await sharedModels(token).limit(1).offset(n).executeTakeFirst();
       return r && sharedModelOf(r);
+    },
+
+    async setPreview(token, preview) {
+      await db
+        .updateTable('collection_shares')
+        .set({ preview_key: preview.key, preview_sha256: preview.sha256 })
+        .where('token', '=', token)
+        .execute();
     },
   };
 }

@@ -296,4 +296,14 @@ export const migrations: Record<string, Migration> = {
         await db.schema.alterTable('shares').addColumn(column, 'text').execute();
     },
   },
+  '012_collection_previews': {
+    // A shared collection's link preview picture (decisions 0087, 0089), made once like a
+    // model's: the key of what it was made from (the collection's name, how many models its
+    // page shows, its first three pictures, the layout's version) and the JPEG's hash. Revoking
+    // deletes the row, and these with it.
+    async up(db: Kysely<unknown>) {
+      for (const column of ['preview_key', 'preview_sha256'])
+        await db.schema.alterTable('collection_shares').addColumn(column, 'text').execute();
+    },
+  },
 };

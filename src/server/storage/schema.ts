@@ -152,5 +152,8 @@ export interface Tables {
     collection_id: string;
     owner: string;
     created_ms: number;
+    /** What the link preview picture was made from, and the picture (migration 012). */
+    preview_key: string | null;
+    preview_sha256: string | null;
   };
 }
