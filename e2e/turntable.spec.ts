@@ -1,7 +1,8 @@
 // The turntable, in real Chromium against the real server: a model opened in /viewer, the dialog
 // found by roles, a file made frame by frame off screen (WebCodecs + mediabunny, or gifenc), and
 // the downloaded file read back in Node: container, codec, size, frame count, duration, alpha;
-// a GIF's frames, delays and size. Swiftshader is slow: 3 s at 720p throughout.
+// a GIF's frames, delays and size. Swiftshader is slow: 3 s throughout, 720p but for one test
+// of each other video size.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -346,6 +347,30 @@ test.describe('turntable, square', () => {
     const [r, g, b] = await pixelAt(png, 2, 2);
     expect(r! + g! + b!).toBeLessThan(3 * 90);
   });
+});
+
+test.describe('turntable, every video size', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  for (const [size, width, height] of [
+    ['1080 × 1080 (square)', 1080, 1080],
+    ['1920 × 1080 (1080p)', 1920, 1080],
+  ] as const)
+    test(`a 3 s WebM at ${size}: ${width} × ${height}, 90 frames, 3.0 s`, async ({
+      page,
+    }, info) => {
+      test.setTimeout(420_000);
+      const viewer = await openModel(page);
+      const dialog = await openDialog(viewer);
+      await choose(dialog, { format: /^WebM video/, size });
+      const file = await make(dialog);
+      const facts = await videoFacts(file.bytes);
+      expect(facts).toMatchObject({ container: 'WebM', width, height, frames: 90 });
+      expect(Math.abs(facts.duration - 3)).toBeLessThanOrEqual(1 / 30 + 1e-6);
+      const frame = await videoFrame(page, file.bytes, 'video/webm', 0.5);
+      writeFileSync(info.outputPath(`webm-${width}x${height}.png`), frame);
+      await expectModelOn(frame, `the ${size} WebM`);
+    });
 });
 
 test.describe('turntable of an animated model', () => {
