@@ -1,5 +1,4 @@
 import { Hono, type Context } from 'hono';
-import { createMiddleware } from 'hono/factory';
 import {
   COLLECTION_MEMBERS_MAX,
   CollectionMembersPatchSchema,
@@ -15,17 +14,22 @@ import { noSuchCollection } from '../library/list-query.ts';
 import { readJson } from '../middleware/boundary.ts';
 import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
 import { bearerKey, type OwnerOf } from '../owner-id.ts';
-import { FRAMEABLE_CSP } from '../security.ts';
+import { previewKey, renderPreview } from '../share/preview.ts';
 import {
-  PREVIEW_HEIGHT,
-  PREVIEW_TYPE,
-  PREVIEW_WIDTH,
-  previewKey,
-  renderPreview,
-} from '../share/preview.ts';
-import { NOINDEX, baseOf, isEntry, previewServer, servePublicBlob } from '../share/routes.ts';
-import { isShareToken, newShareToken } from '../share/service.ts';
-import { withMeta, withPreloads } from '../spa-shell.ts';
+  NOINDEX,
+  NO_STORE,
+  addToEntries,
+  baseOf,
+  glbBlob,
+  linkGone,
+  previewServer,
+  publicPageRoutes,
+  resolveLink,
+  servePublicBlob,
+  thumbnailBlob,
+  type PublicPageDeps,
+} from '../share/public-link.ts';
+import { newShareToken } from '../share/service.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import type { CollectionRow, CollectionStore } from '../storage/collections.ts';
 import type { LibraryRow } from '../storage/library.ts';
@@ -74,18 +78,14 @@ const nameTaken = (name: string) =>
   });
 
 /** The same answer for an unknown token and a revoked one. */
-const noSuchLink = () =>
-  new ApiError(
-    404,
-    {
-      code: ERROR_CODES.shareNotFound,
-      message:
-        'There is no collection at this link: it was never made, or its owner stopped sharing it.',
-    },
-    { headers: { ...NOINDEX, 'Cache-Control': 'no-store' } },
-  );
+const noSuchLink = linkGone('collection');
 
-const NO_STORE = { 'Cache-Control': 'no-store' } as const;
+const notShared = () =>
+  new ApiError(404, {
+    code: ERROR_CODES.shareNotFound,
+    message: 'This collection is not shared.',
+    param: 'id',
+  });
 
 /** A collection's name as sent, checked: 1–120 characters, trimmed; or the 400 naming `name`. */
 function collectionName(body: unknown): string {
@@ -277,12 +277,7 @@ export function collectionRoutes(deps: CollectionRouteDeps) {
 
   app.get('/collections/:id/share', async (c) => {
     const collection = await theCollection(c);
-    if (!collection.share)
-      throw new ApiError(404, {
-        code: ERROR_CODES.shareNotFound,
-        message: 'This collection is not shared.',
-        param: 'id',
-      });
+    if (!collection.share) throw notShared();
     return c.json(
       collectionShareView(baseOf(c, deps.publicUrl), collection.share, collection.name),
       200,
@@ -293,20 +288,17 @@ export function collectionRoutes(deps: CollectionRouteDeps) {
   // Revoked at once: the page, its facts and its files answer 404 from now on.
   app.delete('/collections/:id/share', async (c) => {
     const collection = await theCollection(c);
-    if (!(await deps.collections.revokeShare(theOwner(c), collection.id)))
-      throw new ApiError(404, {
-        code: ERROR_CODES.shareNotFound,
-        message: 'This collection is not shared.',
-        param: 'id',
-      });
+    if (!(await deps.collections.revokeShare(theOwner(c), collection.id))) throw notShared();
     return c.body(null, 204);
   });
 
   // Public, no key. A token not shaped like one is unknown without a database read.
+  const resolve = (token: string) =>
+    resolveLink(token, (t) => deps.collections.resolveShare(t), noSuchLink);
+
   app.get('/collection-shares/:token', async (c) => {
     const token = c.req.param('token');
-    const shared = isShareToken(token) ? await deps.collections.resolveShare(token) : undefined;
-    if (!shared) throw noSuchLink();
+    const shared = await resolve(token);
     return c.json(publicCollectionView(baseOf(c, deps.publicUrl), token, shared), 200, {
       ...NOINDEX,
       ...NO_STORE,
@@ -319,8 +311,7 @@ export function collectionRoutes(deps: CollectionRouteDeps) {
   // change makes a new one on the next request.
   app.get('/collection-shares/:token/preview.jpg', async (c) => {
     const token = c.req.param('token');
-    const shared = isShareToken(token) ? await deps.collections.resolveShare(token) : undefined;
-    if (!shared) throw noSuchLink();
+    const shared = await resolve(token);
     const { title, subtitle, pictureSha256s } = collectionPreview(shared);
     return previews.serve(c, {
       token,
@@ -344,14 +335,13 @@ export function collectionRoutes(deps: CollectionRouteDeps) {
 
   /** The `{n}`th model a live link shows, or the link's 404. */
   const sharedModel = async (c: Context): Promise<SharedModel> => {
-    const token = c.req.param('token') ?? '';
     const n = c.req.param('n') ?? '';
-    const model =
-      isShareToken(token) && /^\d{1,6}$/.test(n)
-        ? await deps.collections.sharedModel(token, Number(n))
-        : undefined;
-    if (!model) throw noSuchLink();
-    return model;
+    return resolveLink(
+      c.req.param('token') ?? '',
+      async (token) =>
+        /^\d{1,6}$/.test(n) ? deps.collections.sharedModel(token, Number(n)) : undefined,
+      noSuchLink,
+    );
   };
 
   app.get('/collection-shares/:token/models/:n/model.glb', async (c) => {
@@ -360,7 +350,7 @@ export function collectionRoutes(deps: CollectionRouteDeps) {
       c,
       deps.blobs,
       c.req.param('token'),
-      { kind: 'assets', sha256: model.assetSha256, ext: 'glb', contentType: 'model/gltf-binary' },
+      glbBlob(model.assetSha256),
       noSuchLink,
     );
   });
@@ -372,7 +362,7 @@ export function collectionRoutes(deps: CollectionRouteDeps) {
       c,
       deps.blobs,
       c.req.param('token'),
-      { kind: 'thumbnails', sha256: model.thumbnailSha256, ext: 'webp', contentType: 'image/webp' },
+      thumbnailBlob(model.thumbnailSha256),
       noSuchLink,
     );
   });
@@ -387,46 +377,32 @@ export function collectionRoutes(deps: CollectionRouteDeps) {
  * the caller's collections holding it (one query per answer, by the entries' ids).
  */
 function withCollections(deps: CollectionRouteDeps) {
-  return createMiddleware(async (c, next) => {
-    const key = bearerKey(c.req.header('authorization'));
-    const owner = key ? deps.ownerOf(key) : undefined;
-    const asked =
-      c.req.method === 'GET' && c.req.path.endsWith('/library')
-        ? c.req.query('collection')
-        : undefined;
-    if (owner && asked)
-      if (!isCollectionId(asked) || !(await deps.collections.get(owner, asked)))
-        throw noSuchCollection();
-    await next();
-    if (!owner || c.res.status !== 200) return;
-    if (!c.res.headers.get('content-type')?.startsWith('application/json')) return;
-    const body = (await c.res.clone().json()) as unknown;
-    const list = body as { object?: unknown; data?: unknown };
-    const entries =
-      list?.object === 'list' && Array.isArray(list.data)
-        ? list.data.filter(isEntry)
-        : isEntry(body)
-          ? [body]
-          : [];
-    if (entries.length === 0) return;
-    const held = await deps.collections.memberships(
-      owner,
-      entries.map((e) => e.id),
-    );
-    for (const entry of entries) entry.collections = held.get(entry.id) ?? [];
-    const headers = new Headers(c.res.headers);
-    headers.delete('content-length');
-    c.res = undefined;
-    c.res = new Response(JSON.stringify(body), { status: 200, headers });
-  });
+  return addToEntries(
+    async (c) => {
+      const key = bearerKey(c.req.header('authorization'));
+      const owner = key ? deps.ownerOf(key) : undefined;
+      const asked =
+        c.req.method === 'GET' && c.req.path.endsWith('/library')
+          ? c.req.query('collection')
+          : undefined;
+      if (owner && asked)
+        if (!isCollectionId(asked) || !(await deps.collections.get(owner, asked)))
+          throw noSuchCollection();
+      return owner;
+    },
+    async (_c, entries, owner) => {
+      const held = await deps.collections.memberships(
+        owner,
+        entries.map((e) => e.id),
+      );
+      for (const entry of entries) entry.collections = held.get(entry.id) ?? [];
+    },
+  );
 }
 
 /** What the page shell needs: the built index.html and Vite's manifest. */
-export interface CollectionPageDeps {
+export interface CollectionPageDeps extends PublicPageDeps {
   collections: CollectionStore;
-  publicUrl?: string | undefined;
-  indexHtml: string;
-  manifest: unknown;
 }
 
 /** The public page of a shared collection: the page, and the viewer it shows. */
@@ -441,52 +417,30 @@ const COLLECTION_PAGE_MODULES: readonly string[] = [
  * name, and its link preview picture). An unknown or revoked token is a 404 with the "gone" shell.
  */
 export function collectionPageRoutes(deps: CollectionPageDeps) {
-  const app = new Hono();
-  const shell = withPreloads(deps.indexHtml, deps.manifest, COLLECTION_PAGE_MODULES);
-  const gone = withMeta(deps.indexHtml, {
-    title: 'Link not found',
-    description:
-      'There is no collection at this link: it was never made, or its owner stopped sharing it.',
-    noindex: true,
+  return publicPageRoutes(deps, {
+    what: 'collection',
+    modules: COLLECTION_PAGE_MODULES,
+    resolve: (token) => deps.collections.resolveShare(token),
+    meta: (base, token, shared) => {
+      const preview = collectionPreview(shared);
+      const name = preview.title;
+      const pictured = preview.pictureSha256s.length;
+      return {
+        title: name,
+        description: collectionDescription(shared),
+        url: collectionUrls(base, token).page,
+        // Always a picture: the collection's first models on Kiln's stage with its name, or the
+        // name alone until a browser has drawn one of them.
+        image: {
+          url: `${base}${collectionPreviewPath(token)}`,
+          alt:
+            pictured > 1
+              ? `${pictured} 3D models of the collection “${name}” on Kiln’s stage, with its name`
+              : pictured === 1
+                ? `A 3D model of the collection “${name}” on Kiln’s stage, with its name`
+                : `The name of the collection of 3D models “${name}”, on Kiln’s stage`,
+        },
+      };
+    },
   });
-
-  const page = (embed: boolean) => async (c: Context) => {
-    const token = c.req.param('token') ?? '';
-    const headers: Record<string, string> = { ...NOINDEX, ...NO_STORE };
-    if (embed) {
-      headers['Content-Security-Policy'] = FRAMEABLE_CSP;
-      headers['Cross-Origin-Resource-Policy'] = 'cross-origin';
-    }
-    const shared = isShareToken(token) ? await deps.collections.resolveShare(token) : undefined;
-    if (!shared) return c.html(gone, 404, headers);
-    const base = baseOf(c, deps.publicUrl);
-    const preview = collectionPreview(shared);
-    const name = preview.title;
-    const pictured = preview.pictureSha256s.length;
-    const html = withMeta(shell, {
-      title: name,
-      description: collectionDescription(shared),
-      url: collectionUrls(base, token).page,
-      // Always a picture: the collection's first models on Kiln's stage with its name, or the
-      // name alone until a browser has drawn one of them.
-      image: {
-        url: `${base}${collectionPreviewPath(token)}`,
-        alt:
-          pictured > 1
-            ? `${pictured} 3D models of the collection “${name}” on Kiln’s stage, with its name`
-            : pictured === 1
-              ? `A 3D model of the collection “${name}” on Kiln’s stage, with its name`
-              : `The name of the collection of 3D models “${name}”, on Kiln’s stage`,
-        type: PREVIEW_TYPE,
-        width: PREVIEW_WIDTH,
-        height: PREVIEW_HEIGHT,
-      },
-      noindex: true,
-    });
-    return c.html(html, 200, headers);
-  };
-
-  app.get('/:token', page(false));
-  app.get('/:token/embed', page(true));
-  return app;
 }
