@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SHARE_TOKEN } from './share.ts';
+import { PUBLIC_MODEL_FACTS, SHARE_TOKEN } from './share.ts';
 
 /**
  * Collections (decision 0087): an owner's named groups of library models. A model may sit in
@@ -67,16 +67,9 @@ export type CollectionMembersPatch = z.infer<typeof CollectionMembersPatchSchema
 export const PublicCollectionModelSchema = z.object({
   /** Its place in the collection (0 = newest), the `{n}` of its URLs. */
   index: z.number().int().nonnegative(),
-  title: z.string(),
+  ...PUBLIC_MODEL_FACTS,
+  /** The model's own name, given by its owner; null when it has none. */
   name: z.string().nullable(),
-  model: z.string(),
-  input: z.enum(['prompt', 'photo', 'photos']),
-  prompt: z.string().nullable(),
-  created: z.number(),
-  /** `/api/collection-shares/{token}/models/{n}/model.glb` */
-  model_url: z.string(),
-  /** `/api/collection-shares/{token}/models/{n}/thumbnail.webp`, when one was drawn. */
-  thumbnail_url: z.string().nullable(),
 });
 export type PublicCollectionModel = z.infer<typeof PublicCollectionModelSchema>;
 

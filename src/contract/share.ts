@@ -31,18 +31,16 @@ export const ShareSchema = z.object({
 export type Share = z.infer<typeof ShareSchema>;
 
 /**
- * What a link shows anyone: the model and public facts about it. Never the owner, the key, the
- * task's id, or the photos' names and addresses.
+ * The public facts of a shared model, alike on a model's link ({@link PublicShareSchema}) and
+ * on a collection's page (`PublicCollectionModelSchema`). Never the owner, the key, the task's
+ * id, or the photos' names and addresses. Its files are same-origin addresses of the link.
  */
-export const PublicShareSchema = z.object({
-  object: z.literal('shared_model'),
+export const PUBLIC_MODEL_FACTS = {
   /**
    * A title for the page: the model's own name, else the prompt, else "A 3D model from a photo,
    * made with beta on 25 Nov 2026".
    */
   title: z.string(),
-  /** The model's own name, given by its owner (decision 0085); null when it has none. */
-  name: z.string().nullable().optional(),
   /** The generation model (`beta`, `gamma-text`, …). */
   model: z.string(),
   /** What it was made from. */
@@ -50,10 +48,18 @@ export const PublicShareSchema = z.object({
   prompt: z.string().nullable(),
   /** Unix seconds. */
   created: z.number(),
-  /** The GLB, same origin (`/api/shares/{token}/model.glb`). */
+  /** The GLB (`/api/shares/{token}/model.glb`, `…/models/{n}/model.glb` of a collection). */
   model_url: z.string(),
-  /** A picture of the model (`/api/shares/{token}/thumbnail.webp`), when one was drawn. */
+  /** A picture of the model (`…/thumbnail.webp`), when one was drawn. */
   thumbnail_url: z.string().nullable(),
+};
+
+/** What a link shows anyone: the model and public facts about it. */
+export const PublicShareSchema = z.object({
+  object: z.literal('shared_model'),
+  ...PUBLIC_MODEL_FACTS,
+  /** The model's own name, given by its owner (decision 0085); null when it has none. */
+  name: z.string().nullable().optional(),
   /**
    * The model as USDZ for AR Quick Look on iPhone and iPad (`/api/shares/{token}/model.usdz`),
    * when the owner's browser has made one; null until then. Absent from older servers.

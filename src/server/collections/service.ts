@@ -11,7 +11,7 @@ import {
 } from '../../contract/index.ts';
 import { isoDay, slugify } from '../../formats/index.ts';
 import { PREVIEW_ROW_MAX } from '../share/preview.ts';
-import { embedSnippet, shareTitle } from '../share/service.ts';
+import { linkView, publicModelFacts } from '../share/service.ts';
 import type {
   CollectionRow,
   CollectionShareRow,
@@ -65,30 +65,11 @@ export function collectionView(
 
 /** The owner's view of a collection's link: what to copy. */
 export function collectionShareView(base: string, link: CollectionShareRow, name: string): Share {
-  const urls = collectionUrls(base, link.token);
-  return {
-    object: 'share',
-    token: link.token,
-    url: urls.page,
-    embed_url: urls.embed,
-    embed_html: embedSnippet(urls.embed, neutraliseBidi(name)),
-    created_ms: link.createdMs,
-  };
+  return linkView(collectionUrls(base, link.token), link, neutraliseBidi(name));
 }
 
 function publicModel(token: string, index: number, model: SharedModel): PublicCollectionModel {
-  const files = sharedCollectionFiles(token, index);
-  return {
-    index,
-    title: shareTitle(model),
-    name: neutraliseBidi(model.name ?? '').trim() || null,
-    model: model.model,
-    input: model.prompt?.trim() ? 'prompt' : model.photos > 1 ? 'photos' : 'photo',
-    prompt: model.prompt,
-    created: model.created,
-    model_url: files.model,
-    thumbnail_url: model.thumbnailSha256 ? files.thumbnail : null,
-  };
+  return { index, ...publicModelFacts(model, sharedCollectionFiles(token, index)) };
 }
 
 /** What anyone with the link sees: public facts only (no owner, key or task id). */

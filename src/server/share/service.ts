@@ -103,16 +103,29 @@ export function previewSubtitle(
   return 'Turn it around in 3D in your browser, or see it in AR on a phone';
 }
 
-/** The owner's view of a link. */
-export function ownerView(base: string, row: ShareRow, title: string): Share {
-  const urls = shareUrls(base, row.token);
+/**
+ * The owner's view of a link (a model's or a collection's): what to copy. `urls` are its page
+ * and embed, `title` names it in the embed snippet.
+ */
+export function linkView(
+  urls: { page: string; embed: string },
+  link: { token: string; createdMs: number },
+  title: string,
+): Share {
   return {
     object: 'share',
-    token: row.token,
+    token: link.token,
     url: urls.page,
     embed_url: urls.embed,
     embed_html: embedSnippet(urls.embed, title),
-    created_ms: row.createdMs,
+    created_ms: link.createdMs,
+  };
+}
+
+/** The owner's view of a model's link. */
+export function ownerView(base: string, row: ShareRow, title: string): Share {
+  return {
+    ...linkView(shareUrls(base, row.token), row, title),
     usdz_url: row.usdzSha256 ? sharedFiles(row.token).usdz : null,
   };
 }
@@ -128,19 +141,33 @@ export function sharedFiles(token: string) {
   };
 }
 
+/**
+ * The public facts of a shared model, as a model's link and a collection's page show them
+ * alike; `files` are where its GLB and picture are served.
+ */
+export function publicModelFacts(model: SharedModel, files: { model: string; thumbnail: string }) {
+  return {
+    title: shareTitle(model),
+    name: neutraliseBidi(model.name ?? '').trim() || null,
+    model: model.model,
+    input: model.prompt?.trim()
+      ? ('prompt' as const)
+      : model.photos > 1
+        ? ('photos' as const)
+        : ('photo' as const),
+    prompt: model.prompt,
+    created: model.created,
+    model_url: files.model,
+    thumbnail_url: model.thumbnailSha256 ? files.thumbnail : null,
+  };
+}
+
 /** What anyone with the link sees: built from public facts only (no owner, key or task id). */
 export function publicView(base: string, token: string, model: SharedModel): PublicShare {
   const files = sharedFiles(token);
   return {
     object: 'shared_model',
-    title: shareTitle(model),
-    name: neutraliseBidi(model.name ?? '').trim() || null,
-    model: model.model,
-    input: model.prompt?.trim() ? 'prompt' : model.photos > 1 ? 'photos' : 'photo',
-    prompt: model.prompt,
-    created: model.created,
-    model_url: files.model,
-    thumbnail_url: model.thumbnailSha256 ? files.thumbnail : null,
+    ...publicModelFacts(model, files),
     usdz_url: model.usdzSha256 ? files.usdz : null,
     url: shareUrls(base, token).page,
   };

@@ -1,10 +1,16 @@
 // Collections (decision 0087): an owner's named groups of library models, their members, and
 // their public links. A member is a task id of the collection owner's library; removing it, or
 // deleting the collection, never touches the model.
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { toRow, type LibraryRow } from './library-row.ts';
 import type { Tables } from './schema.ts';
-import type { SharedModel } from './shares.ts';
+import {
+  SHARED_MODEL_COLUMNS,
+  previewOf,
+  setLinkPreview,
+  sharedModelOf,
+  type SharedModel,
+} from './shares.ts';
 
 /** A collection as its owner sees it. */
 export interface CollectionRow {
@@ -103,33 +109,12 @@ function isUniqueViolation(err: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
-type SharedRow = Pick<
-  Selectable<Tables['library']>,
-  'model' | 'prompt' | 'name' | 'images_json' | 'created' | 'asset_sha256' | 'thumbnail_sha256'
->;
-
-function sharedModelOf(r: SharedRow): SharedModel | undefined {
-  if (!r.asset_sha256) return undefined;
-  let photos = 0;
-  try {
-    const images = JSON.parse(r.images_json) as unknown;
-    photos = Array.isArray(images) ? images.length : 0;
-  } catch {
-    // an unreadable list: say nothing about photos
-  }
-  return {
-    model: r.model,
-    prompt: r.prompt,
-    name: r.name ?? null,
-    photos,
-    created: Number(r.created),
-    assetSha256: r.asset_sha256,
-    thumbnailSha256: r.thumbnail_sha256 ?? null,
-    // A model's USDZ and link preview belong to its own link (decisions 0089, 0090), not to a
-    // collection's page.
-    usdzSha256: null,
-    preview: null,
-  };
+/** A member as a collection's page shows it: its USDZ and link preview belong to its own link. */
+function sharedMemberOf(r: Parameters<typeof sharedModelOf>[0]): SharedModel | undefined {
+  const model = sharedModelOf(r);
+  // A model's USDZ and link preview belong to its own link (decisions 0089, 0090), not to a
+  // collection's page.
+  return model && { ...model, usdzSha256: null, preview: null };
 }
 
 export function collectionStore(db: Kysely<Tables>): CollectionStore {
@@ -193,15 +178,7 @@ export function collectionStore(db: Kysely<Tables>): CollectionStore {
       .innerJoin('library as l', (j) =>
         j.onRef('l.owner', '=', 'c.owner').onRef('l.task_id', '=', 'm.task_id'),
       )
-      .select([
-        'l.model',
-        'l.prompt',
-        'l.name',
-        'l.images_json',
-        'l.created',
-        'l.asset_sha256',
-        'l.thumbnail_sha256',
-      ])
+      .select(SHARED_MODEL_COLUMNS)
       .where('s.token', '=', token)
       .where('l.hidden', '=', 0)
       .where('l.status', '=', 'completed')
@@ -391,26 +368,17 @@ export function collectionStore(db: Kysely<Tables>): CollectionStore {
       const rows = await sharedModels(token).execute();
       return {
         name: c.name,
-        models: rows.map(sharedModelOf).filter((m): m is SharedModel => m !== undefined),
-        preview:
-          c.preview_key && c.preview_sha256
-            ? { key: c.preview_key, sha256: c.preview_sha256 }
-            : null,
+        models: rows.map(sharedMemberOf).filter((m): m is SharedModel => m !== undefined),
+        preview: previewOf(c),
       };
     },
 
     async sharedModel(token, n) {
       const r = await sharedModels(token).limit(1).offset(n).executeTakeFirst();
-      return r && sharedModelOf(r);
+      return r && sharedMemberOf(r);
     },
 
-    async setPreview(token, preview) {
-      await db
-        .updateTable('collection_shares')
-        .set({ preview_key: preview.key, preview_sha256: preview.sha256 })
-        .where('token', '=', token)
-        .execute();
-    },
+    setPreview: (token, preview) => setLinkPreview(db, 'collection_shares', token, preview),
   };
 }
 

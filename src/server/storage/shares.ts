@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Tables } from './schema.ts';
 
 /** An owner's public link to one of their tasks. */
@@ -67,6 +67,69 @@ const toRow = (r: {
 
 const ROW_COLUMNS = ['token', 'task_id', 'created_ms', 'usdz_sha256'] as const;
 
+/** The library columns a shared model is read from (a model's link and a collection's page). */
+export const SHARED_MODEL_COLUMNS = [
+  'l.model',
+  'l.prompt',
+  'l.name',
+  'l.images_json',
+  'l.created',
+  'l.asset_sha256',
+  'l.thumbnail_sha256',
+] as const;
+
+type SharedModelRow = Pick<
+  Selectable<Tables['library']>,
+  'model' | 'prompt' | 'name' | 'images_json' | 'created' | 'asset_sha256' | 'thumbnail_sha256'
+>;
+
+/**
+ * The public facts of a shared model from its library row (`SHARED_MODEL_COLUMNS`), without
+ * what belongs to a link (its USDZ and preview); undefined when it has no archived GLB.
+ */
+export function sharedModelOf(
+  r: SharedModelRow,
+): Omit<SharedModel, 'usdzSha256' | 'preview'> | undefined {
+  if (!r.asset_sha256) return undefined;
+  let photos = 0;
+  try {
+    const images = JSON.parse(r.images_json) as unknown;
+    photos = Array.isArray(images) ? images.length : 0;
+  } catch {
+    // an unreadable list: say nothing about photos
+  }
+  return {
+    model: r.model,
+    prompt: r.prompt,
+    name: r.name ?? null,
+    photos,
+    created: Number(r.created),
+    assetSha256: r.asset_sha256,
+    thumbnailSha256: r.thumbnail_sha256 ?? null,
+  };
+}
+
+/** A link's remembered preview picture (both link tables keep it alike), or null. */
+export const previewOf = (r: {
+  preview_key: string | null;
+  preview_sha256: string | null;
+}): SharedModel['preview'] =>
+  r.preview_key && r.preview_sha256 ? { key: r.preview_key, sha256: r.preview_sha256 } : null;
+
+/** Remembers the preview picture of link `token` in `table` (a model's or a collection's links). */
+export async function setLinkPreview(
+  db: Kysely<Tables>,
+  table: 'shares' | 'collection_shares',
+  token: string,
+  preview: { key: string; sha256: string },
+): Promise<void> {
+  await db
+    .updateTable(table)
+    .set({ preview_key: preview.key, preview_sha256: preview.sha256 })
+    .where('token', '=', token)
+    .execute();
+}
+
 export function shareStore(db: Kysely<Tables>): ShareStore {
   const forTask = async (owner: string, taskId: string) => {
     const r = await db
@@ -127,44 +190,14 @@ export function shareStore(db: Kysely<Tables>): ShareStore {
         .innerJoin('library as l', (j) =>
           j.onRef('l.owner', '=', 's.owner').onRef('l.task_id', '=', 's.task_id'),
         )
-        .select([
-          'l.model',
-          'l.prompt',
-          'l.name',
-          'l.images_json',
-          'l.created',
-          'l.asset_sha256',
-          'l.thumbnail_sha256',
-          's.usdz_sha256',
-          's.preview_key',
-          's.preview_sha256',
-        ])
+        .select([...SHARED_MODEL_COLUMNS, 's.usdz_sha256', 's.preview_key', 's.preview_sha256'])
         .where('s.token', '=', token)
         .where('l.status', '=', 'completed')
         .where('l.asset_sha256', 'is not', null)
         .executeTakeFirst();
-      if (!r?.asset_sha256) return undefined;
-      let photos = 0;
-      try {
-        const images = JSON.parse(r.images_json) as unknown;
-        photos = Array.isArray(images) ? images.length : 0;
-      } catch {
-        // an unreadable list: say nothing about photos
-      }
-      return {
-        model: r.model,
-        prompt: r.prompt,
-        name: r.name ?? null,
-        photos,
-        created: Number(r.created),
-        assetSha256: r.asset_sha256,
-        thumbnailSha256: r.thumbnail_sha256 ?? null,
-        usdzSha256: r.usdz_sha256 ?? null,
-        preview:
-          r.preview_key && r.preview_sha256
-            ? { key: r.preview_key, sha256: r.preview_sha256 }
-            : null,
-      };
+      const model = r && sharedModelOf(r);
+      if (!r || !model) return undefined;
+      return { ...model, usdzSha256: r.usdz_sha256 ?? null, preview: previewOf(r) };
     },
 
     async setUsdz(owner, taskId, sha256) {
@@ -177,12 +210,6 @@ export function shareStore(db: Kysely<Tables>): ShareStore {
       return r.numUpdatedRows > 0n;
     },
 
-    async setPreview(token, preview) {
-      await db
-        .updateTable('shares')
-        .set({ preview_key: preview.key, preview_sha256: preview.sha256 })
-        .where('token', '=', token)
-        .execute();
-    },
+    setPreview: (token, preview) => setLinkPreview(db, 'shares', token, preview),
   };
 }

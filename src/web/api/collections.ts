@@ -14,7 +14,6 @@ import {
   CollectionListSchema,
   CollectionSchema,
   PublicCollectionSchema,
-  ShareSchema,
   type Collection,
   type CollectionMembersPatch,
   type CollectionNameBody,
@@ -22,6 +21,7 @@ import {
   type Share,
 } from '../../contract/index.ts';
 import { NO_KEY, queryKeys, useKeyScope } from './query-keys.ts';
+import { makeLink, publicLinkFetch, revokeLink } from './share.ts';
 import { dispositionName, download, request } from './transport.ts';
 
 const COLLECTIONS = '/api/collections';
@@ -210,11 +210,7 @@ export function useShareCollection() {
   const queryClient = useQueryClient();
   const scope = useKeyScope();
   return useMutation({
-    mutationFn: (id: string) =>
-      request(`${collectionPath(id)}/share`, {
-        method: 'POST',
-        parse: (b) => ShareSchema.parse(b),
-      }),
+    mutationFn: (id: string) => makeLink(`${collectionPath(id)}/share`),
     onSuccess: (share: Share, id) => {
       patchCached(queryClient, scope, id, (c) => ({
         ...c,
@@ -233,14 +229,7 @@ export function useUnshareCollection() {
   const queryClient = useQueryClient();
   const scope = useKeyScope();
   return useMutation({
-    mutationFn: async (id: string) => {
-      try {
-        await request(`${collectionPath(id)}/share`, { method: 'DELETE', parse: () => null });
-      } catch (err) {
-        if (!isGone(err)) throw err;
-      }
-      return null;
-    },
+    mutationFn: (id: string) => revokeLink(`${collectionPath(id)}/share`, isGone),
     onSuccess: (_none, id) => {
       patchCached(queryClient, scope, id, (c) => ({ ...c, share: null }));
       void queryClient.invalidateQueries({ queryKey: queryKeys.collections(scope) });
@@ -254,25 +243,14 @@ export function useUnshareCollection() {
  * What a collection's public page shows (`GET /api/collection-shares/{token}`), asked without a
  * key; null when there is no such link (never made, revoked, or the collection deleted).
  */
-function sharedCollectionQuery(token: string) {
-  return queryOptions({
+const sharedCollectionQuery = (token: string) =>
+  queryOptions({
     queryKey: queryKeys.sharedCollection(token),
-    queryFn: async ({ signal }): Promise<PublicCollection | null> => {
-      try {
-        return await request(`/api/collection-shares/${encodeURIComponent(token)}`, {
-          signal,
-          auth: false,
-          parse: (b) => PublicCollectionSchema.parse(b),
-        });
-      } catch (err) {
-        if (err instanceof NotFoundError) return null;
-        throw err;
-      }
-    },
-    // A revoked link must not keep showing from a cache.
-    staleTime: 0,
+    ...publicLinkFetch(
+      `/api/collection-shares/${encodeURIComponent(token)}`,
+      (b): PublicCollection => PublicCollectionSchema.parse(b),
+    ),
   });
-}
 
 export function useSharedCollection(token: string) {
   return useQuery(sharedCollectionQuery(token));

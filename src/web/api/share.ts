@@ -25,6 +25,43 @@ const sharePath = (id: string) => `/api/library/${encodeURIComponent(id)}/share`
 const isNoLink = (err: unknown) =>
   err instanceof NotFoundError && err.code === ERROR_CODES.shareNotFound;
 
+// ---- A link, a model's or a collection's ------------------------------------------------------
+
+/** Makes the owner's link at `path` (`POST`), or answers the one there is. */
+export const makeLink = (path: string) =>
+  request(path, { method: 'POST', parse: (b) => ShareSchema.parse(b) });
+
+/**
+ * Revokes the owner's link at `path` (`DELETE`); an error `gone` says is already stopped (a link
+ * already gone counts as stopped).
+ */
+export async function revokeLink(path: string, gone: (err: unknown) => boolean): Promise<null> {
+  try {
+    await request(path, { method: 'DELETE', parse: () => null });
+  } catch (err) {
+    if (!gone(err)) throw err;
+  }
+  return null;
+}
+
+/**
+ * How to ask what a public link shows (`GET path`), without a key: null when there is no such
+ * link (never made, or revoked); never fresh from a cache (a revoked link must not keep showing).
+ */
+export function publicLinkFetch<T>(path: string, parse: (body: unknown) => T) {
+  return {
+    queryFn: async ({ signal }: { signal: AbortSignal }): Promise<T | null> => {
+      try {
+        return await request(path, { signal, auth: false, parse });
+      } catch (err) {
+        if (err instanceof NotFoundError) return null;
+        throw err;
+      }
+    },
+    staleTime: 0,
+  };
+}
+
 // ---- The owner's link ------------------------------------------------------------------------
 
 /**
@@ -68,8 +105,7 @@ export function useCreateShare(id: string) {
   const queryClient = useQueryClient();
   const scope = useKeyScope();
   return useMutation({
-    mutationFn: () =>
-      request(sharePath(id), { method: 'POST', parse: (b) => ShareSchema.parse(b) }),
+    mutationFn: () => makeLink(sharePath(id)),
     onSuccess: (share) => {
       queryClient.setQueryData(queryKeys.share(scope, id), share);
       refreshEntry(queryClient, scope, id);
@@ -85,14 +121,7 @@ export function useRevokeShare(id: string) {
   const queryClient = useQueryClient();
   const scope = useKeyScope();
   return useMutation({
-    mutationFn: async () => {
-      try {
-        await request(sharePath(id), { method: 'DELETE', parse: () => null });
-      } catch (err) {
-        if (!isNoLink(err)) throw err;
-      }
-      return null;
-    },
+    mutationFn: () => revokeLink(sharePath(id), isNoLink),
     onSuccess: () => {
       queryClient.setQueryData(queryKeys.share(scope, id), null);
       refreshEntry(queryClient, scope, id);
@@ -126,25 +155,13 @@ export function useUploadShareUsdz(id: string) {
  * What a public link shows (`GET /api/shares/{token}`), asked without a key; null when there is
  * no such link (never made, or revoked).
  */
-function sharedModelQuery(token: string) {
-  return queryOptions({
+const sharedModelQuery = (token: string) =>
+  queryOptions({
     queryKey: queryKeys.sharedModel(token),
-    queryFn: async ({ signal }): Promise<PublicShare | null> => {
-      try {
-        return await request(`/api/shares/${encodeURIComponent(token)}`, {
-          signal,
-          auth: false,
-          parse: (b) => PublicShareSchema.parse(b),
-        });
-      } catch (err) {
-        if (err instanceof NotFoundError) return null;
-        throw err;
-      }
-    },
-    // A revoked link must not keep showing from a cache.
-    staleTime: 0,
+    ...publicLinkFetch(`/api/shares/${encodeURIComponent(token)}`, (b): PublicShare =>
+      PublicShareSchema.parse(b),
+    ),
   });
-}
 
 export function useSharedModel(token: string) {
   return useQuery(sharedModelQuery(token));
