@@ -1,7 +1,4 @@
 import { strFromU8, unzipSync } from 'fflate';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   CollectionListSchema,
@@ -13,6 +10,7 @@ import {
   ShareSchema,
   type Collection,
 } from '../../contract/index.ts';
+import { builtSpa } from '../../testing/built-spa.ts';
 import { solid } from '../../testing/images.ts';
 import { completedRow } from '../../testing/library-rows.ts';
 import { KEY, ORIGIN, finishedTask, serverPerTest, type TestServer } from '../../testing/server.ts';
@@ -27,32 +25,8 @@ const OWNER = ownerHasher(Buffer.alloc(32, 7))(KEY);
 const OTHER_OWNER = ownerHasher(Buffer.alloc(32, 7))(OTHER);
 
 /** A built SPA, as far as the page shell reads it: index.html and Vite's manifest. */
-function staticDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kiln-collection-static-'));
-  mkdirSync(join(dir, '.vite'), { recursive: true });
-  writeFileSync(
-    join(dir, 'index.html'),
-    `<!doctype html>
-<html lang="en">
-  <head>
-    <meta name="description" content="Kiln: a browser studio for image-to-3D generation." />
-    <title>Kiln</title>
-    <script type="module" crossorigin src="/assets/index-E.js"></script>
-  </head>
-  <body><div id="root"></div></body>
-</html>
-`,
-  );
-  writeFileSync(
-    join(dir, '.vite/manifest.json'),
-    JSON.stringify({
-      'index.html': { file: 'assets/index-E.js', isEntry: true },
-      'src/web/features/collections/collection-page.tsx': { file: 'assets/collection-page-C.js' },
-      'src/web/features/viewer/model-viewer.tsx': { file: 'assets/model-viewer-M.js' },
-    }),
-  );
-  return dir;
-}
+const staticDir = () =>
+  builtSpa('src/web/features/collections/collection-page.tsx', 'assets/collection-page-C.js');
 
 const json = (method: string, body: unknown, key: string | null = KEY) => ({
   method,

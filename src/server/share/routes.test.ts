@@ -1,7 +1,4 @@
 import { strToU8, zipSync } from 'fflate';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   LibraryEntrySchema,
@@ -9,6 +6,7 @@ import {
   PublicShareSchema,
   ShareSchema,
 } from '../../contract/index.ts';
+import { builtSpa } from '../../testing/built-spa.ts';
 import { solid } from '../../testing/images.ts';
 import { photoDataUri } from '../../testing/mock.ts';
 import { KEY, ORIGIN, finishedTask, serverPerTest, type TestServer } from '../../testing/server.ts';
@@ -23,32 +21,7 @@ const OTHER = 'tr_other_key';
 const OWNER = ownerHasher(Buffer.alloc(32, 7))(KEY);
 
 /** A built SPA, as far as the share page reads it: index.html and Vite's manifest. */
-function staticDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'kiln-share-static-'));
-  mkdirSync(join(dir, '.vite'), { recursive: true });
-  writeFileSync(
-    join(dir, 'index.html'),
-    `<!doctype html>
-<html lang="en">
-  <head>
-    <meta name="description" content="Kiln: a browser studio for image-to-3D generation." />
-    <title>Kiln</title>
-    <script type="module" crossorigin src="/assets/index-E.js"></script>
-  </head>
-  <body><div id="root"></div></body>
-</html>
-`,
-  );
-  writeFileSync(
-    join(dir, '.vite/manifest.json'),
-    JSON.stringify({
-      'index.html': { file: 'assets/index-E.js', isEntry: true },
-      'src/web/features/share/share-page.tsx': { file: 'assets/share-page-S.js' },
-      'src/web/features/viewer/model-viewer.tsx': { file: 'assets/model-viewer-M.js' },
-    }),
-  );
-  return dir;
-}
+const staticDir = () => builtSpa('src/web/features/share/share-page.tsx', 'assets/share-page-S.js');
 
 const share = (s: TestServer, id: string, method: string, key: string | null = KEY) =>
   s.request(`/api/library/${id}/share`, { method, key });
