@@ -16,16 +16,16 @@ import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.t
 import { bearerKey, type OwnerOf } from '../owner-id.ts';
 import { previewKey, renderPreview } from '../share/preview.ts';
 import {
-  NOINDEX,
   NO_STORE,
   addToEntries,
   baseOf,
   glbBlob,
+  linkFiles,
   linkGone,
   previewServer,
+  publicAnswer,
   publicPageRoutes,
   resolveLink,
-  servePublicBlob,
   thumbnailBlob,
   type PublicPageDeps,
 } from '../share/public-link.ts';
@@ -299,10 +299,7 @@ export function collectionRoutes(deps: CollectionRouteDeps) {
   app.get('/collection-shares/:token', async (c) => {
     const token = c.req.param('token');
     const shared = await resolve(token);
-    return c.json(publicCollectionView(baseOf(c, deps.publicUrl), token, shared), 200, {
-      ...NOINDEX,
-      ...NO_STORE,
-    });
+    return publicAnswer(c, publicCollectionView(baseOf(c, deps.publicUrl), token, shared));
   });
 
   const previews = previewServer(deps.blobs);
@@ -344,28 +341,15 @@ export function collectionRoutes(deps: CollectionRouteDeps) {
     );
   };
 
-  app.get('/collection-shares/:token/models/:n/model.glb', async (c) => {
-    const model = await sharedModel(c);
-    return servePublicBlob(
-      c,
-      deps.blobs,
-      c.req.param('token'),
-      glbBlob(model.assetSha256),
-      noSuchLink,
-    );
-  });
-
-  app.get('/collection-shares/:token/models/:n/thumbnail.webp', async (c) => {
-    const model = await sharedModel(c);
-    if (!model.thumbnailSha256) throw noSuchLink();
-    return servePublicBlob(
-      c,
-      deps.blobs,
-      c.req.param('token'),
-      thumbnailBlob(model.thumbnailSha256),
-      noSuchLink,
-    );
-  });
+  const serveFile = linkFiles(deps.blobs, sharedModel, noSuchLink);
+  app.get(
+    '/collection-shares/:token/models/:n/model.glb',
+    serveFile((m) => glbBlob(m.assetSha256)),
+  );
+  app.get(
+    '/collection-shares/:token/models/:n/thumbnail.webp',
+    serveFile((m) => (m.thumbnailSha256 ? thumbnailBlob(m.thumbnailSha256) : null)),
+  );
 
   return app;
 }

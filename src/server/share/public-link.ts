@@ -144,6 +144,26 @@ export async function servePublicBlob(
   return res;
 }
 
+/**
+ * Route handlers for a live link's files: `find` is what the request's link shows (or throws
+ * `missing()`), `pick` names the file in it (null: the link's 404 too).
+ */
+export function linkFiles<T>(
+  blobs: BlobStore,
+  find: (c: Context) => Promise<T>,
+  missing: () => Error,
+) {
+  return (pick: (found: T) => PublicBlob | null) => async (c: Context) => {
+    const blob = pick(await find(c));
+    if (!blob) throw missing();
+    return servePublicBlob(c, blobs, c.req.param('token') ?? '', blob, missing);
+  };
+}
+
+/** What a link shows anyone, as JSON: never listed, never kept. */
+export const publicAnswer = (c: Context, body: object) =>
+  c.json(body, 200, { ...NOINDEX, ...NO_STORE });
+
 /** A library entry, recognised in a response body. */
 function isEntry(value: unknown): value is LibraryEntry {
   const v = value as { id?: unknown; archived?: unknown } | null;

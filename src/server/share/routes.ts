@@ -10,18 +10,17 @@ import type { LibraryRow, LibraryStore } from '../storage/library.ts';
 import type { SharedModel, ShareRow, ShareStore } from '../storage/shares.ts';
 import { previewKey, renderPreview } from './preview.ts';
 import {
-  NOINDEX,
   NO_STORE,
   addToEntries,
   baseOf,
   glbBlob,
+  linkFiles,
   linkGone,
   previewServer,
+  publicAnswer,
   publicPageRoutes,
   resolveLink,
-  servePublicBlob,
   thumbnailBlob,
-  type PublicBlob,
   type PublicPageDeps,
 } from './public-link.ts';
 import {
@@ -181,19 +180,10 @@ export function shareRoutes(deps: ShareRouteDeps) {
   app.get('/shares/:token', async (c) => {
     const token = c.req.param('token');
     const model = await resolve(token);
-    return c.json(publicView(baseOf(c, deps.publicUrl), token, model), 200, {
-      ...NOINDEX,
-      ...NO_STORE,
-    });
+    return publicAnswer(c, publicView(baseOf(c, deps.publicUrl), token, model));
   });
 
-  /** A live link's file: `pick` names it in what the link shows (null: the link's 404). */
-  const serveFile = (pick: (model: SharedModel) => PublicBlob | null) => async (c: Context) => {
-    const token = c.req.param('token') ?? '';
-    const blob = pick(await resolve(token));
-    if (!blob) throw noSuchLink();
-    return servePublicBlob(c, deps.blobs, token, blob, noSuchLink);
-  };
+  const serveFile = linkFiles(deps.blobs, (c) => resolve(c.req.param('token') ?? ''), noSuchLink);
 
   app.get(
     '/shares/:token/model.glb',
