@@ -14,7 +14,7 @@ import { PREVIEW_HEIGHT, PREVIEW_TYPE, PREVIEW_WIDTH } from './preview.ts';
 import { isShareToken } from './service.ts';
 
 /** Every public answer: never listed by search engines. */
-export const NOINDEX = { 'X-Robots-Tag': 'noindex, nofollow' } as const;
+const NOINDEX = { 'X-Robots-Tag': 'noindex, nofollow' } as const;
 
 export const NO_STORE = { 'Cache-Control': 'no-store' } as const;
 
@@ -127,7 +127,7 @@ export const thumbnailBlob = (sha256: string): PublicBlob => ({
  * link stops serving at once, and a live one costs a 304. `linkKey` is what the ETag is made of
  * with the file's hash (the token, and for a collection the model's place in it).
  */
-export async function servePublicBlob(
+async function servePublicBlob(
   c: Context,
   blobs: BlobStore,
   linkKey: string,

@@ -25,7 +25,7 @@ export function shareUrls(base: string, token: string) {
 }
 
 /** The `<iframe>` to paste into a page: 4:3 like the gallery's pictures, no border, lazy. */
-export function embedSnippet(embedUrl: string, title: string): string {
+function embedSnippet(embedUrl: string, title: string): string {
   return (
     `<iframe src="${escapeHtml(embedUrl)}" title="${escapeHtml(`${title} — 3D model on Kiln`)}" ` +
     `width="640" height="480" style="border:0;max-width:100%" ` +
