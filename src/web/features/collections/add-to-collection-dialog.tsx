@@ -3,7 +3,8 @@ import type { Collection, LibraryEntry } from '../../../contract/index.ts';
 import { useCollectionMembers, useCollections } from '../../api/collections.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { modelCount } from './collection-name.ts';
-import { Modal } from './modal.tsx';
+import { Modal } from '../../ui/modal.tsx';
+import './collections.css';
 import { NameField, useCreateThen } from './name-field.tsx';
 
 /** What was done, for the bar that opened the dialog to say (and to offer the collection). */
@@ -58,7 +59,7 @@ export default function AddToCollectionDialog({
             Loading your collections…
           </p>
         ) : collections.isError && !collections.data ? (
-          <div className="collection-dialog__error" role="alert">
+          <div className="modal__error" role="alert">
             <p>Your collections could not be loaded: {describeError(collections.error).message}</p>
             <button type="button" className="small" onClick={() => void collections.refetch()}>
               Try again

@@ -3,7 +3,8 @@ import type { LibraryEntry } from '../../../contract/index.ts';
 import { useCollectionMembers, useCollections } from '../../api/collections.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { modelCount } from './collection-name.ts';
-import { Modal } from './modal.tsx';
+import { Modal } from '../../ui/modal.tsx';
+import './collections.css';
 import { NameField, useCreateThen } from './name-field.tsx';
 
 /** What the collections dialog of one model needs: which, its collections, what to call it. */
@@ -72,7 +73,7 @@ export default function EntryCollectionsDialog({
             Loading your collections…
           </p>
         ) : collections.isError && !collections.data ? (
-          <div className="collection-dialog__error" role="alert">
+          <div className="modal__error" role="alert">
             <p>Your collections could not be loaded: {describeError(collections.error).message}</p>
             <button type="button" className="small" onClick={() => void collections.refetch()}>
               Try again
@@ -115,7 +116,7 @@ export default function EntryCollectionsDialog({
           existing={list}
           onSubmit={createAndAdd}
         />
-        <p className="collection-dialog__status small" role="status">
+        <p className="modal__status small" role="status">
           {status}
         </p>
       </>

@@ -2,3 +2,5 @@
 // opens is loaded when first pressed). The public page of a shared model (share-page.tsx) is a
 // page of its own, loaded by the app.
 export { ShareButton } from './share-button.tsx';
+// A share dialog's public link (make, copy, open, stop), for the collections' share dialog too.
+export { PublicLinkPanel } from './public-link-panel.tsx';

@@ -3,6 +3,7 @@
 // under way, and focus goes back to the viewer. Loaded (with the muxer) when first opened.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { saveBlob } from '../../../lib/save-blob.ts';
+import { Modal } from '../../../ui/modal.tsx';
 import type { TurntableStage } from '../view-handle.ts';
 import { stageBackdrop, type Backdrop } from './backdrop.ts';
 import { makeTurntable, type Progress } from './make-turntable.ts';
@@ -63,13 +64,10 @@ export default function TurntableDialog({
   fileBase: string;
   onClose: () => void;
 }) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const lengthRef = useRef<HTMLInputElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const startRef = useRef<HTMLButtonElement>(null);
   const abort = useRef<AbortController | null>(null);
-  const titleId = useId();
-  const introId = useId();
   const lengthId = useId();
   const lengthErrorId = useId();
   const [support, setSupport] = useState<Support | null>(null);
@@ -83,8 +81,6 @@ export default function TurntableDialog({
   const running = phase.kind === 'running';
 
   useEffect(() => {
-    const dialog = dialogRef.current;
-    if (dialog && !dialog.open) dialog.showModal();
     let live = true;
     probeSupport().then(
       (found) => {
@@ -166,10 +162,6 @@ export default function TurntableDialog({
   };
 
   const cancel = () => abort.current?.abort();
-  const close = () => {
-    cancel();
-    dialogRef.current?.close();
-  };
 
   const progress = phase.kind === 'running' ? phase.progress : null;
   const percent = progress ? Math.round(progress.fraction * 100) : 0;
@@ -178,188 +170,174 @@ export default function TurntableDialog({
     support ? backgroundAvailability(support, format, b) : null;
 
   return (
-    <dialog
-      ref={dialogRef}
-      className="turntable-dialog"
-      aria-labelledby={titleId}
-      aria-describedby={introId}
+    // Escape or × also cancels a turn under way; a click outside does not close it.
+    <Modal
+      title="Turntable"
+      intro="One full turn of the model as the viewer shows it (its look, light and camera height), drawn frame by frame: the same settings always give the same frames."
       onClose={onClose}
-      onCancel={cancel}
-      data-testid="turntable-dialog"
+      testId="turntable-dialog"
+      className="turntable-dialog"
+      initialFocus={false}
+      doneButton={false}
+      backdropCloses={false}
+      onDismiss={cancel}
+      onSubmit={(e) => void start(e)}
     >
-      <form className="turntable-dialog__body" onSubmit={(e) => void start(e)} noValidate>
-        <div className="turntable-dialog__head">
-          <h2 id={titleId}>Turntable</h2>
-          <button
-            type="button"
-            className="turntable-dialog__close small"
-            onClick={close}
-            aria-label="Close"
-          >
-            <span aria-hidden="true">×</span>
-          </button>
-        </div>
-        <p id={introId} className="muted small">
-          One full turn of the model as the viewer shows it (its look, light and camera height),
-          drawn frame by frame: the same settings always give the same frames.
+      {support === null ? (
+        <p className="muted" role="status">
+          Checking what this browser can encode…
         </p>
-
-        {support === null ? (
-          <p className="muted" role="status">
-            Checking what this browser can encode…
-          </p>
-        ) : (
-          <fieldset className="turntable-dialog__fields" disabled={running}>
-            {!support.webCodecs && (
-              <p className="turntable-dialog__note" role="note">
-                This browser cannot encode video (it has no WebCodecs): an animated GIF is what it
-                can make.
-              </p>
-            )}
-            <fieldset>
-              <legend>Format</legend>
-              {FORMAT_IDS.map((f) => {
-                const reason = formatReason(f);
-                return (
-                  <label key={f} className="turntable-dialog__choice">
-                    <input
-                      type="radio"
-                      name="format"
-                      value={f}
-                      checked={format === f}
-                      disabled={reason !== null}
-                      onChange={() => setFormat(f)}
-                    />
-                    <span>
-                      {formatLabel(support, f)}
-                      {reason && <span className="muted small"> — {reason}</span>}
-                    </span>
-                  </label>
-                );
-              })}
-            </fieldset>
-
-            <div className="turntable-dialog__length">
-              <label htmlFor={lengthId}>Length (seconds, {`${LENGTH.min}–${LENGTH.max}`})</label>
-              <input
-                id={lengthId}
-                ref={lengthRef}
-                type="number"
-                inputMode="numeric"
-                min={LENGTH.min}
-                max={LENGTH.max}
-                step={1}
-                value={lengthText}
-                aria-invalid={lengthError !== null}
-                aria-describedby={lengthError ? lengthErrorId : undefined}
-                onChange={(e) => {
-                  setLengthText(e.target.value);
-                  if (lengthError) setLengthError(null);
-                }}
-              />
-              {lengthError && (
-                <p id={lengthErrorId} className="turntable-dialog__error">
-                  {lengthError}
-                </p>
-              )}
-            </div>
-
-            <fieldset>
-              <legend>Size</legend>
-              {SIZE_IDS.map((s) => (
-                <label key={s} className="turntable-dialog__choice">
+      ) : (
+        <fieldset className="turntable-dialog__fields" disabled={running}>
+          {!support.webCodecs && (
+            <p className="turntable-dialog__note" role="note">
+              This browser cannot encode video (it has no WebCodecs): an animated GIF is what it can
+              make.
+            </p>
+          )}
+          <fieldset>
+            <legend>Format</legend>
+            {FORMAT_IDS.map((f) => {
+              const reason = formatReason(f);
+              return (
+                <label key={f} className="turntable-dialog__choice">
                   <input
                     type="radio"
-                    name="size"
-                    value={s}
-                    checked={size === s}
-                    onChange={() => setSize(s)}
+                    name="format"
+                    value={f}
+                    checked={format === f}
+                    disabled={reason !== null}
+                    onChange={() => setFormat(f)}
                   />
-                  <span>{SIZES[s].label}</span>
+                  <span>
+                    {formatLabel(support, f)}
+                    {reason && <span className="muted small"> — {reason}</span>}
+                  </span>
                 </label>
-              ))}
-              {format === 'gif' && (
-                <p className="muted small">
-                  The GIF is smaller, for chat apps: 480 pixels on its longer side in these
-                  proportions, 15 frames a second (less if needed to stay under 5 MB).
-                </p>
-              )}
-            </fieldset>
-
-            <fieldset>
-              <legend>Background</legend>
-              {BACKGROUNDS.map((b) => {
-                const reason = backgroundReason(b.id);
-                return (
-                  <label key={b.id} className="turntable-dialog__choice">
-                    <input
-                      type="radio"
-                      name="background"
-                      value={b.id}
-                      checked={background === b.id}
-                      disabled={reason !== null}
-                      onChange={() => setBackground(b.id)}
-                    />
-                    <span>
-                      {b.label}
-                      {reason && <span className="muted small"> — {reason}</span>}
-                    </span>
-                  </label>
-                );
-              })}
-              {background === 'colour' && (
-                <label className="turntable-dialog__colour">
-                  <span>Background colour</span>
-                  <input type="color" value={colour} onChange={(e) => setColour(e.target.value)} />
-                </label>
-              )}
-            </fieldset>
+              );
+            })}
           </fieldset>
-        )}
 
-        {running && (
-          <div className="turntable-dialog__progress">
-            <div
-              className="progress"
-              role="progressbar"
-              aria-label="Turntable progress"
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={percent}
-            >
-              <span style={{ width: `${percent}%` }} />
-            </div>
-            <p className="muted small" aria-live="polite">
-              {progress?.retry ? `${progress.retry} ` : ''}
-              {progress ? `Frame ${progress.frame} of ${progress.frames}` : 'Starting…'}
-            </p>
+          <div className="turntable-dialog__length">
+            <label htmlFor={lengthId}>Length (seconds, {`${LENGTH.min}–${LENGTH.max}`})</label>
+            <input
+              id={lengthId}
+              ref={lengthRef}
+              type="number"
+              inputMode="numeric"
+              min={LENGTH.min}
+              max={LENGTH.max}
+              step={1}
+              value={lengthText}
+              aria-invalid={lengthError !== null}
+              aria-describedby={lengthError ? lengthErrorId : undefined}
+              onChange={(e) => {
+                setLengthText(e.target.value);
+                if (lengthError) setLengthError(null);
+              }}
+            />
+            {lengthError && (
+              <p id={lengthErrorId} className="turntable-dialog__error">
+                {lengthError}
+              </p>
+            )}
           </div>
-        )}
-        <p role="status" className="turntable-dialog__status">
-          {phase.kind === 'done'
-            ? phase.message
-            : phase.kind === 'cancelled'
-              ? 'Cancelled: nothing was saved.'
-              : ''}
-        </p>
-        {phase.kind === 'failed' && (
-          <p role="alert" className="turntable-dialog__error">
-            {phase.message}
-          </p>
-        )}
 
-        <div className="turntable-dialog__actions">
-          {running ? (
-            <button type="button" ref={cancelRef} onClick={cancel}>
-              Cancel
-            </button>
-          ) : (
-            <button type="submit" ref={startRef} className="primary" disabled={support === null}>
-              Start
-            </button>
-          )}
+          <fieldset>
+            <legend>Size</legend>
+            {SIZE_IDS.map((s) => (
+              <label key={s} className="turntable-dialog__choice">
+                <input
+                  type="radio"
+                  name="size"
+                  value={s}
+                  checked={size === s}
+                  onChange={() => setSize(s)}
+                />
+                <span>{SIZES[s].label}</span>
+              </label>
+            ))}
+            {format === 'gif' && (
+              <p className="muted small">
+                The GIF is smaller, for chat apps: 480 pixels on its longer side in these
+                proportions, 15 frames a second (less if needed to stay under 5 MB).
+              </p>
+            )}
+          </fieldset>
+
+          <fieldset>
+            <legend>Background</legend>
+            {BACKGROUNDS.map((b) => {
+              const reason = backgroundReason(b.id);
+              return (
+                <label key={b.id} className="turntable-dialog__choice">
+                  <input
+                    type="radio"
+                    name="background"
+                    value={b.id}
+                    checked={background === b.id}
+                    disabled={reason !== null}
+                    onChange={() => setBackground(b.id)}
+                  />
+                  <span>
+                    {b.label}
+                    {reason && <span className="muted small"> — {reason}</span>}
+                  </span>
+                </label>
+              );
+            })}
+            {background === 'colour' && (
+              <label className="turntable-dialog__colour">
+                <span>Background colour</span>
+                <input type="color" value={colour} onChange={(e) => setColour(e.target.value)} />
+              </label>
+            )}
+          </fieldset>
+        </fieldset>
+      )}
+
+      {running && (
+        <div className="turntable-dialog__progress">
+          <div
+            className="progress"
+            role="progressbar"
+            aria-label="Turntable progress"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+          >
+            <span style={{ width: `${percent}%` }} />
+          </div>
+          <p className="muted small" aria-live="polite">
+            {progress?.retry ? `${progress.retry} ` : ''}
+            {progress ? `Frame ${progress.frame} of ${progress.frames}` : 'Starting…'}
+          </p>
         </div>
-      </form>
-    </dialog>
+      )}
+      <p role="status" className="turntable-dialog__status">
+        {phase.kind === 'done'
+          ? phase.message
+          : phase.kind === 'cancelled'
+            ? 'Cancelled: nothing was saved.'
+            : ''}
+      </p>
+      {phase.kind === 'failed' && (
+        <p role="alert" className="turntable-dialog__error">
+          {phase.message}
+        </p>
+      )}
+
+      <div className="turntable-dialog__actions">
+        {running ? (
+          <button type="button" ref={cancelRef} onClick={cancel}>
+            Cancel
+          </button>
+        ) : (
+          <button type="submit" ref={startRef} className="primary" disabled={support === null}>
+            Start
+          </button>
+        )}
+      </div>
+    </Modal>
   );
 }

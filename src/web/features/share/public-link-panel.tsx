@@ -1,0 +1,188 @@
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
+import { copyText } from '../../lib/copy-text.ts';
+import { describeError } from '../../lib/describe-error.ts';
+import { formatDateTime } from '../../lib/entry-format.ts';
+import './public-link.css';
+
+/** A running create or revoke: its action, whether it is under way, and how it failed. */
+export interface LinkAction {
+  run: (onSuccess: () => void) => void;
+  isPending: boolean;
+  error: unknown;
+  reset: () => void;
+}
+
+/**
+ * The public-link part of a share dialog (a model's, a collection's): when shared, the link with
+ * Copy link and Open the page, "Shared since …" and Stop sharing… (asked first); when not,
+ * Create link; with what was just done said in a status line. Focus goes on to what comes next
+ * once it is drawn (the answer may render after the mutation's onSuccess).
+ */
+export function PublicLinkPanel({
+  share,
+  what,
+  create,
+  revoke,
+  copyRef,
+  createRef,
+  className,
+  openInRow = true,
+  stopWarning,
+  stopped,
+  copyFailed,
+  onStopped,
+  extra,
+}: {
+  share: { url: string; created_ms: number } | null;
+  /** "model", "collection": "This model is not shared.". */
+  what: string;
+  create: LinkAction & { said: string };
+  revoke: LinkAction;
+  copyRef: RefObject<HTMLButtonElement | null>;
+  createRef: RefObject<HTMLButtonElement | null>;
+  /** The caller's class on the panel, for its look. */
+  className: string;
+  /** "Open the page" beside Copy link (or, without, wherever `extra` puts it). */
+  openInRow?: boolean;
+  /** "Stop sharing? The link stops working at once, for everyone." */
+  stopWarning: string;
+  /** Said once sharing stopped. */
+  stopped: string;
+  /** Said when copying failed. */
+  copyFailed: string;
+  onStopped?: () => void;
+  /** More for a shared link, under the link: given "Open the page" and the status line's `say`. */
+  extra?: (parts: { open: ReactNode; say: (message: string) => void }) => ReactNode;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const [status, setStatus] = useState('');
+  const stopRef = useRef<HTMLButtonElement>(null);
+  const keepRef = useRef<HTMLButtonElement>(null);
+  const urlRef = useRef<HTMLInputElement>(null);
+  const urlId = useId();
+  const confirmId = useId();
+
+  // A trailing no-break space alternates so that saying the same twice is announced twice.
+  const say = (message: string) =>
+    setStatus((prev) => (prev === message ? `${message}\u00a0` : message));
+
+  const focusNext = useRef<'copy' | 'create' | null>(null);
+  useEffect(() => {
+    const next = focusNext.current;
+    if (next === 'copy' && share) copyRef.current?.focus();
+    else if (next === 'create' && share === null) createRef.current?.focus();
+    else return;
+    focusNext.current = null;
+  }, [share, copyRef, createRef]);
+
+  const make = () => {
+    setStatus('');
+    create.run(() => {
+      flushSync(() => say(create.said));
+      // Drawn already, or focused by the effect above once it is.
+      if (copyRef.current) copyRef.current.focus();
+      else focusNext.current = 'copy';
+    });
+  };
+  const copy = async () => {
+    if (!share) return;
+    const ok = await copyText(share.url, urlRef.current);
+    say(ok ? 'Link copied.' : copyFailed);
+  };
+  const ask = () => {
+    revoke.reset();
+    flushSync(() => setConfirming(true));
+    keepRef.current?.focus();
+  };
+  const keep = () => {
+    flushSync(() => setConfirming(false));
+    stopRef.current?.focus();
+  };
+  const stop = () =>
+    revoke.run(() => {
+      flushSync(() => {
+        setConfirming(false);
+        say(stopped);
+      });
+      onStopped?.();
+      if (createRef.current) createRef.current.focus();
+      else focusNext.current = 'create';
+    });
+
+  const open = share && (
+    <a className="button" href={share.url} target="_blank" rel="noopener noreferrer">
+      Open the page<span className="visually-hidden"> (in a new tab)</span>
+    </a>
+  );
+
+  return (
+    <>
+      {share ? (
+        <div className={`public-link ${className}`}>
+          <label htmlFor={urlId}>Public link</label>
+          <div className="public-link__row">
+            <input
+              id={urlId}
+              ref={urlRef}
+              type="url"
+              readOnly
+              value={share.url}
+              onFocus={(e) => e.currentTarget.select()}
+              data-testid="share-url"
+            />
+            <button type="button" className="primary" ref={copyRef} onClick={() => void copy()}>
+              Copy link
+            </button>
+            {openInRow && open}
+          </div>
+          {extra?.({ open, say })}
+          <p className="muted small">Shared since {formatDateTime(share.created_ms)}.</p>
+          {confirming ? (
+            <div className="public-link__confirm" role="group" aria-labelledby={confirmId}>
+              <p id={confirmId}>{stopWarning}</p>
+              <div className="public-link__row">
+                <button type="button" className="danger" onClick={stop} disabled={revoke.isPending}>
+                  {revoke.isPending ? 'Stopping…' : 'Stop sharing'}
+                </button>
+                <button type="button" ref={keepRef} onClick={keep} disabled={revoke.isPending}>
+                  Keep sharing
+                </button>
+              </div>
+              {revoke.error != null && (
+                <p className="error small" role="alert">
+                  Could not stop sharing: {describeError(revoke.error).message}
+                </p>
+              )}
+            </div>
+          ) : (
+            <button type="button" className="danger public-link__stop" ref={stopRef} onClick={ask}>
+              Stop sharing…
+            </button>
+          )}
+        </div>
+      ) : (
+        <div className={`public-link public-link--off ${className}`}>
+          <p>This {what} is not shared.</p>
+          <button
+            type="button"
+            className="primary"
+            ref={createRef}
+            onClick={make}
+            disabled={create.isPending}
+          >
+            {create.isPending ? 'Creating the link…' : 'Create link'}
+          </button>
+          {create.error != null && (
+            <p className="error small" role="alert">
+              Could not create the link: {describeError(create.error).message}
+            </p>
+          )}
+        </div>
+      )}
+      <p className="modal__status small" role="status">
+        {status}
+      </p>
+    </>
+  );
+}
