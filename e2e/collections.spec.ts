@@ -7,9 +7,11 @@ import { readFileSync } from 'node:fs';
 import { unzipSync } from 'fflate';
 import {
   DEMO_KEY,
+  checkPublicPage,
   expectAccessible,
   expectRenderedModel,
   finishedPromptModel,
+  hiddenAfterEach,
   overflowing,
   shot,
   useKey,
@@ -19,15 +21,7 @@ const auth = { authorization: `Bearer ${DEMO_KEY}` };
 
 // Other specs share the demo key and count what the gallery shows: the tasks made here are
 // hidden once the test is done.
-const madeHere: string[] = [];
-test.afterEach(async ({ request }) => {
-  if (madeHere.length === 0) return;
-  const res = await request.post('/api/library/bulk', {
-    headers: auth,
-    data: { ids: madeHere.splice(0), action: 'hide' },
-  });
-  expect(res.status()).toBe(200);
-});
+const madeHere = hiddenAfterEach();
 
 /** A prompt model made through Kiln's proxy, read until it is finished: its task id. */
 async function made(page: Page, prompt: string): Promise<string> {
@@ -244,16 +238,7 @@ test('collections: made from the selection and a result, shown by address, renam
   await expect(guest.getByRole('heading', { level: 2, name: secondTitle })).toBeVisible();
   await expectRenderedModel(guest.getByTestId('model-viewer'));
   expect(await guest.evaluate(() => Object.keys(localStorage))).toEqual([]);
-  await expectAccessible(guest);
-  await shot(guest, info, 'collections-public-1440');
-  await guest.setViewportSize({ width: 390, height: 844 });
-  await expectRenderedModel(guest.getByTestId('model-viewer'));
-  expect(await overflowing(guest)).toEqual([]);
-  await shot(guest, info, 'collections-public-390');
-  await guest.emulateMedia({ colorScheme: 'dark' });
-  await expectAccessible(guest);
-  await shot(guest, info, 'collections-public-390-dark');
-  await guest.emulateMedia({ colorScheme: 'light' });
+  await checkPublicPage(guest, info, 'collections-public-1440', 'collections-public-390');
   // A reload keeps the choice.
   await guest.reload();
   await expect(guest.getByRole('heading', { level: 2, name: secondTitle })).toBeVisible();

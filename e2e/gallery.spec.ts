@@ -4,21 +4,21 @@
 // with the filters in the address.
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { DEMO_KEY, expectAccessible, overflowing, photo, shot, useKey } from './helpers.ts';
+import {
+  DEMO_KEY,
+  expectAccessible,
+  hiddenAfterEach,
+  overflowing,
+  photo,
+  shot,
+  useKey,
+} from './helpers.ts';
 
 const auth = { authorization: `Bearer ${DEMO_KEY}` };
 
 // Other specs share the demo key and count what the gallery shows: each test hides the tasks it
 // made once it is done (the bulk action, which these tests also check).
-const madeHere: string[] = [];
-test.afterEach(async ({ request }) => {
-  if (madeHere.length === 0) return;
-  const res = await request.post('/api/library/bulk', {
-    headers: auth,
-    data: { ids: madeHere.splice(0), action: 'hide' },
-  });
-  expect(res.status()).toBe(200);
-});
+const madeHere = hiddenAfterEach();
 
 /** Creates a task through Kiln's proxy and reads it until it ends (the library records it). */
 async function made(page: Page, body: Record<string, unknown>): Promise<string> {

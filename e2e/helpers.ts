@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { photoPath } from '../src/testing/fixtures.ts';
 import sharp from 'sharp';
@@ -176,4 +176,39 @@ export async function press(viewer: Locator, key: string) {
   await viewer.focus();
   await viewer.page().keyboard.press(key);
   await settle(viewer.page());
+}
+
+/**
+ * The tasks a spec makes, hidden once each test is done: other specs share the demo key and count
+ * what the gallery shows. Push each task's id onto the list this returns.
+ */
+export function hiddenAfterEach(): string[] {
+  const madeHere: string[] = [];
+  test.afterEach(async ({ request }) => {
+    if (madeHere.length === 0) return;
+    const res = await request.post('/api/library/bulk', {
+      headers: { authorization: `Bearer ${DEMO_KEY}` },
+      data: { ids: madeHere.splice(0), action: 'hide' },
+    });
+    expect(res.status()).toBe(200);
+  });
+  return madeHere;
+}
+
+/**
+ * A public page (a shared model's, a shared collection's) as it is, then at 390 × 844 (the model
+ * drawn, nothing overflowing), then dark, each checked with axe and shot: `wide`, `${narrow}` and
+ * `${narrow}-dark`. It ends at 390 × 844, light.
+ */
+export async function checkPublicPage(page: Page, info: TestInfo, wide: string, narrow: string) {
+  await expectAccessible(page);
+  await shot(page, info, wide);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectRenderedModel(page.getByTestId('model-viewer'));
+  expect(await overflowing(page)).toEqual([]);
+  await shot(page, info, narrow);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectAccessible(page);
+  await shot(page, info, `${narrow}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import type { AddressInfo } from 'node:net';
 import {
   DEMO_KEY,
+  checkPublicPage,
   expectAccessible,
   expectRenderedModel,
   finishedPromptModel,
@@ -116,16 +117,7 @@ test('share a model: a public page without a key, a link preview, an embed, revo
   await expect(guest.getByRole('button', { name: 'Open…' })).toHaveCount(0);
   await expect(guest.getByTestId('viewer-file-input')).toHaveCount(0);
   await expect(guest.getByText('Drop a .glb file')).toHaveCount(0);
-  await expectAccessible(guest);
-  await shot(guest, info, 'share-page');
-  await guest.setViewportSize({ width: 390, height: 844 });
-  await expectRenderedModel(guest.getByTestId('model-viewer'));
-  expect(await overflowing(guest)).toEqual([]);
-  await shot(guest, info, 'share-page-390');
-  await guest.emulateMedia({ colorScheme: 'dark' });
-  await expectAccessible(guest);
-  await shot(guest, info, 'share-page-390-dark');
-  await guest.emulateMedia({ colorScheme: 'light' });
+  await checkPublicPage(guest, info, 'share-page', 'share-page-390');
 
   // The link preview a chat app reads: Open Graph tags with an absolute picture that loads.
   const shell = await guest.request.get(url);
