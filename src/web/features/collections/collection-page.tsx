@@ -6,59 +6,24 @@
 import { Suspense, useEffect, useRef } from 'react';
 import type { PublicCollectionModel } from '../../../contract/index.ts';
 import { useSharedCollection } from '../../api/collections.ts';
-import { describeError } from '../../lib/describe-error.ts';
-import { formatDate } from '../../lib/entry-format.ts';
 import { slugify } from '../../lib/file-name.ts';
 import { setSearch, useSearch } from '../../lib/router.ts';
+import { KilnCredit, PublicGone, PublicHead, PublicLoadFailed, factsLine } from '../share/index.ts';
 import { LazyModelViewer } from '../viewer/index.ts';
 import { chosenModel, modelSearch } from './collection-choice.ts';
 import { modelCount } from './collection-name.ts';
 import './collections.css';
 
-/** "From a prompt · beta-text · 24 Nov 2026". */
-function factsLine(model: PublicCollectionModel): string {
-  const from =
-    model.input === 'prompt'
-      ? 'From a text prompt'
-      : model.input === 'photos'
-        ? 'From photos'
-        : 'From a photo';
-  return `${from} · ${model.model} · ${formatDate(model.created * 1000)}`;
-}
-
 /** How a model is titled: its name, else its prompt in quotes, else the server's words. */
 const titleOf = (model: PublicCollectionModel) =>
   model.name ? model.title : model.input === 'prompt' ? `“${model.title}”` : model.title;
 
-/** The page's top bar: where it was made, and that it is a shared collection. */
-function Head() {
-  return (
-    <header className="collection-page__head">
-      <a href="/" className="brand" aria-label="Kiln, home">
-        <img src="/favicon.svg" alt="" width="22" height="22" /> Kiln
-      </a>
-      <span className="muted small">Shared collection</span>
-    </header>
-  );
-}
-
+/** A link that does not work. */
 function Gone({ embed }: { embed: boolean }) {
   return (
     <div className="collection-page">
-      {!embed && <Head />}
-      <main id="main" className="collection-page__gone">
-        <h1>This link does not work</h1>
-        <p>
-          The collection is no longer shared, or the address is not quite right. Ask whoever sent it
-          for a new link.
-        </p>
-        <p>
-          <a href="/" target={embed ? '_blank' : undefined} rel="noopener">
-            Kiln
-          </a>{' '}
-          makes 3D models from photos and prompts.
-        </p>
-      </main>
+      {!embed && <PublicHead what="collection" />}
+      <PublicGone what="collection" embed={embed} tight={false} />
     </div>
   );
 }
@@ -99,19 +64,17 @@ export default function CollectionPage({ token, embed }: { token: string; embed:
 
   if (shared.isPending)
     return (
-      <p className="collection-page__gone muted" role="status">
+      <p className="public-page__gone muted" role="status">
         Loading the collection…
       </p>
     );
   if (shared.isError && collection === undefined)
     return (
-      <main id="main" className="collection-page__gone" role="alert">
-        <h1>The collection could not be loaded</h1>
-        <p>{describeError(shared.error).message}</p>
-        <button type="button" onClick={() => void shared.refetch()}>
-          Try again
-        </button>
-      </main>
+      <PublicLoadFailed
+        what="collection"
+        error={shared.error}
+        onRetry={() => void shared.refetch()}
+      />
     );
   if (!collection) return <Gone embed={embed} />;
 
@@ -127,7 +90,7 @@ export default function CollectionPage({ token, embed }: { token: string; embed:
       data-testid="collection-page"
       data-embed={embed || undefined}
     >
-      {!embed && <Head />}
+      {!embed && <PublicHead what="collection" />}
       <main id="main" className="collection-page__main">
         <div className="collection-page__intro">
           <h1 className="collection-page__title">{collection.name}</h1>
@@ -195,13 +158,7 @@ export default function CollectionPage({ token, embed }: { token: string; embed:
             </a>
           </p>
         ) : (
-          <p className="collection-page__credit">
-            Made with{' '}
-            <a href="/" className="collection-page__kiln">
-              Kiln
-            </a>
-            , a browser studio that turns photos and prompts into 3D models.
-          </p>
+          <KilnCredit className="collection-page__credit" />
         )}
       </main>
     </div>

@@ -4,3 +4,5 @@
 export { ShareButton } from './share-button.tsx';
 // A share dialog's public link (make, copy, open, stop), for the collections' share dialog too.
 export { PublicLinkPanel } from './public-link-panel.tsx';
+// What the public pages share: the top bar, the failure pages, the credit, a model's facts.
+export { KilnCredit, PublicGone, PublicHead, PublicLoadFailed, factsLine } from './public-page.tsx';

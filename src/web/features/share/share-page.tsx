@@ -4,22 +4,10 @@
 import { Suspense, useEffect } from 'react';
 import type { PublicShare } from '../../../contract/index.ts';
 import { useOwnsShare, useSharedModel } from '../../api/share.ts';
-import { describeError } from '../../lib/describe-error.ts';
-import { formatDate } from '../../lib/entry-format.ts';
 import { LazyModelViewer } from '../viewer/index.ts';
+import { KilnCredit, PublicGone, PublicHead, PublicLoadFailed, factsLine } from './public-page.tsx';
 import { ViewInAr } from './view-in-ar.tsx';
 import './share.css';
-
-/** "From a prompt · beta-text · 24 Nov 2026". */
-function factsLine(model: PublicShare): string {
-  const from =
-    model.input === 'prompt'
-      ? 'From a text prompt'
-      : model.input === 'photos'
-        ? 'From photos'
-        : 'From a photo';
-  return `${from} · ${model.model} · ${formatDate(model.created * 1000)}`;
-}
 
 /** A file name for the viewer's downloads: the title's words, or "kiln-model". */
 function fileNameOf(model: PublicShare): string {
@@ -33,38 +21,13 @@ function fileNameOf(model: PublicShare): string {
   return `kiln-${words || 'model'}`;
 }
 
-/** The page's top bar: where it was made, and that it is a shared model. */
-function Head() {
-  return (
-    <header className="share-page__head">
-      <a href="/" className="brand" aria-label="Kiln, home">
-        <img src="/favicon.svg" alt="" width="22" height="22" /> Kiln
-      </a>
-      <span className="muted small">Shared model</span>
-    </header>
-  );
-}
-
+/** A link that does not work; in a frame, without the top bar. */
 function Gone({ embed }: { embed: boolean }) {
-  const message = (
-    <main id="main" className={`share-page__gone${embed ? ' share-page__gone--embed' : ''}`}>
-      <h1>This link does not work</h1>
-      <p>
-        The model is no longer shared, or the address is not quite right. Ask whoever sent it for a
-        new link.
-      </p>
-      <p>
-        <a href="/" target={embed ? '_blank' : undefined} rel="noopener">
-          Kiln
-        </a>{' '}
-        makes 3D models from photos and prompts.
-      </p>
-    </main>
-  );
+  const message = <PublicGone what="model" embed={embed} tight={embed} />;
   if (embed) return message;
   return (
     <div className="share-page">
-      <Head />
+      <PublicHead what="model" />
       {message}
     </div>
   );
@@ -92,13 +55,7 @@ export default function SharePage({ token, embed }: { token: string; embed: bool
     );
   if (shared.isError && model === undefined)
     return (
-      <main id="main" className="share-page__gone" role="alert">
-        <h1>The model could not be loaded</h1>
-        <p>{describeError(shared.error).message}</p>
-        <button type="button" onClick={() => void shared.refetch()}>
-          Try again
-        </button>
-      </main>
+      <PublicLoadFailed what="model" error={shared.error} onRetry={() => void shared.refetch()} />
     );
   if (!model) return <Gone embed={embed} />;
 
@@ -129,7 +86,7 @@ export default function SharePage({ token, embed }: { token: string; embed: bool
 
   return (
     <div className="share-page" data-testid="share-page">
-      <Head />
+      <PublicHead what="model" />
       <main id="main" className="share-page__main">
         <h1 className="share-page__title">
           {model.name ? model.title : model.input === 'prompt' ? `“${model.title}”` : model.title}
@@ -141,13 +98,7 @@ export default function SharePage({ token, embed }: { token: string; embed: bool
         <p className="muted share-page__facts">{factsLine(model)}</p>
         {viewer}
         <ViewInAr model={model} />
-        <p className="share-page__credit">
-          Made with{' '}
-          <a href="/" className="share-page__kiln">
-            Kiln
-          </a>
-          , a browser studio that turns photos and prompts into 3D models.
-        </p>
+        <KilnCredit />
       </main>
     </div>
   );
