@@ -5,6 +5,7 @@ import { describeError } from '../../lib/describe-error.ts';
 import { modelCount } from './collection-name.ts';
 import { Modal } from '../../ui/modal.tsx';
 import './collections.css';
+import { collectionsNotRead } from './collections-not-read.tsx';
 import { NameField, useCreateThen } from './name-field.tsx';
 
 /** What was done, for the bar that opened the dialog to say (and to offer the collection). */
@@ -54,44 +55,34 @@ export default function AddToCollectionDialog({
       done={done}
     >
       <>
-        {collections.isPending ? (
-          <p className="muted" role="status">
-            Loading your collections…
-          </p>
-        ) : collections.isError && !collections.data ? (
-          <div className="modal__error" role="alert">
-            <p>Your collections could not be loaded: {describeError(collections.error).message}</p>
-            <button type="button" className="small" onClick={() => void collections.refetch()}>
-              Try again
-            </button>
-          </div>
-        ) : list.length === 0 ? (
-          <p className="muted">No collections yet. Name the first one below.</p>
-        ) : (
-          <ul className="collection-picks" aria-label="Your collections">
-            {list.map((c) => {
-              const already = entries.filter((e) => e.collections?.includes(c.id)).length;
-              return (
-                <li key={c.id}>
-                  <button
-                    type="button"
-                    className="collection-pick"
-                    onClick={() => pick(c)}
-                    disabled={members.isPending}
-                    aria-label={`Add to ${c.name}`}
-                  >
-                    <span className="collection-pick__name">{c.name}</span>
-                    <span className="muted small">
-                      {modelCount(c.count)}
-                      {already > 0 &&
-                        ` · ${already === n ? (n === 1 ? 'it is' : 'all are') : `${already}`} in it already`}
-                    </span>
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
-        )}
+        {collectionsNotRead(collections) ??
+          (list.length === 0 ? (
+            <p className="muted">No collections yet. Name the first one below.</p>
+          ) : (
+            <ul className="collection-picks" aria-label="Your collections">
+              {list.map((c) => {
+                const already = entries.filter((e) => e.collections?.includes(c.id)).length;
+                return (
+                  <li key={c.id}>
+                    <button
+                      type="button"
+                      className="collection-pick"
+                      onClick={() => pick(c)}
+                      disabled={members.isPending}
+                      aria-label={`Add to ${c.name}`}
+                    >
+                      <span className="collection-pick__name">{c.name}</span>
+                      <span className="muted small">
+                        {modelCount(c.count)}
+                        {already > 0 &&
+                          ` · ${already === n ? (n === 1 ? 'it is' : 'all are') : `${already}`} in it already`}
+                      </span>
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          ))}
         {failure && (
           <p className="error small" role="alert">
             {failure}

@@ -8,15 +8,14 @@ import {
   useRenameCollection,
 } from '../../api/collections.ts';
 import { describeError } from '../../lib/describe-error.ts';
-import { saveBlob } from '../../lib/save-blob.ts';
+import { megabytes, useZipDownload } from '../../lib/use-zip-download.ts';
+import { useAskFirst } from '../../ui/use-ask-first.ts';
 import { modelCount } from './collection-name.ts';
 import { NameField } from './name-field.tsx';
 import './collections.css';
 
 // Loaded the first time Share is pressed.
 const CollectionShareDialog = lazy(() => import('./collection-share-dialog.tsx'));
-
-const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 /**
  * The gallery's heading while it shows one collection: "All models" (back to every model, the
@@ -40,49 +39,19 @@ export function CollectionHead({
   const rename = useRenameCollection();
   const remove = useDeleteCollection();
   const [renaming, setRenaming] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const [sharing, setSharing] = useState(false);
-  const [zip, setZip] = useState<
-    { state: 'idle' } | { state: 'busy'; bytes: number } | { state: 'failed'; message: string }
-  >({ state: 'idle' });
+  const { zip, download } = useZipDownload((options) =>
+    downloadCollectionZip(collection.id, options),
+  );
+  const { confirming, ask, keep, askRef: deleteRef, keepRef } = useAskFirst(() => remove.reset());
   const renameRef = useRef<HTMLButtonElement>(null);
-  const deleteRef = useRef<HTMLButtonElement>(null);
-  const keepRef = useRef<HTMLButtonElement>(null);
   const confirmId = useId();
-  const abort = useRef<AbortController | null>(null);
 
   const closeRename = () => {
     flushSync(() => setRenaming(false));
     renameRef.current?.focus();
   };
 
-  const download = async () => {
-    abort.current?.abort();
-    const controller = new AbortController();
-    abort.current = controller;
-    setZip({ state: 'busy', bytes: 0 });
-    try {
-      const { blob, fileName } = await downloadCollectionZip(collection.id, {
-        signal: controller.signal,
-        onProgress: (bytes) => setZip({ state: 'busy', bytes }),
-      });
-      saveBlob(blob, fileName);
-      setZip({ state: 'idle' });
-    } catch (err) {
-      if (controller.signal.aborted) return setZip({ state: 'idle' });
-      setZip({ state: 'failed', message: describeError(err).message });
-    }
-  };
-
-  const ask = () => {
-    remove.reset();
-    flushSync(() => setConfirming(true));
-    keepRef.current?.focus();
-  };
-  const keep = () => {
-    flushSync(() => setConfirming(false));
-    deleteRef.current?.focus();
-  };
   const confirmDelete = () =>
     remove.mutate(collection.id, { onSuccess: () => onDeleted(collection.name) });
 

@@ -5,6 +5,7 @@ import { describeError } from '../../lib/describe-error.ts';
 import { modelCount } from './collection-name.ts';
 import { Modal } from '../../ui/modal.tsx';
 import './collections.css';
+import { collectionsNotRead } from './collections-not-read.tsx';
 import { NameField, useCreateThen } from './name-field.tsx';
 
 /** What the collections dialog of one model needs: which, its collections, what to call it. */
@@ -68,42 +69,32 @@ export default function EntryCollectionsDialog({
       testId="entry-collections-dialog"
     >
       <>
-        {collections.isPending ? (
-          <p className="muted" role="status">
-            Loading your collections…
-          </p>
-        ) : collections.isError && !collections.data ? (
-          <div className="modal__error" role="alert">
-            <p>Your collections could not be loaded: {describeError(collections.error).message}</p>
-            <button type="button" className="small" onClick={() => void collections.refetch()}>
-              Try again
-            </button>
-          </div>
-        ) : list.length === 0 ? (
-          <p className="muted">
-            No collections yet. Name the first one below: this model goes in it.
-          </p>
-        ) : (
-          <fieldset className="collection-checks">
-            <legend>In these collections</legend>
-            <ul>
-              {list.map((c) => (
-                <li key={c.id}>
-                  <label>
-                    <input
-                      type="checkbox"
-                      checked={inIt(c.id)}
-                      disabled={pending.has(c.id)}
-                      onChange={(e) => void put(c.id, c.name, e.target.checked)}
-                    />
-                    <span className="collection-checks__name">{c.name}</span>
-                    <span className="muted small">{modelCount(c.count)}</span>
-                  </label>
-                </li>
-              ))}
-            </ul>
-          </fieldset>
-        )}
+        {collectionsNotRead(collections) ??
+          (list.length === 0 ? (
+            <p className="muted">
+              No collections yet. Name the first one below: this model goes in it.
+            </p>
+          ) : (
+            <fieldset className="collection-checks">
+              <legend>In these collections</legend>
+              <ul>
+                {list.map((c) => (
+                  <li key={c.id}>
+                    <label>
+                      <input
+                        type="checkbox"
+                        checked={inIt(c.id)}
+                        disabled={pending.has(c.id)}
+                        onChange={(e) => void put(c.id, c.name, e.target.checked)}
+                      />
+                      <span className="collection-checks__name">{c.name}</span>
+                      <span className="muted small">{modelCount(c.count)}</span>
+                    </label>
+                  </li>
+                ))}
+              </ul>
+            </fieldset>
+          ))}
         {failure && (
           <p className="error small" role="alert">
             {failure}

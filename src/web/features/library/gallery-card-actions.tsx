@@ -1,10 +1,10 @@
-import { useId, useRef, useState, type RefObject } from 'react';
-import { flushSync } from 'react-dom';
+import { useId, type RefObject } from 'react';
 import { NotFoundError } from '../../../client/index.ts';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { useHideTask } from '../../api/library.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { Link } from '../../ui/link.tsx';
+import { useAskFirst } from '../../ui/use-ask-first.ts';
 import { CollectionsButton } from '../collections/index.ts';
 import { ShareButton } from '../share/index.ts';
 
@@ -30,21 +30,16 @@ export function CardActions({
   renameRef?: RefObject<HTMLButtonElement | null>;
 }) {
   const hide = useHideTask();
-  const [confirming, setConfirming] = useState(false);
-  const hideRef = useRef<HTMLButtonElement>(null);
-  const noRef = useRef<HTMLButtonElement>(null);
+  const {
+    confirming,
+    ask,
+    keep: cancel,
+    askRef: hideRef,
+    keepRef: noRef,
+  } = useAskFirst(() => hide.reset());
   const questionId = useId();
   const canDownload = entry.status === 'completed' && entry.model_url !== null;
 
-  const ask = () => {
-    hide.reset();
-    flushSync(() => setConfirming(true));
-    noRef.current?.focus();
-  };
-  const cancel = () => {
-    flushSync(() => setConfirming(false));
-    hideRef.current?.focus();
-  };
   const confirm = () => {
     hide.mutate(entry.id, {
       onSuccess: () => onHidden(entry.id),

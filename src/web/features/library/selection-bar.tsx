@@ -1,12 +1,8 @@
-import { useRef, useState } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { ZIP_MAX_IDS, downloadModelsZip } from '../../api/library.ts';
-import { describeError } from '../../lib/describe-error.ts';
-import { saveBlob } from '../../lib/save-blob.ts';
+import { megabytes, useZipDownload } from '../../lib/use-zip-download.ts';
 import { AddToCollectionButton, type Added } from '../collections/index.ts';
 import { ShareButton } from '../share/index.ts';
-
-const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 /**
  * What can be done with the selected tasks: favourite them, add them to a collection (or, while
@@ -42,31 +38,12 @@ export function SelectionBar({
   const count = selected.length;
   const allFavourite = count > 0 && selected.every((e) => e.favourite === true);
   const withModel = selected.filter((e) => e.status === 'completed' && e.model_url !== null);
-  const [zip, setZip] = useState<
-    { state: 'idle' } | { state: 'busy'; bytes: number } | { state: 'failed'; message: string }
-  >({ state: 'idle' });
-  const abort = useRef<AbortController | null>(null);
-
-  const download = async () => {
-    abort.current?.abort();
-    const controller = new AbortController();
-    abort.current = controller;
-    setZip({ state: 'busy', bytes: 0 });
-    try {
-      const { blob, fileName } = await downloadModelsZip(
-        withModel.slice(0, ZIP_MAX_IDS).map((e) => e.id),
-        {
-          signal: controller.signal,
-          onProgress: (bytes) => setZip({ state: 'busy', bytes }),
-        },
-      );
-      saveBlob(blob, fileName);
-      setZip({ state: 'idle' });
-    } catch (err) {
-      if (controller.signal.aborted) return setZip({ state: 'idle' });
-      setZip({ state: 'failed', message: describeError(err).message });
-    }
-  };
+  const { zip, download } = useZipDownload((options) =>
+    downloadModelsZip(
+      withModel.slice(0, ZIP_MAX_IDS).map((e) => e.id),
+      options,
+    ),
+  );
 
   return (
     <div className="gallery-selection card" role="region" aria-label="Selected tasks">

@@ -3,6 +3,7 @@ import { flushSync } from 'react-dom';
 import { copyText } from '../../lib/copy-text.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { formatDateTime } from '../../lib/entry-format.ts';
+import { useAskFirst } from '../../ui/use-ask-first.ts';
 import './public-link.css';
 
 /** A running create or revoke: its action, whether it is under way, and how it failed. */
@@ -55,10 +56,15 @@ export function PublicLinkPanel({
   /** More for a shared link, under the link: given "Open the page" and the status line's `say`. */
   extra?: (parts: { open: ReactNode; say: (message: string) => void }) => ReactNode;
 }) {
-  const [confirming, setConfirming] = useState(false);
   const [status, setStatus] = useState('');
-  const stopRef = useRef<HTMLButtonElement>(null);
-  const keepRef = useRef<HTMLButtonElement>(null);
+  const {
+    confirming,
+    setConfirming,
+    ask,
+    keep,
+    askRef: stopRef,
+    keepRef,
+  } = useAskFirst(() => revoke.reset());
   const urlRef = useRef<HTMLInputElement>(null);
   const urlId = useId();
   const confirmId = useId();
@@ -89,15 +95,6 @@ export function PublicLinkPanel({
     if (!share) return;
     const ok = await copyText(share.url, urlRef.current);
     say(ok ? 'Link copied.' : copyFailed);
-  };
-  const ask = () => {
-    revoke.reset();
-    flushSync(() => setConfirming(true));
-    keepRef.current?.focus();
-  };
-  const keep = () => {
-    flushSync(() => setConfirming(false));
-    stopRef.current?.focus();
   };
   const stop = () =>
     revoke.run(() => {
