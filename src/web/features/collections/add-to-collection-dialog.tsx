@@ -6,7 +6,7 @@ import { modelCount } from './collection-name.ts';
 import { Modal } from '../../ui/modal.tsx';
 import './collections.css';
 import { collectionsNotRead } from './collections-not-read.tsx';
-import { NameField, useCreateThen } from './name-field.tsx';
+import { NewCollectionField } from './name-field.tsx';
 
 /** What was done, for the bar that opened the dialog to say (and to offer the collection). */
 export interface Added {
@@ -88,27 +88,8 @@ export default function AddToCollectionDialog({
             {failure}
           </p>
         )}
-        <CreateAndAdd list={list} onMade={add} />
+        <NewCollectionField list={list} onMade={add} />
       </>
     </Modal>
-  );
-}
-
-function CreateAndAdd({
-  list,
-  onMade,
-}: {
-  list: readonly Collection[];
-  onMade: (made: Collection) => Promise<void>;
-}) {
-  const createAndAdd = useCreateThen(onMade);
-  return (
-    <NameField
-      label="New collection"
-      submit="Create and add"
-      busyLabel="Creating…"
-      existing={list}
-      onSubmit={createAndAdd}
-    />
   );
 }

@@ -6,7 +6,7 @@ import { modelCount } from './collection-name.ts';
 import { Modal } from '../../ui/modal.tsx';
 import './collections.css';
 import { collectionsNotRead } from './collections-not-read.tsx';
-import { NameField, useCreateThen } from './name-field.tsx';
+import { NewCollectionField } from './name-field.tsx';
 
 /** What the collections dialog of one model needs: which, its collections, what to call it. */
 export interface EntryTarget {
@@ -58,7 +58,6 @@ export default function EntryCollectionsDialog({
     }
   };
 
-  const createAndAdd = useCreateThen((made) => put(made.id, made.name, true));
   const list = collections.data ?? [];
 
   return (
@@ -100,13 +99,7 @@ export default function EntryCollectionsDialog({
             {failure}
           </p>
         )}
-        <NameField
-          label="New collection"
-          submit="Create and add"
-          busyLabel="Creating…"
-          existing={list}
-          onSubmit={createAndAdd}
-        />
+        <NewCollectionField list={list} onMade={(made) => put(made.id, made.name, true)} />
         <p className="modal__status small" role="status">
           {status}
         </p>

@@ -117,10 +117,30 @@ export function NameField({
 }
 
 /** Makes a collection by name and hands it on (the dialogs then put models in it). */
-export function useCreateThen(then: (made: Collection) => Promise<unknown> | void) {
+function useCreateThen(then: (made: Collection) => Promise<unknown> | void) {
   const create = useCreateCollection();
   return async (name: string) => {
     const made = await create.mutateAsync(name);
     await then(made);
   };
+}
+
+/** "New collection" in a dialog: Create and add makes it, then puts the model(s) in it. */
+export function NewCollectionField({
+  list,
+  onMade,
+}: {
+  list: readonly Collection[];
+  onMade: (made: Collection) => Promise<unknown> | void;
+}) {
+  const createAndAdd = useCreateThen(onMade);
+  return (
+    <NameField
+      label="New collection"
+      submit="Create and add"
+      busyLabel="Creating…"
+      existing={list}
+      onSubmit={createAndAdd}
+    />
+  );
 }
