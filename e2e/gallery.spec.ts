@@ -15,9 +15,7 @@ import {
 } from './helpers.ts';
 
 const auth = { authorization: `Bearer ${DEMO_KEY}` };
-
-// Other specs share the demo key and count what the gallery shows: each test hides the tasks it
-// made once it is done (the bulk action, which these tests also check).
+// Each test hides the tasks it made once it is done (the bulk action, which these tests also check).
 const madeHere = hiddenAfterEach();
 
 /** Creates a task through Kiln's proxy and reads it until it ends (the library records it). */

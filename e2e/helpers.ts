@@ -212,3 +212,12 @@ export async function checkPublicPage(page: Page, info: TestInfo, wide: string, 
   await shot(page, info, `${narrow}-dark`);
   await page.emulateMedia({ colorScheme: 'light' });
 }
+
+/** A public link that no longer works: reloaded, a 404 saying so, no viewer, its own title. */
+export async function expectLinkGone(page: Page) {
+  const res = await page.reload();
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'This link does not work' })).toBeVisible();
+  await expect(page.getByTestId('model-viewer')).toHaveCount(0);
+  await expect(page).toHaveTitle('Link not found · Kiln');
+}
