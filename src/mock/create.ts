@@ -26,7 +26,7 @@ export interface MockUpstreamOptions {
   speed: SpeedName;
   /** Requests per minute per key; 0 for no limit. */
   ratePerMinute: number;
-  /** Which private hosts the image fetch may reach (Kiln's own origin, PUBLIC_URL's host). */
+  /** Which private origins the image fetch may reach (Kiln's own origin, PUBLIC_URL). */
   imagePolicy?: ImageFetchPolicy;
   log?: (message: string) => void;
 }

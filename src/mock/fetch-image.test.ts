@@ -74,10 +74,10 @@ describe('fetchImage: the address policy', () => {
     expect(attempted).toEqual([]);
   });
 
-  it('fetches from an allowed host (Kiln’s own origin, PUBLIC_URL’s host)', async () => {
+  it('fetches from Kiln’s own origin (its listening address, PUBLIC_URL)', async () => {
     const bytes = await fetchImage(`http://${host}/chair.png`, {
       request: loopbackOnly,
-      allowedHosts: () => [host],
+      ownOrigins: () => [undefined, `http://${host}`],
     });
     expect(Buffer.from(bytes).equals(Buffer.from(PNG))).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { IMAGE_MAX_BYTES } from '../formats/index.ts';
-import { SafeFetchError, safeFetch, type SafeFetchOptions } from '../net/index.ts';
+import { SafeFetchError, exactOrigins, safeFetch, type SafeFetchOptions } from '../net/index.ts';
 
 /** Why an input image could not be had; the engine fails the task with this sentence. */
 export class ImageFetchError extends Error {
@@ -8,8 +8,12 @@ export class ImageFetchError extends Error {
 
 /** Which addresses the mock may fetch images from (DESIGN "The mock's image fetch"). */
 export interface ImageFetchPolicy {
-  /** `host[:port]` values that may be private: Kiln's own origin, PUBLIC_URL's host. */
-  allowedHosts?: () => readonly string[];
+  /**
+   * Kiln's own addresses (its listening origin, PUBLIC_URL), which may be private: each lets
+   * exactly its origin through (scheme, host, effective port), redirects included, never the
+   * host's other ports (`exactOrigins`, decision 0093).
+   */
+  ownOrigins?: () => readonly (string | undefined)[];
   /** MOCK_ALLOW_PRIVATE_FETCH=1: every address (for a LAN image server). */
   allowPrivate?: boolean;
 }
@@ -46,7 +50,7 @@ export async function fetchImage(
       maxRedirects: 5,
       accept: 'image/png, image/jpeg, image/webp, image/*;q=0.8',
       userAgent: 'kiln-mock',
-      allowedHosts: options.allowedHosts?.() ?? [],
+      allowedHosts: exactOrigins(options.ownOrigins?.() ?? []),
       allowPrivate: options.allowPrivate === true,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.request ? { request: options.request } : {}),

@@ -9,7 +9,7 @@ const EnvSchema = MockEnvSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./.data'),
-  /** Where Kiln serves its uploads from; the mock may fetch images from this host. */
+  /** Where Kiln serves its uploads from; the mock may fetch images from exactly this origin. */
   PUBLIC_URL: z.url({ error: 'PUBLIC_URL must be an absolute http(s) URL' }).optional(),
 });
 
@@ -27,7 +27,7 @@ const mock = await openMockUpstream({
   speed: env.MOCK_SPEED,
   ratePerMinute: env.MOCK_RATE_LIMIT,
   imagePolicy: {
-    allowedHosts: () => (env.PUBLIC_URL ? [new URL(env.PUBLIC_URL).host] : []),
+    ownOrigins: () => [env.PUBLIC_URL],
     allowPrivate: env.MOCK_ALLOW_PRIVATE_FETCH,
   },
   log: (m) => console.log(`kiln mock: ${m}`),

@@ -65,6 +65,21 @@ export function isAllowedHost(url: URL, rules: readonly HostRule[]): boolean {
 }
 
 /**
+ * Kiln's own addresses (PUBLIC_URL, the address it listens on) as `allowedHosts` entries: each
+ * one's origin, which lets exactly its scheme, host and effective port past the address guard
+ * (80 for `http` and 443 for `https` without a port), on every hop, redirects included. Never
+ * `url.host`: for `http://127.0.0.1` that is a bare hostname, which allows every port of the
+ * host. The one rule for Kiln's pasted addresses and the mock's image fetch (decision 0093);
+ * unset, unparseable and non-http(s) entries are left out.
+ */
+export function exactOrigins(urls: readonly (string | undefined)[]): string[] {
+  return urls.flatMap((u) => {
+    const url = u === undefined ? null : URL.parse(u);
+    return url && (url.protocol === 'http:' || url.protocol === 'https:') ? [url.origin] : [];
+  });
+}
+
+/**
  * Whether `allowedHosts` lets `url` past the address guard (a pure function, for tests and
  * callers that explain a refusal): an origin entry allows exactly its scheme, host and
  * effective port; `host:port` that port of any scheme; a bare hostname any port.

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { safeFetch } from '../net/index.ts';
+import { exactOrigins, safeFetch } from '../net/index.ts';
 import { ERROR_CODES } from '../contract/index.ts';
 import { ApiError, onApiError } from '../http/index.ts';
 import type { ServerApp, ServerDeps } from './deps.ts';
@@ -222,15 +222,10 @@ function uploadsApp(deps: ServerDeps, { now }: Services, metrics: Metrics): Hono
             accept: 'image/png,image/jpeg,image/webp,image/*;q=0.8',
             // Public addresses, and Kiln's own origins exactly (an image address copied from
             // Kiln itself): scheme, host and effective port, never the host's other ports.
-            allowedHosts: [deps.ownOrigin?.(), deps.publicUrl]
-              .filter((u): u is string => Boolean(u))
-              .map((u) => new URL(u).origin),
+            allowedHosts: exactOrigins([deps.ownOrigin?.(), deps.publicUrl]),
           })
         ).bytes),
-    ownOrigins: () =>
-      [deps.ownOrigin?.(), deps.publicUrl]
-        .filter((u): u is string => Boolean(u))
-        .map((u) => new URL(u).origin),
+    ownOrigins: () => exactOrigins([deps.ownOrigin?.(), deps.publicUrl]),
     urlFor: uploadUrlStrategy({
       publicUrl: deps.publicUrl,
       mode: deps.info.mode,

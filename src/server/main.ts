@@ -108,9 +108,9 @@ if (config.UPSTREAM_URL) {
     speed: config.MOCK_SPEED,
     ratePerMinute: config.MOCK_RATE_LIMIT,
     imagePolicy: {
-      // Kiln's own uploads (mock mode names them on this server's origin) and PUBLIC_URL's host.
-      allowedHosts: () =>
-        [ownOrigin, config.PUBLIC_URL].filter((u) => u !== undefined).map((u) => new URL(u).host),
+      // Kiln's own uploads (mock mode names them on this server's origin) and PUBLIC_URL's,
+      // each exactly that origin.
+      ownOrigins: () => [ownOrigin, config.PUBLIC_URL],
       allowPrivate: config.MOCK_ALLOW_PRIVATE_FETCH,
     },
     log: (m) => log(`mock: ${m}`),
