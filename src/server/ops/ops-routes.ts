@@ -1,6 +1,6 @@
 // The routes that the people who run Kiln read: liveness, readiness, the SPA's facts, and the
-// Prometheus metrics (guarded by METRICS_TOKEN when set).
-import { Hono } from 'hono';
+// Prometheus metrics (guarded by METRICS_TOKEN when set, and never open through a proxy).
+import { Hono, type Context } from 'hono';
 import { timingSafeEqual } from 'node:crypto';
 import { ERROR_CODES } from '../../contract/index.ts';
 import { ApiError } from '../../http/index.ts';
@@ -14,6 +14,24 @@ function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Headers a proxy adds on its way to Kiln (nginx's X-Forwarded-For in docs/deploy.md, RFC 7239's
+ * Forwarded, and the others balancers use). A scraper that reaches a replica directly sends none.
+ */
+const FORWARDING_HEADERS = [
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-real-ip',
+  'via',
+] as const;
+
+/** Whether a request came through a proxy: it carries any forwarding header (decision 0094). */
+function cameThroughProxy(c: Context): boolean {
+  return FORWARDING_HEADERS.some((h) => c.req.header(h) !== undefined);
 }
 
 export function opsRoutes(
@@ -49,10 +67,19 @@ export function opsRoutes(
       : c.json(notReadyBody(r), 503, { 'cache-control': 'no-store', 'retry-after': '5' });
   });
   app.get('/api/info', (c) => c.json(deps.info));
-  // Prometheus' text format, with the process's own metrics; METRICS_TOKEN guards it.
+  // Prometheus' text format, with the process's own metrics. The token, when set, opens it from
+  // anywhere; without it, only a direct scrape is answered: through a proxy it is not there (404,
+  // as for any unknown route), so a balancer that passes every path on cannot publish it.
   app.get('/metrics', async (c) => {
     const token = deps.metricsToken;
-    if (token && !sameSecret(c.req.header('authorization') ?? '', `Bearer ${token}`))
+    const authorised =
+      Boolean(token) && sameSecret(c.req.header('authorization') ?? '', `Bearer ${token}`);
+    if (!authorised && cameThroughProxy(c))
+      throw new ApiError(404, {
+        code: ERROR_CODES.routeNotFound,
+        message: `No route ${c.req.method} ${c.req.path}.`,
+      });
+    if (token && !authorised)
       throw new ApiError(401, {
         code: ERROR_CODES.missingApiKey,
         message: 'The metrics need "Authorization: Bearer <METRICS_TOKEN>".',

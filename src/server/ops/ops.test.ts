@@ -1,6 +1,7 @@
 // Operating Kiln (issue 25): metric names and labels, the log's shape, request ids.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { ErrorBodySchema } from '../../contract/index.ts';
 import { createLogger } from './logger.ts';
 import { upstreamOperation } from './upstream-metrics.ts';
 import { KEY, post, pollUntilDone, serverPerTest } from '../../testing/server.ts';
@@ -77,6 +78,64 @@ describe('GET /metrics', () => {
       headers: { authorization: 'Bearer a-long-enough-metrics-token' },
     });
     expect(ok.status).toBe(200);
+  });
+});
+
+describe('GET /metrics through a proxy (decision 0094)', () => {
+  // What a balancer adds on its way in: docs/deploy.md's nginx sets the first; others add the rest.
+  const FORWARDED: Record<string, string>[] = [
+    { 'x-forwarded-for': '203.0.113.7' },
+    { forwarded: 'for=203.0.113.7;proto=https' },
+    { 'x-real-ip': '203.0.113.7' },
+    { 'x-forwarded-proto': 'https' },
+    { 'x-forwarded-host': 'kiln.example.com' },
+    { via: '1.1 balancer' },
+  ];
+
+  async function notThere(res: Response) {
+    expect(res.status).toBe(404);
+    const body = ErrorBodySchema.parse(await res.json());
+    expect(body.error).toMatchObject({
+      code: 'route_not_found',
+      message: 'No route GET /metrics.',
+    });
+  }
+
+  it('without METRICS_TOKEN: a direct scrape is answered, a proxied request is a 404 like any unknown route', async () => {
+    for (const trustedProxies of [0, 1]) {
+      const server = await startServer({ trustedProxies });
+      const direct = await server.request('/metrics', { key: null });
+      expect(direct.status, `TRUST_PROXY=${trustedProxies}`).toBe(200);
+      expect(await direct.text()).toContain('kiln_http_requests_total');
+      for (const headers of FORWARDED)
+        await notThere(await server.request('/metrics', { key: null, headers }));
+      // A bearer string is no way in when no token is set.
+      await notThere(
+        await server.request('/metrics', {
+          headers: { 'x-forwarded-for': '203.0.113.7', authorization: 'Bearer anything-at-all' },
+        }),
+      );
+    }
+  });
+
+  it('with METRICS_TOKEN: the token opens it through a proxy too; without it, proxied is 404 and direct 401', async () => {
+    const token = 'a-long-enough-metrics-token';
+    const server = await startServer({ metricsToken: token, trustedProxies: 1 });
+    for (const headers of FORWARDED) {
+      await notThere(await server.request('/metrics', { key: null, headers }));
+      await notThere(
+        await server.request('/metrics', {
+          key: null,
+          headers: { ...headers, authorization: 'Bearer wrong' },
+        }),
+      );
+      const ok = await server.request('/metrics', {
+        key: null,
+        headers: { ...headers, authorization: `Bearer ${token}` },
+      });
+      expect(ok.status).toBe(200);
+    }
+    expect((await server.request('/metrics', { key: null })).status).toBe(401);
   });
 });
 
