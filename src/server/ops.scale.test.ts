@@ -1,6 +1,7 @@
-// Operating Kiln on the real stack (issue 25): metrics scraped from both replicas under load,
-// readiness flipped by stopping PostgreSQL, and a replica stopped with SIGTERM under load with
-// no failed request through nginx, its sync create answered rather than dropped.
+// Operating Kiln on the real stack (issue 25): metrics scraped from both replicas under load
+// (and never through nginx, issue 31), readiness flipped by stopping PostgreSQL, and a replica
+// stopped with SIGTERM under load with no failed request through nginx, its sync create answered
+// rather than dropped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep } from '../async/index.ts';
 import { TaskSchema } from '../contract/index.ts';
@@ -38,6 +39,28 @@ describe('operating Kiln, on PostgreSQL, S3 and two replicas behind nginx', () =
       expect(text).toMatch(/kiln_db_pool_connections\{state="in_use"\} \d+/);
       expect(text).toMatch(/kiln_db_pool_connections\{state="waiting"\} 0/);
       expect(text).not.toContain(STACK_KEY);
+    }
+  });
+
+  it('/metrics is not served through nginx, token or not; each replica answers a direct scrape', async () => {
+    const before = stack.accessLog().length;
+    for (const path of ['/metrics', '/metrics?name=kiln_http_requests_total', '//metrics'])
+      for (const headers of [{}, metricsAuth]) {
+        const res = await fetch(`${stack.url}${path}`, { headers });
+        expect(res.status, path).toBe(404);
+        expect(await res.text()).not.toContain('kiln_http_requests_total');
+      }
+    // nginx answered them itself: no replica saw one.
+    const lines = stack.accessLog().slice(before);
+    expect(lines.filter((l) => l.uri === '/metrics')).toHaveLength(6);
+    expect(lines.every((l) => l.upstream === '-')).toBe(true);
+    for (const replica of stack.replicas) {
+      const res = await fetch(`${replica.url}/metrics`, { headers: metricsAuth });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('kiln_http_requests_total');
+      // A proxy that passed it on anyway (its X-Forwarded-For) gets the replica's own 404.
+      const forwarded = { 'x-forwarded-for': '203.0.113.7' };
+      expect((await fetch(`${replica.url}/metrics`, { headers: forwarded })).status).toBe(404);
     }
   });
 

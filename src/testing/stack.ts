@@ -210,6 +210,10 @@ ${replicas.map((r) => `    server 127.0.0.1:${r.port} max_fails=1 fail_timeout=5
     listen 127.0.0.1:${port};
     server_tokens off;
     client_max_body_size 40m;
+    # Not on the public listener: Prometheus scrapes each replica directly (decision 0094).
+    location = /metrics {
+      return 404;
+    }
     location / {
       proxy_pass http://kiln;
       proxy_http_version 1.1;
