@@ -84,6 +84,11 @@ export const ERROR_CODES = {
   optimiseFailed: 'optimise_failed',
   /** Optimising took longer than its time limit and was stopped. */
   optimiseTimeout: 'optimise_timeout',
+  /**
+   * The Kiln server running the job stopped (a restart or a crash) before it finished: nothing is
+   * wrong with the model or the options; run it again.
+   */
+  optimiseInterrupted: 'optimise_interrupted',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 

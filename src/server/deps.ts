@@ -57,9 +57,10 @@ export interface ServerApp {
   /**
    * A graceful shutdown begins: readiness turns 503, sync creates waiting for their task answer
    * the pending shape at once (the client polls on, on another replica), and answers close
-   * their connection.
+   * their connection. Optimise jobs waiting fail at once; running ones may finish until shortly
+   * before `graceMs` (default 0) has passed, then fail; each says to run it again (0097).
    */
-  drain(): void;
+  drain(options?: { graceMs?: number }): void;
   /** Requests being answered now. */
   readonly inFlight: number;
   /** Background work under way in this process (what a forced exit would abandon). */

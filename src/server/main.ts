@@ -186,14 +186,15 @@ server.on('error', (err: NodeJS.ErrnoException) => {
 
 // A graceful shutdown (SIGTERM from a deploy, or Ctrl-C): readiness turns 503 and sync creates
 // answer the pending shape at once; the listener stops taking connections and requests in
-// flight finish; archive and optimise work is handed back (leases released); the database and
-// workers close; exit 0. Past SHUTDOWN_GRACE it exits anyway (1), saying what it left.
+// flight finish; archive work is handed back (leases released); optimise jobs finish within the
+// grace or fail saying to run them again (0097); the database and workers close; exit 0. Past
+// SHUTDOWN_GRACE it exits anyway (1), saying what it left.
 let stopping = false;
 const shutdown = (signal: NodeJS.Signals) => {
   if (stopping) return;
   stopping = true;
   logger.info({ signal, grace_ms: config.SHUTDOWN_GRACE }, `${signal}: shutting down gracefully`);
-  kiln.drain();
+  kiln.drain({ graceMs: config.SHUTDOWN_GRACE });
   const grace = setTimeout(() => {
     logger.warn(
       { in_flight: kiln.inFlight, work: kiln.work() },

@@ -437,6 +437,71 @@ export function storageSuite(name: string, open: () => Promise<Storage>) {
         ).toBe('inserted');
       }));
 
+    it('fails a silent runner’s optimise job unless it wrote since, and neither counts nor gives it out', () =>
+      using(async ({ optimiseJobs }) => {
+        const job = (id: string, status: 'running' | 'succeeded' = 'running') => ({
+          object: 'optimise_job' as const,
+          id,
+          task_id: 't',
+          status,
+          progress: 10,
+          stage: 'Simplifying',
+          plan: optimisePlanOf({ preset: 'web' }),
+          created_ms: 1_000,
+          finished_ms: status === 'succeeded' ? 2_000 : null,
+          result: null,
+          error: null,
+        });
+        const row = (id: string, holder: string, updatedMs: number) => ({
+          owner: 'o',
+          dedupeKey: `key-${id}`,
+          job: job(id),
+          holder,
+          updatedMs,
+        });
+        await optimiseJobs.put(row('dead', 'gone', 2_000));
+        await optimiseJobs.put(row('slow', 'slow', 2_000));
+        // A silent runner's job with the same request: the request makes a new job.
+        expect(
+          (
+            await optimiseJobs.insertIfUnder(
+              { ...row('new', 'me', 9_000), dedupeKey: 'key-dead' },
+              1,
+              {
+                holder: 'me',
+                sinceMs: 5_000,
+              },
+            )
+          ).kind,
+        ).toBe('inserted');
+        // The slow runner writes again after a reader saw its job silent: the reader's verdict is
+        // not written; the dead one's is.
+        await optimiseJobs.put(row('slow', 'slow', 9_500));
+        const failed = (id: string) => ({
+          ...job(id),
+          status: 'failed' as const,
+          finished_ms: 2_000,
+        });
+        expect(
+          await optimiseJobs.failSilent(failed('slow'), { holder: 'slow', updatedMs: 2_000 }),
+        ).toBe(false);
+        expect((await optimiseJobs.get('slow'))?.job.status).toBe('running');
+        expect(
+          await optimiseJobs.failSilent(failed('dead'), { holder: 'gone', updatedMs: 2_000 }),
+        ).toBe(true);
+        expect((await optimiseJobs.get('dead'))?.job).toEqual(failed('dead'));
+        // Written once: a second reader's verdict finds it failed already.
+        expect(
+          await optimiseJobs.failSilent(failed('dead'), { holder: 'gone', updatedMs: 2_000 }),
+        ).toBe(false);
+        // An unfinished job nobody wrote for as long as finished jobs are kept is forgotten.
+        await optimiseJobs.put(row('forgotten', 'gone', 1_500));
+        expect(await optimiseJobs.sweep(2_500)).toBe(2);
+        expect(await optimiseJobs.get('forgotten')).toBeUndefined();
+        expect(await optimiseJobs.get('dead')).toBeUndefined();
+        expect((await optimiseJobs.get('slow'))?.job.status).toBe('running');
+      }));
+
     it('counts hits per window, concurrently', () =>
       using(async ({ counters }) => {
         const hits = await Promise.all(

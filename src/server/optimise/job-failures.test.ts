@@ -25,9 +25,10 @@ describe('failureOf', () => {
     expect(
       failureOf(new Error('x'), aborted(new Error('stop')), 1000, told.push.bind(told)),
     ).toEqual({
-      message: 'Kiln stopped while this job ran. Start it again.',
+      message:
+        'The Kiln server optimising this model was restarted before it could finish. Nothing is wrong with the model or the options: run it again.',
       type: ERROR_TYPES.api,
-      code: ERROR_CODES.optimiseFailed,
+      code: ERROR_CODES.optimiseInterrupted,
     });
     expect(failureOf(new OptimiseInputError('No mesh.'), live, 1000, told.push.bind(told))).toEqual(
       {

@@ -13,13 +13,25 @@ const apiFailure = (message: string): ErrorObject => ({
   code: ERROR_CODES.optimiseFailed,
 });
 
-/** A job Kiln stopped before it ran. */
-export const stoppedBeforeRun = () =>
-  apiFailure('Kiln stopped before this job ran. Start it again.');
+const interrupted = (message: string): ErrorObject => ({
+  message: `${message} Nothing is wrong with the model or the options: run it again.`,
+  type: ERROR_TYPES.api,
+  code: ERROR_CODES.optimiseInterrupted,
+});
 
-/** A job another replica ran, which stopped before it finished. */
+/** A job waiting for its turn on a Kiln server that was stopped (SIGTERM: a restart). */
+export const stoppedBeforeRun = () =>
+  interrupted('The Kiln server this job was waiting on was restarted before its turn came.');
+
+/** A job running on a Kiln server that was stopped and could not finish it in time. */
+const stoppedWhileRunning = () =>
+  interrupted('The Kiln server optimising this model was restarted before it could finish.');
+
+/** A job whose Kiln server went silent (killed, crashed, cut off): decision 0097. */
 export const runnerGone = () =>
-  apiFailure('The Kiln server that ran this job stopped before it finished. Start it again.');
+  interrupted(
+    'The Kiln server optimising this model stopped answering before it finished (it crashed or was restarted).',
+  );
 
 /**
  * Why a running job failed: its time limit (`signal` aborted with `timeout`), Kiln stopping
@@ -39,7 +51,7 @@ export function failureOf(
       type: ERROR_TYPES.api,
       code: ERROR_CODES.optimiseTimeout,
     };
-  if (signal.aborted) return apiFailure('Kiln stopped while this job ran. Start it again.');
+  if (signal.aborted) return stoppedWhileRunning();
   if (err instanceof OptimiseInputError)
     return {
       message: err.message,

@@ -1,6 +1,6 @@
 // The jobs this process runs, written through to the store every replica reads (decision 0074):
 // in order per job, rewritten on a heartbeat while unfinished, and read back as failed when the
-// process that wrote them is gone.
+// process that wrote them is gone; the first replica to read it so writes the failure (0097).
 import type { OptimiseJob } from '../../contract/index.ts';
 import type { OptimiseJobStore, StoredOptimiseJob } from '../storage/optimise-jobs.ts';
 import { runnerGone } from './job-failures.ts';
@@ -27,6 +27,11 @@ export interface JobRecord {
    * rewriting it, or the store is this process's alone).
    */
   asSeen(row: StoredOptimiseJob): OptimiseJob;
+  /**
+   * As `asSeen`, and a job read as failed is written failed, so that it is failed for good (and
+   * forgotten an hour later) whoever reads it next: unless its runner wrote it meanwhile.
+   */
+  settle(row: StoredOptimiseJob): Promise<OptimiseJob>;
   /**
    * Writes a new job unless its key has one under way or its owner `limit` (every replica's
    * that is alive). Only with a store.
@@ -63,20 +68,35 @@ export function createJobRecord(deps: JobRecordDeps): JobRecord {
     return entry.writing;
   }
 
+  function asSeen(row: StoredOptimiseJob): OptimiseJob {
+    const { job } = row;
+    if (!isUnfinished(job) || row.holder === holder) return job;
+    const gone = deps.exclusive || now() - row.updatedMs > goneAfterMs;
+    if (!gone) return job;
+    return {
+      ...job,
+      status: 'failed',
+      stage: 'Failed',
+      // When its runner was last heard of.
+      finished_ms: row.updatedMs,
+      error: runnerGone(),
+    };
+  }
+
   return {
     persist,
-    asSeen(row) {
-      const { job } = row;
-      if (!isUnfinished(job) || row.holder === holder) return job;
-      const gone = deps.exclusive || now() - row.updatedMs > goneAfterMs;
-      if (!gone) return job;
-      return {
-        ...job,
-        status: 'failed',
-        stage: 'Failed',
-        finished_ms: row.updatedMs,
-        error: runnerGone(),
-      };
+    asSeen,
+    async settle(row) {
+      const seen = asSeen(row);
+      if (!store || seen.status !== 'failed' || !isUnfinished(row.job)) return seen;
+      try {
+        if (await store.failSilent(seen, { holder: row.holder, updatedMs: row.updatedMs }))
+          log(`job ${seen.id} failed: its runner ${row.holder} went silent`);
+      } catch (err) {
+        // Read as failed all the same; the next reader writes it.
+        log(`could not save job ${seen.id} as failed: ${String(err)}`);
+      }
+      return seen;
     },
     insertIfUnder(entry, limit) {
       if (!store) throw new Error('insertIfUnder needs a store');

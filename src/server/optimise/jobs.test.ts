@@ -226,7 +226,7 @@ describe('optimise jobs', () => {
     expect(await jobs.get('o1', job.id)).toBeUndefined();
   });
 
-  it('stop: running and queued jobs fail, saying Kiln stopped', async () => {
+  it('stop: running and queued jobs fail, saying the server was restarted', async () => {
     const { run, waiting } = controllableRun();
     const jobs = jobsWith({ run });
     const a = await jobs.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan: WEB });
@@ -235,7 +235,10 @@ describe('optimise jobs', () => {
     await jobs.stop();
     for (const id of [a.id, b.id]) {
       expect((await jobs.get('o1', id))?.status).toBe('failed');
-      expect((await jobs.get('o1', id))?.error?.message).toMatch(/Kiln stopped/);
+      expect((await jobs.get('o1', id))?.error).toMatchObject({
+        code: ERROR_CODES.optimiseInterrupted,
+        message: expect.stringMatching(/was restarted before .*: run it again\.$/),
+      });
     }
   });
 });
@@ -305,7 +308,10 @@ describe('optimise jobs shared through the database (two replicas, or a restart)
     t += 10_000;
     const lost = await b.get('o1', job.id);
     expect(lost).toMatchObject({ status: 'failed', stage: 'Failed' });
-    expect(lost?.error?.message).toMatch(/stopped before it finished\. Start it again\./);
+    expect(lost?.error).toMatchObject({
+      code: ERROR_CODES.optimiseInterrupted,
+      message: expect.stringMatching(/stopped answering before it finished.*: run it again\.$/),
+    });
     // It no longer counts as under way, nor as the job to give for the same request.
     const again = await b.start({ owner: 'o1', taskId: 't1', sourceSha256: source, plan: WEB });
     expect(again.id).not.toBe(job.id);

@@ -1,6 +1,7 @@
 // Optimise jobs: owner-scoped, run one or two at a time with a time limit. The jobs this process
 // runs are kept in memory and written through to the database (Storage.optimiseJobs), so any
-// replica answers a poll, and a restart still knows finished jobs: decisions 0069 and 0074.
+// replica answers a poll, and a restart still knows finished jobs: decisions 0069 and 0074; a
+// replica's death or restart ends its jobs, saying to run them again: decision 0097.
 // Here: admission (the same job again, the per-key and queue limits), turns, polls and stopping;
 // run-job.ts runs one, job-record.ts writes them through, job-failures.ts says why one failed.
 import { ERROR_CODES, type OptimiseJob, type OptimisePlan } from '../../contract/index.ts';
@@ -11,7 +12,7 @@ import type { OptimiseJobStore } from '../storage/optimise-jobs.ts';
 import { isUnfinished, newJobEntry, type JobEntry } from './job-entry.ts';
 import { createJobRecord } from './job-record.ts';
 import type { RunOptimise } from './pool.ts';
-import { runJob, type RunJobDeps } from './run-job.ts';
+import { failWaiting, runJob, type RunJobDeps } from './run-job.ts';
 
 export interface OptimiseJobsDeps {
   blobs: BlobStore;
@@ -40,8 +41,8 @@ export interface OptimiseJobsDeps {
   /** Told when a job this process ran ends (the metrics). */
   onFinished?: (outcome: 'succeeded' | 'failed') => void;
   /**
-   * How often this process rewrites its unfinished jobs (default 5 s). A job not rewritten for
-   * six times as long was left by a process that stopped.
+   * How often this process rewrites its unfinished jobs (default 2.5 s). A job not rewritten for
+   * six times as long (15 s) was left by a process that stopped.
    */
   heartbeatMs?: number;
 }
@@ -60,9 +61,18 @@ export interface OptimiseJobs {
    * ApiError when this key or the queue has too many.
    */
   start(input: StartJob): Promise<OptimiseJob>;
-  /** The job, when it is this owner's and still remembered (by any replica). */
+  /**
+   * The job, when it is this owner's and still remembered (by any replica). One whose runner went
+   * silent is failed, saying to run it again, and written so.
+   */
   get(owner: string, id: string): Promise<OptimiseJob | undefined>;
-  /** Stops running jobs (they fail, saying so) and waits for them. */
+  /**
+   * Kiln is stopping, with `graceMs` before it exits (SIGTERM): no job is taken any more (503),
+   * the waiting ones fail now, and the running ones may finish until shortly before the grace
+   * ends, when they are stopped and fail; each says to run it again. `stop` then waits for them.
+   */
+  drain(graceMs: number): void;
+  /** Stops running jobs (they fail, saying so; after `drain`, at its deadline) and waits for them. */
   stop(): Promise<void>;
   /** Jobs running and waiting (tests, diagnostics). */
   readonly load: { running: number; waiting: number };
@@ -77,6 +87,20 @@ const busy = (underWay: number) =>
     },
     { headers: { 'retry-after': '10' } },
   );
+
+const restarting = () =>
+  new ApiError(
+    503,
+    {
+      code: ERROR_CODES.serviceUnavailable,
+      message:
+        'This Kiln server is restarting; ask again in a moment and another will optimise it.',
+    },
+    { headers: { 'retry-after': '2' } },
+  );
+
+/** What is kept of a drain's grace to stop the running jobs and write them before the exit. */
+const stopMarginMs = (graceMs: number) => Math.min(5_000, graceMs / 5);
 
 const queueFull = () =>
   new ApiError(
@@ -99,7 +123,7 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
     store: deps.store,
     holder: deps.holder ?? 'this-process',
     exclusive: deps.exclusive ?? false,
-    heartbeatMs: deps.heartbeatMs ?? 5_000,
+    heartbeatMs: deps.heartbeatMs ?? 2_500,
     now,
     log,
   });
@@ -119,6 +143,7 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
   const entries = new Map<string, JobEntry>();
   const running = new Set<Promise<void>>();
   let stopping = false;
+  let draining: ReturnType<typeof setTimeout> | undefined;
 
   const unfinished = (e: JobEntry) => isUnfinished(e.job);
   const mine = () => [...entries.values()].filter(unfinished);
@@ -133,6 +158,7 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
 
   return {
     async start({ owner, taskId, sourceSha256, plan }) {
+      if (stopping) throw restarting();
       sweep();
       const key = `${owner}\n${sourceSha256}\n${JSON.stringify(plan)}`;
       for (const e of entries.values())
@@ -154,17 +180,11 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
       // Counted and written in one transaction (every replica's jobs count against the key's
       // limit), before it is answered: the next poll may reach another replica.
       // (Without a store nothing is awaited: a second start of the same job sees the first.)
+      // (A job whose runner went silent is neither counted nor given out: decision 0097.)
       if (deps.store) {
         const outcome = await record.insertIfUnder(entry, perOwner);
-        if (outcome.kind === 'existing') {
-          const seen = record.asSeen(outcome.row);
-          if (seen.status !== 'failed') return seen;
-        }
+        if (outcome.kind === 'existing') return record.asSeen(outcome.row);
         if (outcome.kind === 'full') throw busy(outcome.underWay);
-        if (outcome.kind !== 'inserted') {
-          // Only a job that failed since (its runner died) had the key: start afresh.
-          await record.persist(entry);
-        }
       }
       entries.set(job.id, entry);
       record.beat(mine);
@@ -187,16 +207,36 @@ export function createOptimiseJobs(deps: OptimiseJobsDeps): OptimiseJobs {
       if (e) return e.owner === owner ? structuredClone(e.job) : undefined;
       const row = await deps.store?.get(id);
       if (!row || row.owner !== owner) return undefined;
-      const job = record.asSeen(row);
+      const job = await record.settle(row);
       // Forgotten an hour after it finished, as this process forgets its own.
       if (job.finished_ms !== null && now() - job.finished_ms > keepMs) return undefined;
       return job;
     },
-    async stop() {
+    drain(graceMs) {
+      if (stopping) return;
       stopping = true;
-      record.stop();
-      for (const e of entries.values()) if (unfinished(e)) e.controller.abort(new Error('stop'));
+      const waiting = mine().filter((e) => e.job.status === 'queued');
+      for (const e of waiting) void failWaiting(runDeps, e);
+      const left = mine().length;
+      const stopInMs = Math.max(0, graceMs - stopMarginMs(graceMs));
+      if (waiting.length + left > 0)
+        log(
+          `stopping: ${waiting.length} waiting jobs failed; ${left} running may finish within ${Math.round(stopInMs / 1000)} s`,
+        );
+      // Still rewritten on the heartbeat meanwhile: other replicas see them alive.
+      draining = setTimeout(() => {
+        for (const e of mine()) e.controller.abort(new Error('stop'));
+      }, stopInMs);
+      draining.unref?.();
+    },
+    async stop() {
+      const drained = stopping && draining !== undefined;
+      stopping = true;
+      if (!drained)
+        for (const e of entries.values()) if (unfinished(e)) e.controller.abort(new Error('stop'));
       await Promise.allSettled([...running]);
+      clearTimeout(draining);
+      record.stop();
       await Promise.allSettled([...entries.values()].map((e) => e.writing));
     },
     get load() {

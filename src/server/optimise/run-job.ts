@@ -3,7 +3,7 @@
 import type { ErrorObject } from '../../contract/index.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import { failureOf, stoppedBeforeRun } from './job-failures.ts';
-import { resultUrl, type JobEntry } from './job-entry.ts';
+import { isUnfinished, resultUrl, type JobEntry } from './job-entry.ts';
 import { OptimiseInputError } from './pipeline.ts';
 import type { RunOptimise } from './pool.ts';
 
@@ -20,7 +20,26 @@ export interface RunJobDeps {
   onFinished?: (outcome: 'succeeded' | 'failed') => void;
 }
 
-/** Runs the entry's job to its end (succeeded or failed, written); `stopping`: Kiln is stopping. */
+/** Marks the entry's job failed with `error` (told to `onFinished` once); not yet written. */
+function markFailed(deps: RunJobDeps, entry: JobEntry, error: ErrorObject) {
+  const { job } = entry;
+  if (job.status !== 'failed') deps.onFinished?.('failed');
+  job.status = 'failed';
+  job.error = error;
+  job.stage = 'Failed';
+  job.finished_ms = deps.now();
+}
+
+/** A job still waiting for its turn when Kiln stops: failed at once, saying so, and written. */
+export async function failWaiting(deps: RunJobDeps, entry: JobEntry): Promise<void> {
+  markFailed(deps, entry, stoppedBeforeRun());
+  await deps.persist(entry);
+}
+
+/**
+ * Runs the entry's job to its end (succeeded or failed, written); `stopping`: Kiln is stopping.
+ * A job that already ended (failed while it waited) is left as it is.
+ */
 export async function runJob(
   deps: RunJobDeps,
   entry: JobEntry,
@@ -29,14 +48,8 @@ export async function runJob(
 ): Promise<void> {
   const { job, controller } = entry;
   const { now, persist } = deps;
-
-  function fail(error: ErrorObject) {
-    if (job.status !== 'failed') deps.onFinished?.('failed');
-    job.status = 'failed';
-    job.error = error;
-    job.stage = 'Failed';
-    job.finished_ms = now();
-  }
+  if (!isUnfinished(job)) return;
+  const fail = (error: ErrorObject) => markFailed(deps, entry, error);
 
   if (stopping || controller.signal.aborted) {
     fail(stoppedBeforeRun());

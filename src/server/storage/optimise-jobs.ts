@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { isPostgres } from './dialect.ts';
 import { OptimiseJobSchema, type OptimiseJob } from '../../contract/index.ts';
 import type { Tables } from './schema.ts';
@@ -28,9 +28,10 @@ export interface OptimiseJobStore {
   unfinished(owner: string): Promise<StoredOptimiseJob[]>;
   /**
    * Writes a new job unless its owner already has `limit` jobs under way (alive: written by
-   * `holder`, or by another runner since `aliveSinceMs`), or an unfailed job with the same key
-   * exists: counted and written in one transaction under a per-owner lock, so replicas starting
-   * jobs at once cannot pass the limit together (decision 0075).
+   * `holder`, or by another runner since `alive.sinceMs`), or an unfailed job with the same key
+   * exists (succeeded, or under way and alive: a silent runner's job is neither counted nor
+   * given out, decision 0097): counted and written in one transaction under a per-owner lock, so
+   * replicas starting jobs at once cannot pass the limit together (decision 0075).
    */
   insertIfUnder(
     row: StoredOptimiseJob,
@@ -41,11 +42,25 @@ export interface OptimiseJobStore {
     | { kind: 'existing'; row: StoredOptimiseJob }
     | { kind: 'full'; underWay: number }
   >;
-  /** Forgets jobs that finished before `beforeMs`; how many. */
+  /**
+   * Writes `failed` (a job that failed) over an unfinished job whose runner went silent, unless
+   * that runner wrote it since it was `seen` (it is alive after all); whether it was written.
+   */
+  failSilent(failed: OptimiseJob, seen: { holder: string; updatedMs: number }): Promise<boolean>;
+  /**
+   * Forgets jobs that finished before `beforeMs`, and unfinished ones no runner has written
+   * since then (their runner is long gone); how many.
+   */
   sweep(beforeMs: number): Promise<number>;
 }
 
 type Row = Tables['optimise_jobs'];
+
+/** Written by `alive.holder` (this process), or by another runner since `alive.sinceMs`. */
+const isAlive = (
+  eb: ExpressionBuilder<Tables, 'optimise_jobs'>,
+  alive: { holder: string; sinceMs: number },
+) => eb.or([eb('holder', '=', alive.holder), eb('updated_ms', '>=', alive.sinceMs)]);
 
 const fromRow = (r: Row): StoredOptimiseJob => ({
   owner: r.owner,
@@ -89,7 +104,12 @@ export function optimiseJobStore(db: Kysely<Tables>): OptimiseJobStore {
           .selectFrom('optimise_jobs')
           .selectAll()
           .where('dedupe_key', '=', row.dedupeKey)
-          .where('status', '!=', 'failed')
+          .where((eb) =>
+            eb.or([
+              eb('status', '=', 'succeeded'),
+              eb.and([eb('status', 'in', ['queued', 'running']), isAlive(eb, alive)]),
+            ]),
+          )
           .orderBy('created_ms', 'desc')
           .executeTakeFirst();
         if (same) return { kind: 'existing' as const, row: fromRow(same) };
@@ -98,9 +118,7 @@ export function optimiseJobStore(db: Kysely<Tables>): OptimiseJobStore {
           .select(sql<number | string>`count(*)`.as('n'))
           .where('owner', '=', row.owner)
           .where('status', 'in', ['queued', 'running'])
-          .where((eb) =>
-            eb.or([eb('holder', '=', alive.holder), eb('updated_ms', '>=', alive.sinceMs)]),
-          )
+          .where((eb) => isAlive(eb, alive))
           .executeTakeFirst();
         const underWay = Number(counted?.n ?? 0);
         if (underWay >= limit) return { kind: 'full' as const, underWay };
@@ -152,11 +170,31 @@ export function optimiseJobStore(db: Kysely<Tables>): OptimiseJobStore {
       return rows.map(fromRow);
     },
 
+    async failSilent(failed, seen) {
+      const result = await db
+        .updateTable('optimise_jobs')
+        .set({
+          status: 'failed',
+          finished_ms: failed.finished_ms,
+          job_json: JSON.stringify(failed),
+        })
+        .where('id', '=', failed.id)
+        .where('status', 'in', ['queued', 'running'])
+        .where('holder', '=', seen.holder)
+        .where('updated_ms', '=', seen.updatedMs)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
     async sweep(beforeMs) {
       const result = await db
         .deleteFrom('optimise_jobs')
-        .where('finished_ms', 'is not', null)
-        .where('finished_ms', '<', beforeMs)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('finished_ms', 'is not', null), eb('finished_ms', '<', beforeMs)]),
+            eb.and([eb('status', 'in', ['queued', 'running']), eb('updated_ms', '<', beforeMs)]),
+          ]),
+        )
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
