@@ -168,9 +168,10 @@ export function createServerApp(input: ServerDeps): ServerApp {
   return {
     app,
     readiness,
-    drain() {
+    drain(options) {
       readiness.drain();
       draining.abort();
+      optimiser.jobs.drain(options?.graceMs ?? 0);
     },
     get inFlight() {
       return inFlight;
