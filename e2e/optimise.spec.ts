@@ -2,6 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { optimisePlanOf, type OptimiseJob } from '../src/contract/index.ts';
+import { runnerGone } from '../src/server/optimise/job-failures.ts';
 import { readStl, stlEdgeUse } from '../src/testing/stl.ts';
 import {
   DEMO_KEY,
@@ -279,4 +281,48 @@ test('optimise for a 3D printer on a phone: the height in mm, a bad value said a
   expect(stl.max[2] - stl.min[2]).toBeCloseTo(120, 1);
   expect(stl.min[2]).toBeCloseTo(0, 3);
   expect(stlEdgeUse(stl)).toEqual({ open: 0, nonManifold: 0, misoriented: 0 });
+});
+
+test('a job its server could not finish (restarted or crashed) says so after a reload; Run it again asks for that job’s own options', async ({
+  page,
+}) => {
+  await useKey(page);
+  const id = await archivedPromptTask(page, 'a blue jug');
+  // What any replica answers for a job whose replica died mid-run (replicas.scale.test.ts makes
+  // one for real): failed, interrupted, with the server's own words.
+  const lost: OptimiseJob = {
+    object: 'optimise_job',
+    id: 'opt_lost',
+    task_id: id,
+    status: 'failed',
+    progress: 40,
+    stage: 'Failed',
+    plan: optimisePlanOf({ preset: 'print', height_mm: 87.5 }),
+    created_ms: Date.now() - 60_000,
+    finished_ms: Date.now() - 30_000,
+    result: null,
+    error: runnerGone(),
+  };
+  await page.route('**/api/optimise/opt_lost', (route) => route.fulfill({ json: lost }));
+  // Come back to the job by its address: the form is fresh (Web / AR).
+  await page.goto(`/tasks/${id}/optimise?job=opt_lost`);
+  const failed = page.getByTestId('optimise-failed');
+  await expect(failed.getByRole('heading', { name: 'Optimising was interrupted' })).toBeVisible();
+  await expect(failed).toContainText(
+    'stopped answering before it finished (it crashed or was restarted). Nothing is wrong with the model or the options: run it again.',
+  );
+  await expect(page.getByRole('radio', { name: /Web/ })).toBeChecked();
+
+  const asked = page.waitForRequest(
+    (r) => r.method() === 'POST' && r.url().endsWith(`/api/library/${id}/optimise`),
+  );
+  await failed.getByRole('button', { name: 'Run it again' }).click();
+  expect((await asked).postDataJSON()).toEqual({ preset: 'print', height_mm: 87.5 });
+  // The form shows what was asked again; the new job runs to its end.
+  await expect(page.getByRole('radio', { name: /3D print/ })).toBeChecked();
+  await expect(page.getByRole('spinbutton', { name: 'Height (mm)' })).toHaveValue('87.5');
+  const result = page.getByTestId('optimise-result');
+  await expect(result).toBeVisible({ timeout: 60_000 });
+  await expect(result.getByRole('row', { name: /^Size/ })).toContainText(/× 87\.5 mm$/);
+  await expect(page).toHaveURL(/\?job=opt_[a-f0-9]+$/);
 });

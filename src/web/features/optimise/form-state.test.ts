@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { INITIAL_FORM, checkForm, requestOf, withPreset } from './form-state.ts';
+import { optimisePlanOf } from '../../../contract/index.ts';
+import { INITIAL_FORM, checkForm, formOfPlan, requestOf, withPreset } from './form-state.ts';
 
 describe('optimise form', () => {
   it('Web / AR sends only its name', () => {
@@ -71,5 +72,37 @@ describe('optimise form', () => {
     expect(checkForm({ ...withPreset(INITIAL_FORM, 'game'), textureSize: '1000' })).toMatchObject({
       field: 'texture_size',
     });
+  });
+});
+
+describe('the form of a job’s plan (Run it again after a reload)', () => {
+  it('asks for the same plan again, for every preset', () => {
+    const requests = [
+      { preset: 'web' },
+      { preset: 'game', triangles: 12_500, texture_size: 512 },
+      { preset: 'print', height_mm: 123.4 },
+      { preset: 'print', height_mm: 12.3, triangles: 5000 },
+      {
+        preset: 'custom',
+        triangles: 800,
+        texture_size: 256,
+        texture_format: 'ktx2',
+        compression: 'draco',
+        pivot: 'center',
+        height_m: 1.75,
+      },
+      { preset: 'custom', texture_format: 'webp' },
+    ] as const;
+    for (const request of requests) {
+      const plan = optimisePlanOf(request);
+      const form = formOfPlan(plan);
+      expect(form.preset).toBe(plan.preset);
+      const checked = checkForm(form);
+      expect(checked.ok, JSON.stringify(checked)).toBe(true);
+      if (checked.ok) expect(optimisePlanOf(checked.request)).toEqual(plan);
+    }
+    expect(formOfPlan(optimisePlanOf({ preset: 'print', height_mm: 123.4 })).heightMm).toBe(
+      '123.4',
+    );
   });
 });

@@ -5,6 +5,7 @@ import {
   PRINT_DEFAULT_HEIGHT_MM,
   parseOptimiseRequest,
   type GeometryCompression,
+  type OptimisePlan,
   type OptimisePreset,
   type OptimiseRequestInput,
   type Pivot,
@@ -50,6 +51,38 @@ export function withPreset(form: OptimiseForm, preset: OptimisePreset): Optimise
   if (preset === 'print') return { ...form, preset, triangles: '' };
   if (preset === 'custom') return { ...form, preset, triangles: '', textureSize: '' };
   return { ...form, preset };
+}
+
+/**
+ * The form that asks for `plan` again (a job's, read back after a reload): what "Run it again"
+ * sends, and shows. Fields the preset does not use keep the form's defaults.
+ */
+export function formOfPlan(plan: OptimisePlan): OptimiseForm {
+  const text = (n: number | null) => (n === null ? '' : String(n));
+  const base = withPreset(INITIAL_FORM, plan.preset);
+  switch (plan.preset) {
+    case 'web':
+      return base;
+    case 'game':
+      return { ...base, triangles: text(plan.triangles), textureSize: text(plan.texture_size) };
+    case 'print':
+      return {
+        ...base,
+        triangles: text(plan.triangles),
+        // Metres back to the millimetres typed (rounded off the float's last digits).
+        heightMm: text(plan.height_m === null ? null : Math.round(plan.height_m * 1e9) / 1e6),
+      };
+    case 'custom':
+      return {
+        ...base,
+        triangles: text(plan.triangles),
+        textureSize: text(plan.texture_size),
+        textureFormat: plan.texture_format,
+        compression: plan.compression,
+        pivot: plan.pivot,
+        heightM: text(plan.height_m),
+      };
+  }
 }
 
 /** A number as typed: "" is none; anything else is Number(text) (NaN is refused by the schema). */

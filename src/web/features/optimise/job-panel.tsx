@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { NotFoundError } from '../../../client/index.ts';
-import type { OptimiseJob, OptimiseResult } from '../../../contract/index.ts';
+import { ERROR_CODES, type OptimiseJob, type OptimiseResult } from '../../../contract/index.ts';
 import { useOptimiseJob } from '../../api/optimise.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { Link } from '../../ui/link.tsx';
@@ -24,6 +24,7 @@ export function JobPanel({
   subject,
   fileName,
   onRetry,
+  retrying = false,
 }: {
   jobId: string;
   /** The original model's URL (the left of the comparison). */
@@ -32,7 +33,10 @@ export function JobPanel({
   subject: string;
   /** The download's name. */
   fileName: (job: OptimiseJob) => string;
-  onRetry: () => void;
+  /** Runs the failed job's plan again (what the job asked, whatever the form says now). */
+  onRetry: (job: OptimiseJob) => void;
+  /** A new job is being asked for. */
+  retrying?: boolean;
 }) {
   const job = useOptimiseJob(jobId);
   return (
@@ -50,16 +54,19 @@ export function JobPanel({
       {() => {
         const j = job.data!;
         if (j.status === 'queued' || j.status === 'running') return <Progress job={j} />;
-        if (j.status === 'failed')
+        if (j.status === 'failed') {
+          // The server running it stopped (a restart, a crash): nothing to change, only to redo.
+          const interrupted = j.error?.code === ERROR_CODES.optimiseInterrupted;
           return (
-            <div className="opt-job card" role="alert">
-              <h2>Optimising failed</h2>
+            <div className="opt-job card" role="alert" data-testid="optimise-failed">
+              <h2>{interrupted ? 'Optimising was interrupted' : 'Optimising failed'}</h2>
               <p>{j.error?.message ?? 'Kiln did not say why.'}</p>
-              <button type="button" onClick={onRetry}>
-                Try again
+              <button type="button" onClick={() => onRetry(j)} disabled={retrying}>
+                {interrupted ? 'Run it again' : 'Try again'}
               </button>
             </div>
           );
+        }
         return (
           <Result
             job={j}

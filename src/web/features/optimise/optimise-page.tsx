@@ -10,7 +10,7 @@ import { describeError } from '../../lib/describe-error.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { Link } from '../../ui/link.tsx';
 import { QueryState } from '../../ui/query-state.tsx';
-import { checkForm, INITIAL_FORM, type OptimiseForm } from './form-state.ts';
+import { checkForm, formOfPlan, INITIAL_FORM, type OptimiseForm } from './form-state.ts';
 import { resultFileName } from './format.ts';
 import { JobPanel } from './job-panel.tsx';
 import { OptionsForm, type FieldError } from './options-form.tsx';
@@ -75,8 +75,8 @@ function Optimise({ entry }: { entry: LibraryEntry }) {
     );
   const original = entry.model_url;
 
-  const submit = () => {
-    const checked = checkForm(form);
+  const submit = (asked: OptimiseForm = form) => {
+    const checked = checkForm(asked);
     if (!checked.ok) {
       setError({ field: checked.field, message: checked.message });
       return;
@@ -115,7 +115,7 @@ function Optimise({ entry }: { entry: LibraryEntry }) {
             setForm(f);
             if (error) setError(null);
           }}
-          onSubmit={submit}
+          onSubmit={() => submit()}
           error={error}
           busy={start.isPending}
         />
@@ -127,7 +127,13 @@ function Optimise({ entry }: { entry: LibraryEntry }) {
               original={original}
               subject={subject}
               fileName={fileName}
-              onRetry={submit}
+              onRetry={(failed) => {
+                // The failed job's own options (the form may be fresh after a reload), shown too.
+                const again = formOfPlan(failed.plan);
+                setForm(again);
+                submit(again);
+              }}
+              retrying={start.isPending}
             />
           ) : (
             <div className="opt-job card opt-empty">
