@@ -10,3 +10,4 @@ export * from './text.ts';
 export * from './model-name.ts';
 export * from './prompt-check.ts';
 export * from './collections.ts';
+export * from './api-key.ts';

@@ -93,18 +93,30 @@ export type LibraryPage = z.infer<typeof LibraryPageSchema>;
 
 /**
  * What moved the balance: a task's `charge`, a failed task's `refund`, a figure the upstream
- * `stated` (where the history starts), or an `adjusted` one (the upstream's figure differed from
- * Kiln's ledger: a top-up, or the key used outside Kiln).
+ * `stated` (where the history starts), or a `correction` (the upstream's figure differed from
+ * Kiln's ledger; never money that came in: it carries both figures and its cause).
  */
-export const BALANCE_POINT_KINDS = ['charge', 'refund', 'stated', 'adjusted'] as const;
+export const BALANCE_POINT_KINDS = ['charge', 'refund', 'stated', 'correction'] as const;
+
+/**
+ * Why a correction was needed (decision 0091): credits moved `outside` Kiln (a top-up, the key
+ * used in another app), charges `overlap`ped in time so Kiln's order was a guess, or a create
+ * recorded through a `recovery` path (answered again after a restart) was placed by a guess.
+ */
+export const CORRECTION_CAUSES = ['outside', 'overlap', 'recovery'] as const;
+export type CorrectionCause = (typeof CORRECTION_CAUSES)[number];
 
 export const BalancePointSchema = z.object({
   balance: z.number(),
   learned_ms: z.number(),
   task_id: z.string().nullable(),
   kind: z.enum(BALANCE_POINT_KINDS).optional(),
-  /** What the event changed (−price, +refund, or the adjustment); null when not known. */
+  /** What the event changed (−price, +refund, or the correction); null when not known. */
   change: z.number().nullable().optional(),
+  /** A correction's figures: Kiln's ledger before it, what the upstream stated, and why. */
+  correction: z
+    .object({ ledger: z.number(), stated: z.number(), cause: z.enum(CORRECTION_CAUSES) })
+    .optional(),
 });
 export type BalancePoint = z.infer<typeof BalancePointSchema>;
 

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { ERROR_CODES } from '../contract/index.ts';
+import { ERROR_CODES, isApiKeyShaped } from '../contract/index.ts';
 import { ApiError } from '../http/index.ts';
 import { hashKey } from './keys.ts';
 import type { RateLimiter } from './rate-limit.ts';
@@ -30,7 +30,7 @@ export function apiKeyAuth(deps: {
         message: 'No API key. Send it as "Authorization: Bearer tr_…".',
       });
     const key = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-    if (!key || !key.startsWith('tr_'))
+    if (!key || !isApiKeyShaped(key))
       throw new ApiError(401, {
         code: ERROR_CODES.invalidApiKey,
         message:

@@ -299,7 +299,10 @@ describe('idempotent creates', () => {
     server = await startTestServer({
       upstream: {
         baseUrl: 'https://upstream.test/v1',
-        fetch: async () => {
+        fetch: async (req) => {
+          // The key is checked first (decision 0092): the listing answers, and is not counted.
+          if (new URL(req.url).pathname.endsWith('/models'))
+            return Response.json({ object: 'list', data: [] });
           calls++;
           return calls === 1
             ? new Response('oops', { status: 503 })

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { exactOrigins, safeFetch } from '../net/index.ts';
 import { ERROR_CODES } from '../contract/index.ts';
 import { ApiError, onApiError } from '../http/index.ts';
@@ -6,8 +6,10 @@ import type { ServerApp, ServerDeps } from './deps.ts';
 import { collectionRoutes } from './collections/routes.ts';
 import { assetRoutes } from './library/assets.ts';
 import { libraryRoutes } from './library/routes.ts';
+import { acceptedKey } from './middleware/accepted-key.ts';
 import { apiBoundary } from './middleware/boundary.ts';
 import { catchUp } from './proxy/catch-up.ts';
+import { keyChecker } from './proxy/key-check.ts';
 import { proxyRoutes } from './proxy/routes.ts';
 import { createReadiness } from './ready.ts';
 import { createLogger } from './ops/logger.ts';
@@ -92,10 +94,24 @@ export function createServerApp(input: ServerDeps): ServerApp {
     }),
   );
 
+  // A key the upstream never accepted writes nothing (decision 0092).
+  const keys = keyChecker({ upstream: deps.upstream, now });
+  app.use(
+    '/api/*',
+    acceptedKey({
+      checker: keys,
+      ownerOf,
+      writes: writesUnderKey,
+      knownOwner: async (owner) =>
+        (await storage.library.list(owner, { limit: 1 }).catch(() => [])).length > 0,
+    }),
+  );
+
   app.route('/', opsRoutes(deps, services, metrics, readiness));
   app.route(
     '/api/v1',
     proxyRoutes({
+      keys,
       upstream: deps.upstream,
       library,
       storage,
@@ -196,6 +212,19 @@ export function createServerApp(input: ServerDeps): ServerApp {
       return { archived: await archiver.sweep(), uploadsRemoved: await uploadSweeper.sweep() };
     },
   };
+}
+
+/**
+ * The requests that may write under their key: Kiln's own routes that change something, and
+ * the one proxied route that records (a create). Uploads are keyless; other proxied calls only
+ * pass through, and the upstream answers a bad key there itself.
+ */
+function writesUnderKey(c: Context): boolean {
+  const { method, path } = c.req;
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
+  if (path.startsWith('/api/uploads')) return false;
+  if (path.startsWith('/api/v1/')) return path === '/api/v1/3d/generations';
+  return true;
 }
 
 /** Uploads: files and pasted addresses, fetched safely, named for the upstream to fetch. */

@@ -67,7 +67,11 @@ export async function startTestMock(
       ? diskInputs(join(dirname(options.storeFile), 'inputs'))
       : memoryInputs(),
     generator: fakeGenerator,
-    keys: [{ key: 'tr_test_key', balance: 1000 }],
+    // A second account: tests of what one key may not see or change of another's.
+    keys: [
+      { key: 'tr_test_key', balance: 1000 },
+      { key: 'tr_other_key', balance: 1000 },
+    ],
     ...options,
     speed: options.speed ?? SPEED_PROFILES.instant,
     store,

@@ -1,6 +1,7 @@
 // Tests and benches only: a throwaway PostgreSQL cluster (Debian's postgresql package), made with
 // initdb in a temp dir, started with pg_ctl on a free loopback port, removed afterwards.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,12 @@ export interface TestPostgres {
   stop(): void;
   /** Starts it again on the same port and data. */
   start(): void;
+  /**
+   * Restarts it without blocking this process (the load a test drives goes on meanwhile):
+   * `fast` ends every session with "terminating connection due to administrator command",
+   * `immediate` drops them as a crash would.
+   */
+  restart(mode: 'fast' | 'immediate'): Promise<void>;
   /** Stops it and removes its files. */
   destroy(): void;
 }
@@ -56,10 +63,12 @@ export async function startPostgres(): Promise<TestPostgres> {
     chownSync(dir, uid, gid);
     chmodSync(dir, 0o700);
   }
-  const run = (cmd: string, args: string[]) => {
-    const [file, argv] = asRoot
+  const command = (cmd: string, args: string[]): [string, string[]] =>
+    asRoot
       ? ['runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]]
       : [join(bin, cmd), args];
+  const run = (cmd: string, args: string[]) => {
+    const [file, argv] = command(cmd, args);
     const r = spawnSync(file, argv, { encoding: 'utf8', cwd: dir });
     if (r.status !== 0) throw new Error(`${cmd} failed:\n${r.stdout}\n${r.stderr}`);
   };
@@ -75,6 +84,22 @@ export async function startPostgres(): Promise<TestPostgres> {
   const start = () =>
     run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
   const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+  const pgCtl = promisify(execFile);
+  const restart = async (mode: 'fast' | 'immediate') => {
+    const [file, argv] = command('pg_ctl', [
+      '-D',
+      data,
+      '-o',
+      options,
+      '-l',
+      join(dir, 'log'),
+      '-m',
+      mode,
+      '-w',
+      'restart',
+    ]);
+    await pgCtl(file, argv, { cwd: dir });
+  };
   start();
   run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'kiln', 'kiln']);
   return {
@@ -82,6 +107,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     port,
     stop,
     start,
+    restart,
     destroy() {
       try {
         stop();

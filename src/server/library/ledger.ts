@@ -16,11 +16,12 @@
 // observation at all, the balance is the newest figure the upstream stated, as of when it did,
 // and says that it is not exact.
 
+import type { BALANCE_POINT_KINDS, CorrectionCause } from '../../contract/index.ts';
 import type { LedgerTask, Refusal } from '../storage/library.ts';
 
 export type { LedgerTask };
 
-type LedgerPointKind = 'charge' | 'refund' | 'stated' | 'adjusted';
+type LedgerPointKind = (typeof BALANCE_POINT_KINDS)[number];
 
 interface LedgerPoint {
   balance: number;
@@ -28,8 +29,10 @@ interface LedgerPoint {
   atMs: number;
   kind: LedgerPointKind;
   taskId: string | null;
-  /** What the event changed: −price for a charge, +price for a refund, the gap for an adjustment. */
+  /** What the event changed: −price for a charge, +price for a refund, the gap for a correction. */
   change: number | null;
+  /** A correction's two figures, Kiln's walk and the upstream's, and why they differed. */
+  correction?: { ledger: number; stated: number; cause: CorrectionCause };
 }
 
 export interface LedgerInput {
@@ -131,7 +134,10 @@ export function deriveBalance(input: LedgerInput): Balance {
   if (observations.length === 0)
     return { balance: null, asOfMs: null, exact: false, note: null, history: [] };
 
+  // A figure reached through a recovery path (a replayed create) proves nothing: its task's charge
+  // is known only to lie within a wide window, so it is never an anchor (decision 0091).
   const isClean = (o: Observation) =>
+    !o.charge?.task.recovered &&
     events.every((e) => e === o.charge || !overlaps(o, e)) &&
     input.unresolvedSentMs.every((t) => !overlaps(o, { from: t, to: t }));
   const cleanOnes = observations.filter(isClean);
@@ -160,15 +166,29 @@ export function deriveBalance(input: LedgerInput): Balance {
   let missing = 0;
   let anchoredTo = first.to;
   let ci = clean.indexOf(first) + 1;
-  /** The upstream's figure differs from the walk: something outside Kiln (a top-up, another app). */
+  /** A recovered charge walked since the last figure: the walk placed it by a guess. */
+  let walkedRecovery = false;
+  /**
+   * The upstream's figure differs from the walk: a correction, never a credit. Without an anchor
+   * the walk's order was a guess; with one, a recovered charge was, or credits moved outside Kiln.
+   */
   const adjust = (to: number, atMs: number, taskId: string | null) => {
     if (to === value) return;
-    history.push({ balance: to, atMs, kind: 'adjusted', taskId, change: to - value });
+    const cause: CorrectionCause = !anchor ? 'overlap' : walkedRecovery ? 'recovery' : 'outside';
+    history.push({
+      balance: to,
+      atMs,
+      kind: 'correction',
+      taskId,
+      change: to - value,
+      correction: { ledger: value, stated: to, cause },
+    });
     value = to;
   };
   const reanchor = (o: Observation) => {
     anchoredTo = o.to;
     missing = 0;
+    walkedRecovery = false;
   };
   for (const e of later) {
     // A clean refusal seen before this event: the upstream's figure wins.
@@ -188,6 +208,7 @@ export function deriveBalance(input: LedgerInput): Balance {
       reanchor(own);
       continue;
     }
+    if (e.kind === 'charge' && e.task.recovered) walkedRecovery = true;
     if (e.amount === undefined) {
       // A failed task whose price is unknown is charged and refunded: when both fall after the
       // anchor it changes nothing in the end. A pending or completed one leaves the figure
@@ -213,6 +234,12 @@ export function deriveBalance(input: LedgerInput): Balance {
   }
 
   const lost = input.unresolvedSentMs.filter((t) => !anchor || t > anchor.from).length;
+  // A recovered charge the newest figure does not surely hold: counted once, but approximate
+  // until the upstream states a newer balance.
+  const recovered = anchor
+    ? events.filter((e) => e.kind === 'charge' && e.task.recovered && e.to + m > anchor.from - m)
+        .length
+    : 0;
   let note: string | null = null;
   if (!anchor)
     note =
@@ -221,6 +248,8 @@ export function deriveBalance(input: LedgerInput): Balance {
     note = `The price of ${missing === 1 ? 'a task' : `${missing} tasks`} under way is not known yet; the balance is exact again when ${missing === 1 ? 'it completes' : 'they complete'}.`;
   else if (lost > 0)
     note = `Kiln lost the answer to ${lost === 1 ? 'a create' : `${lost} creates`} (a restart or a time-out), so a charge it cannot see may have happened; the next task makes the balance exact again.`;
+  else if (recovered > 0)
+    note = `${recovered === 1 ? 'A create was' : `${recovered} creates were`} answered again after a restart: each is counted once, but when its charge happened is not known exactly, so the balance is approximate until the upstream states a newer one (the next task on its own).`;
   if (!anchor) {
     // Not exact: the ledger from the first figure the upstream stated, whose place among the
     // charges around it is not known.
@@ -229,7 +258,7 @@ export function deriveBalance(input: LedgerInput): Balance {
   return {
     balance: value,
     asOfMs: anchor.to,
-    exact: missing === 0 && lost === 0,
+    exact: missing === 0 && lost === 0 && recovered === 0,
     note,
     history,
   };

@@ -312,6 +312,7 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
         task_id: h.taskId,
         kind: h.kind,
         change: h.change,
+        ...(h.correction ? { correction: h.correction } : {}),
       })),
     };
     return c.json(body, 200, { 'cache-control': 'no-store' });

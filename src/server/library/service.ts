@@ -33,6 +33,8 @@ export interface CreateTimes {
   sentMs: number;
   answeredMs: number;
   intentId?: string;
+  /** Reached through a recovery path: a retry of a create an earlier attempt sent (0091). */
+  recovered?: boolean;
 }
 
 /** How often a create whose row could not be written is tried again, and for how long. */
@@ -175,6 +177,7 @@ export function createLibraryService(deps: LibraryDeps) {
       updatedMs: now,
       sentMs: times.sentMs,
       answeredMs: times.answeredMs,
+      recovered: times.recovered === true,
     });
     await deps.uploads.markReferenced(uploads.map((u) => u.sha256));
     if (times.intentId) await deps.intents?.remove(times.intentId);

@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import {
   ERROR_CODES,
   IDEMPOTENCY_HEADER,
+  IDEMPOTENCY_WINDOW_MS,
   TaskSchema,
   parseCreateRequest,
   unstorableTextAt,
@@ -19,6 +20,7 @@ import { rateLimit } from '../middleware/rate-limit.ts';
 import { fingerprintOf, type OwnerOf } from '../owner-id.ts';
 import { isStorageUnavailable, type Storage } from '../storage/database.ts';
 import type { CreateIntent } from '../storage/intents.ts';
+import type { KeyChecker } from './key-check.ts';
 import {
   DEFAULT_TIMEOUT_MS,
   SYNC_TIMEOUT_MS,
@@ -117,6 +119,23 @@ function isDuplicate(err: unknown): boolean {
   );
 }
 
+/** When a create's charge may have happened from, and whether a recovery path recorded it. */
+interface Recovery {
+  sentMs: number;
+  recovered: boolean;
+}
+
+/**
+ * The window of a create the upstream replayed (`Idempotent-Replayed: true`): its charge happened
+ * when the task was made, which may be before any attempt Kiln knows of, so the window opens at
+ * the task's `created` second (never more than the idempotency window back).
+ */
+function replayWindow(recovery: Recovery, task: Task, answeredMs: number): Recovery {
+  const made = task.created == null ? recovery.sentMs : task.created * 1000 - 1000;
+  const floor = answeredMs - IDEMPOTENCY_WINDOW_MS;
+  return { sentMs: Math.max(floor, Math.min(recovery.sentMs, made)), recovered: true };
+}
+
 /** The 503 of a create that could not be recorded: nothing was sent, nothing charged. */
 function unrecordable(err: unknown): Error {
   if (!isStorageUnavailable(err)) return err instanceof Error ? err : new Error(String(err));
@@ -133,6 +152,8 @@ function unrecordable(err: unknown): Error {
 
 export interface ProxyRouteDeps {
   upstream: ProxyTarget;
+  /** Told what the upstream said of a key on a create (decision 0092). */
+  keys?: Pick<KeyChecker, 'learn'>;
   library: LibraryService;
   storage: Pick<Storage, 'idempotency' | 'counters' | 'holder' | 'intents'>;
   ownerOf: OwnerOf;
@@ -173,6 +194,12 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
       deps.log(`library: could not record ${task.id}: ${String(err)}`);
       return false;
     }
+  }
+
+  /** The first attempt's send time, read from its intent (this one's when it cannot be read). */
+  async function earlierAttempt(intent: CreateIntent): Promise<Recovery> {
+    const first = await deps.storage.intents.get(intent.id).catch(() => undefined);
+    return { sentMs: Math.min(intent.sentMs, first?.sentMs ?? intent.sentMs), recovered: true };
   }
 
   /** Removes an intent whose create charged nothing (best effort: a stale one only makes the balance say "about"). */
@@ -258,10 +285,14 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
       };
       // The intent is written before anything goes upstream: a create Kiln cannot record is
       // never sent, so it is never charged (decision 0075).
+      // A retry that finds an earlier attempt's intent is a recovery (decision 0091): that
+      // attempt may have been charged, so the charge's window starts when it was sent.
+      let recovery: Recovery = { sentMs: intent.sentMs, recovered: false };
       try {
         await deps.storage.intents.record(intent);
       } catch (err) {
         if (!idem || !isDuplicate(err)) throw unrecordable(err);
+        recovery = await earlierAttempt(intent);
       }
       // A sync create goes upstream as an async one, and Kiln waits for the task itself (polling
       // it as a client would, up to the spec's 55 s): the artist gets the same answer, and a
@@ -284,8 +315,11 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
         throw err;
       }
       const answeredMs = deps.now();
-      if (res.status >= 200 && res.status < 300)
+      if (res.status >= 200 && res.status < 300) {
         deps.log(`create by ${fingerprintOf(owner)}: ${res.status}`);
+        deps.keys?.learn(owner, 'accepted');
+      }
+      if (res.status === 401 || res.status === 403) deps.keys?.learn(owner, 'refused');
       if (res.status === 402) {
         // A refusal for want of credits names the balance: the header learns it too.
         const text = await res.text();
@@ -300,11 +334,16 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
         await forget(intent);
         return new Response(res.body, { status: res.status, headers: passedBack(res) });
       }
+      const replayed = res.headers.get('idempotent-replayed') === 'true';
       const created = await observe(res, undefined, async (task) => {
+        const { sentMs, recovered } = replayed
+          ? replayWindow(recovery, task, answeredMs)
+          : recovery;
         const sha = await deps.library.recordCreate(owner, body, task, {
-          sentMs: intent.sentMs,
+          sentMs,
           answeredMs,
           intentId: intent.id,
+          recovered,
         });
         return sha;
       });

@@ -99,8 +99,14 @@ export async function openPostgresStorage(
     idleTimeoutMillis: 30_000,
     types,
   });
-  // An idle connection the server closes (a restart) must not crash the process.
-  pool.on('error', (err) => options.log?.(`database connection lost: ${err.message}`));
+  // A connection the server drops (a restart, a crash, an administrator's kill) must never end
+  // the process. pg emits 'error' on the client itself: the pool listens only while a client is
+  // idle, so a client checked out by a request or a transaction needs its own listener, or the
+  // event is unhandled and Node exits (issue 31). The query in flight fails on its own (a 503
+  // to retry, isStorageUnavailable), and the broken client is dropped when it is released.
+  const lost = (err: Error) => options.log?.(`database connection lost: ${err.message}`);
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   await migrate(db, migrations);
   return storageOver(db, false, () => ({

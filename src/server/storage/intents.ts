@@ -23,6 +23,8 @@ export interface CreateIntent {
 export interface IntentStore {
   record(intent: CreateIntent): Promise<void>;
   remove(id: string): Promise<void>;
+  /** One intent by id (a retry reads the first attempt's), if it is still there. */
+  get(id: string): Promise<CreateIntent | undefined>;
   /** The owner's intents sent before `beforeMs` and never resolved, oldest first. */
   unresolved(owner: string, beforeMs: number): Promise<CreateIntent[]>;
 }
@@ -45,6 +47,14 @@ export function intentStore(db: Kysely<Tables>): IntentStore {
     async remove(id) {
       await db.deleteFrom('create_intents').where('id', '=', id).execute();
     },
+    async get(id) {
+      const row = await db
+        .selectFrom('create_intents')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row ? intentOf(row) : undefined;
+    },
     async unresolved(owner, beforeMs) {
       const rows = await db
         .selectFrom('create_intents')
@@ -54,14 +64,18 @@ export function intentStore(db: Kysely<Tables>): IntentStore {
         .orderBy('sent_ms')
         .limit(100)
         .execute();
-      return rows.map((r) => ({
-        id: r.id,
-        owner: r.owner,
-        holder: r.holder,
-        sentMs: Number(r.sent_ms),
-        model: r.model,
-        summary: r.summary,
-      }));
+      return rows.map(intentOf);
     },
+  };
+}
+
+function intentOf(r: Tables['create_intents']): CreateIntent {
+  return {
+    id: r.id,
+    owner: r.owner,
+    holder: r.holder,
+    sentMs: Number(r.sent_ms),
+    model: r.model,
+    summary: r.summary,
   };
 }

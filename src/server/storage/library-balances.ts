@@ -17,6 +17,8 @@ export interface LedgerTask {
   endedMs: number | null;
   creditsConsumed: number | null;
   creditsRemaining: number | null;
+  /** Recorded through a recovery path (a replayed create): its figure proves nothing. */
+  recovered?: boolean;
 }
 
 /** A balance stated by a 402 at a moment between `sentMs` and `answeredMs`. */
@@ -84,6 +86,7 @@ export function libraryBalances(db: Kysely<Tables>): LibraryBalanceStore {
           'ended_ms',
           'credits_consumed',
           'credits_remaining',
+          'recovered',
         ])
         .where('owner', '=', owner)
         .orderBy('seq', 'desc')
@@ -107,6 +110,7 @@ export function libraryBalances(db: Kysely<Tables>): LibraryBalanceStore {
                 : null,
           creditsConsumed: r.credits_consumed,
           creditsRemaining: r.credits_remaining,
+          recovered: Number(r.recovered) === 1,
         };
       });
     },

@@ -33,7 +33,7 @@ type NewLibraryRow = Omit<
   | 'answeredMs'
   | 'lastPendingMs'
   | 'endedMs'
-> & { sentMs?: number | null; answeredMs?: number | null };
+> & { sentMs?: number | null; answeredMs?: number | null; recovered?: boolean };
 
 /** One of the actions of `POST /api/library/bulk`. */
 type LibraryBulkAction = 'hide' | 'unhide' | 'favourite' | 'unfavourite';
@@ -103,6 +103,7 @@ export function libraryTasks(db: Kysely<Tables>): LibraryTaskStore {
           answered_ms: row.answeredMs ?? null,
           last_pending_ms: TERMINAL.includes(row.status) ? null : (row.answeredMs ?? row.updatedMs),
           ended_ms: TERMINAL.includes(row.status) ? (row.answeredMs ?? row.updatedMs) : null,
+          recovered: row.recovered ? 1 : 0,
         })
         .onConflict((oc) => oc.columns(['owner', 'task_id']).doNothing())
         .execute();

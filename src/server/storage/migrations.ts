@@ -306,4 +306,15 @@ export const migrations: Record<string, Migration> = {
         await db.schema.alterTable('collection_shares').addColumn(column, 'text').execute();
     },
   },
+  '013_recovered_creates': {
+    // A create recorded through a recovery path (decision 0091): a retry after a replica died
+    // between the upstream's answer and the library's write, answered by the upstream's replay.
+    // Its charge window starts at the first attempt's send; its balance figure is no anchor.
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('library')
+        .addColumn('recovered', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };

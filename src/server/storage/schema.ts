@@ -43,6 +43,12 @@ export interface Tables {
     ended_ms: ColumnType<number | null, number | null | undefined, number | null>;
     /** The model's own name, given by its owner; null until named (migration 009). */
     name: ColumnType<string | null, string | null | undefined, string | null>;
+    /**
+     * 1 when the create reached the library through a recovery path (migration 013): a retry
+     * that found an earlier attempt's intent, or an upstream that replayed an earlier create.
+     * Its charge happened within [sent_ms, answered_ms], but its figure proves nothing (0091).
+     */
+    recovered: ColumnType<number, number | undefined, number>;
   };
   /** A create recorded before it is forwarded; deleted once its answer is known (migration 008). */
   create_intents: {
