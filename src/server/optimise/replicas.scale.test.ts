@@ -14,7 +14,7 @@ import {
   type OptimiseJob,
 } from '../../contract/index.ts';
 import { readPhoto } from '../../testing/fixtures.ts';
-import { STACK_KEY, startStack, type Stack } from '../../testing/stack.ts';
+import { STACK_KEY, startStack, type AccessLogLine, type Stack } from '../../testing/stack.ts';
 
 const auth = { authorization: `Bearer ${STACK_KEY}` };
 const json = { ...auth, 'content-type': 'application/json' };
@@ -88,21 +88,28 @@ async function ended(id: string, timeoutMs = 60_000): Promise<OptimiseJob> {
   return job;
 }
 
-/** Which replica nginx sent the last start of an optimise job to. */
-function replicaOfLastStart(): number {
-  const line = stack
-    .accessLog()
-    .filter((l) => l.method === 'POST' && l.uri === `/api/library/${taskId}/optimise`)
-    .at(-1);
-  const i = stack.replicas.findIndex((r) => line?.upstream === `127.0.0.1:${r.port}`);
-  expect(i, `nginx's line: ${JSON.stringify(line)}`).toBeGreaterThanOrEqual(0);
-  return i;
+/** Starts a job through nginx; which replica nginx gave it to (from its access log). */
+async function startThroughNginx(body: object): Promise<{ id: string; replica: number }> {
+  const isStart = (l: AccessLogLine) =>
+    l.method === 'POST' && l.uri === `/api/library/${taskId}/optimise`;
+  const before = stack.accessLog().filter(isStart).length;
+  const id = await start(stack.url, body);
+  // The line is written once the answer has gone: wait for it.
+  let line: AccessLogLine | undefined;
+  await until('nginx logs the start', async () => {
+    line = stack.accessLog().filter(isStart)[before];
+    return line !== undefined;
+  });
+  // `a, b` when nginx tried a replica that was gone first: the last one answered.
+  const upstream = line!.upstream.split(', ').at(-1);
+  const replica = stack.replicas.findIndex((r) => upstream === `127.0.0.1:${r.port}`);
+  expect(replica, `nginx's line: ${JSON.stringify(line)}`).toBeGreaterThanOrEqual(0);
+  return { id, replica };
 }
 
 describe('optimise jobs across a replica’s death', () => {
   it('kill -9: the jobs under way there fail, saying to run them again, and run again at once', async () => {
-    const running = await start(stack.url, HEAVY);
-    const victim = replicaOfLastStart();
+    const { id: running, replica: victim } = await startThroughNginx(HEAVY);
     // Two more behind it on the same replica: the key's three, all there.
     const waiting = [
       await start(stack.replicas[victim]!.url, light(1000)),
@@ -135,8 +142,7 @@ describe('optimise jobs across a replica’s death', () => {
   });
 
   it('SIGTERM: a running job finishes within the grace on the stopping replica', async () => {
-    const id = await start(stack.url, { ...HEAVY, pivot: 'center' });
-    const stopped = replicaOfLastStart();
+    const { id, replica: stopped } = await startThroughNginx({ ...HEAVY, pivot: 'center' });
     const replica = stack.replicas[stopped]!.process!;
     const exit = replica.stop();
     expect((await ended(id)).status).toBe('succeeded');
