@@ -97,10 +97,14 @@ export function idempotency(options: IdempotencyOptions) {
         headers: Object.fromEntries(res.headers),
         body: new Uint8Array(await res.arrayBuffer()),
       };
-      if (answer.status < 500 && ![401, 403, 429].includes(answer.status)) {
-        await store.finish(owner, key, holder, answer);
-        kept = true;
-      }
+      // A database gone between the upstream's answer and this write loses only the replay:
+      // the answer (the upstream's word) still goes out, and a retry after the lease runs out
+      // is answered by the upstream's own replay (decision 0091).
+      if (answer.status < 500 && ![401, 403, 429].includes(answer.status))
+        kept = await store.finish(owner, key, holder, answer).then(
+          () => true,
+          () => false,
+        );
     } finally {
       clearInterval(renewal);
       if (!kept) await store.release(owner, key, holder).catch(() => {});

@@ -1,7 +1,7 @@
 import { forwardRaw, type ProxyTarget } from './forward.ts';
 
 /** What the upstream says of a key: it took it, it refused it, or it could not be asked. */
-export type KeyVerdict = 'accepted' | 'refused' | 'unknown';
+type KeyVerdict = 'accepted' | 'refused' | 'unknown';
 
 /** How long a verdict is believed: a key once accepted for a while, a refusal briefly. */
 const ACCEPTED_FOR_MS = 10 * 60_000;

@@ -9,6 +9,14 @@ import {
 } from '../../lib/entry-format.ts';
 import { balanceChart, chartSummary, cleanSamples, type ChartBox } from './chart-scale.ts';
 
+/** What each point of the history is, in words (a correction is never called a credit). */
+const POINT_WORDS: Record<NonNullable<BalancePoint['kind']>, string> = {
+  stated: 'stated by the upstream',
+  charge: 'charge',
+  refund: 'refund',
+  correction: 'correction to the upstream’s figure',
+};
+
 const BOX: ChartBox = { width: 600, height: 120, padY: 14 };
 /** Past this many points the dots would crowd the line; the step line alone says it. */
 const MAX_DOTS = 60;
@@ -93,25 +101,29 @@ export function BalanceChart({ history }: { history: readonly BalancePoint[] }) 
           ? 'One change so far.'
           : `${formatNumber(model.count)} changes · lowest ${formatNumber(model.minBalance)} · highest ${formatNumber(model.maxBalance)}`}
       </figcaption>
-      <table className="visually-hidden">
-        <caption>Balance history, oldest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Balance</th>
-          </tr>
-        </thead>
-        <tbody>
-          {cleanSamples(history).map((p, i) => (
-            <tr key={i}>
-              <td>
-                <time dateTime={isoDateTime(p.learned_ms)}>{formatDateTime(p.learned_ms)}</time>
-              </td>
-              <td>{formatNumber(p.balance)}</td>
+      <div className="visually-hidden">
+        <table>
+          <caption>Balance history, oldest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Balance</th>
+              <th scope="col">What</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {cleanSamples(history).map((p, i) => (
+              <tr key={i}>
+                <td>
+                  <time dateTime={isoDateTime(p.learned_ms)}>{formatDateTime(p.learned_ms)}</time>
+                </td>
+                <td>{formatNumber(p.balance)}</td>
+                <td>{p.kind ? POINT_WORDS[p.kind] : ''}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

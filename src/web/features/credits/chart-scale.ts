@@ -2,11 +2,14 @@
  * The balance chart's geometry: pure functions from balance points to SVG path data in a
  * fixed viewBox. The component draws; this file does the arithmetic (and is unit-tested).
  */
+import type { BalancePoint } from '../../../contract/index.ts';
 
 export interface BalanceSample {
   balance: number;
   /** Epoch ms when Kiln learned the balance. */
   learned_ms: number;
+  /** What moved it (a charge, a refund, a correction…), when known. */
+  kind?: BalancePoint['kind'];
 }
 
 export interface ChartBox {
@@ -69,7 +72,7 @@ export function cleanSamples(points: readonly BalanceSample[]): BalanceSample[] 
     .filter((p) => Number.isFinite(p.balance) && Number.isFinite(p.learned_ms))
     .map((p, i) => ({ p, i }))
     .sort((a, b) => a.p.learned_ms - b.p.learned_ms || a.i - b.i)
-    .map(({ p }) => ({ balance: p.balance, learned_ms: p.learned_ms }));
+    .map(({ p }) => ({ balance: p.balance, learned_ms: p.learned_ms, kind: p.kind }));
 }
 
 /**

@@ -17,6 +17,7 @@ import { useModels } from '../../api/tasks.ts';
 import { useCredits } from '../../api/account.ts';
 import { StatusBadge } from '../../ui/status-badge.tsx';
 import { BalanceChart } from './balance-chart.tsx';
+import { Corrections } from './corrections.tsx';
 import { creditCell } from './credit-cell.ts';
 import './credits.css';
 
@@ -90,6 +91,7 @@ function BalanceCards({ credits }: { credits: Credits }) {
           Balance over time
         </h2>
         <BalanceChart history={history} />
+        <Corrections history={history} />
       </section>
     </div>
   );
