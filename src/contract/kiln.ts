@@ -26,6 +26,10 @@ export const LibraryImageSchema = z.object({
 });
 export type LibraryImage = z.infer<typeof LibraryImageSchema>;
 
+/** Kiln's own stores an archive can wait on (`archive.outage`). */
+export const ARCHIVE_OUTAGES = ['file_store', 'database'] as const;
+export type ArchiveOutage = (typeof ARCHIVE_OUTAGES)[number];
+
 export const LibraryEntrySchema = z.object({
   id: z.string(),
   model: z.string(),
@@ -78,6 +82,13 @@ export const LibraryEntrySchema = z.object({
       attempts: z.number().int().nonnegative(),
       error: z.string().nullable(),
       next_attempt_ms: z.number().nullable(),
+      /**
+       * Present while the copy waits on one of Kiln's own stores that could not be reached at the
+       * last try (`file_store`: the bucket or the blob directory; `database`): no fault of the
+       * model, not counted in `attempts`, tried again by itself at `next_attempt_ms`; `error`
+       * says it in a sentence (decision 0095).
+       */
+      outage: z.enum(ARCHIVE_OUTAGES).optional(),
     })
     .optional(),
 });

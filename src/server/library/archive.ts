@@ -1,4 +1,5 @@
 import { createLimiter } from '../../async/index.ts';
+import type { ArchiveOutage } from '../../contract/index.ts';
 import { isBlobStoreUnavailable, type BlobStore } from '../storage/blobs.ts';
 import { isStorageUnavailable } from '../storage/database.ts';
 import type { Leases } from '../storage/leases.ts';
@@ -21,7 +22,26 @@ export interface ArchiverDeps {
 /** Waits after the first, second, … failed attempt; past the last, Kiln gives up and says so. */
 export const ARCHIVE_RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000];
 /** How soon an archive interrupted by a storage outage is tried again (not counted as an attempt). */
-const STORE_OUTAGE_RETRY_MS = 15_000;
+export const STORE_OUTAGE_RETRY_MS = 15_000;
+
+/**
+ * What a library entry says while its archive waits on one of Kiln's own stores: kept as the
+ * row's archive error, and read back by `outageOf` (decision 0095). The words are the entry's
+ * `archive.error`; the SPA says them its own way from `archive.outage`.
+ */
+const OUTAGE_ERRORS: Record<ArchiveOutage, string> = {
+  file_store:
+    'Kiln’s file store could not be reached, so Kiln has not kept its copy of the model yet. It tries again by itself; this is not counted against the model.',
+  database:
+    'Kiln’s database could not be reached, so Kiln has not kept its copy of the model yet. It tries again by itself; this is not counted against the model.',
+};
+
+/** Which of Kiln's stores an archive waits on, from the error its row keeps; null for none. */
+export function outageOf(error: string | null): ArchiveOutage | null {
+  if (error === OUTAGE_ERRORS.file_store) return 'file_store';
+  if (error === OUTAGE_ERRORS.database) return 'database';
+  return null;
+}
 /** How long a claim on a task's download lasts (a download gives up after 30 s). */
 const LEASE_MS = 60_000;
 
@@ -41,31 +61,44 @@ export function createArchiver(deps: ArchiverDeps) {
     const lease = `archive:${row.taskId}`;
     let attempts = row.archiveAttempts;
     if (!(await deps.leases.claim(lease, deps.holder, deps.now(), LEASE_MS))) return undefined;
+    // Which step is under way: an error is an outage of Kiln's own store only when that store
+    // raised it (a refused connection from the upstream's host is the model's link failing).
+    let step: 'database' | 'upstream' | 'file_store' = 'database';
     try {
       // Another replica may have finished it since this row was read.
       const fresh = (await deps.store.get(row.owner, row.taskId)) ?? row;
       if (fresh.assetSha256) return fresh.assetSha256;
       attempts = fresh.archiveAttempts;
+      step = 'upstream';
       const glb = await deps.fetchGlb(url);
+      step = 'file_store';
       const { sha256 } = await deps.blobs.put('assets', glb, 'glb');
+      step = 'database';
       await deps.store.archived(row.taskId, sha256);
       deps.onOutcome?.('archived');
       deps.log(`archived ${row.taskId} as ${sha256.slice(0, 12)}… (${glb.byteLength} bytes)`);
       return sha256;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      if (isBlobStoreUnavailable(err) || isStorageUnavailable(err)) {
+      const outage: ArchiveOutage | null =
+        step === 'file_store' && isBlobStoreUnavailable(err)
+          ? 'file_store'
+          : step === 'database' && isStorageUnavailable(err)
+            ? 'database'
+            : null;
+      if (outage) {
         // Kiln's own store is away (a bucket or database outage): not the model's fault, so
-        // it is not counted against giving up; the sweep tries again soon.
+        // it is not counted against giving up; the sweep tries again soon, and the entry says
+        // which store it waits on.
         await deps.store
           .archiveFailed(
             row.taskId,
-            'Kiln’s storage could not be reached; trying again.',
+            OUTAGE_ERRORS[outage],
             deps.now() + STORE_OUTAGE_RETRY_MS,
             false,
           )
           .catch(() => {});
-        deps.log(`archive of ${row.taskId} waits for storage: ${message}`);
+        deps.log(`archive of ${row.taskId} waits for the ${outage.replace('_', ' ')}: ${message}`);
         deps.onOutcome?.('storage_outage');
         return undefined;
       }

@@ -75,7 +75,7 @@ function searchWords(q: string): string[] {
 }
 
 /**
- * Reads `?q=&model=&kind=&status=&favourite=&collection=&sort=&limit=&cursor=`. Any bad value is a 400 that
+ * Reads `?q=&model=&kind=&status=&favourite=&hidden=&collection=&sort=&limit=&cursor=`. Any bad value is a 400 that
  * names its parameter; parameters it does not know are ignored (as before).
  */
 export function parseListQuery(query: (name: string) => string | undefined): ListQuery {
@@ -98,6 +98,9 @@ export function parseListQuery(query: (name: string) => string | undefined): Lis
   const favouriteText = query('favourite') ?? '';
   if (!['', '1', '0', 'true', 'false'].includes(favouriteText))
     throw bad('favourite', 'favourite must be 1 (only favourites) or 0 (none of them).');
+  const hiddenText = query('hidden') ?? '';
+  if (!['', '1', '0', 'true', 'false'].includes(hiddenText))
+    throw bad('hidden', 'hidden must be 1 (only the hidden tasks) or 0 (the shown ones).');
 
   const sort = oneOf('sort', query('sort'), LIBRARY_SORTS) ?? 'newest';
   const kind = oneOf('kind', query('kind'), LIBRARY_KINDS);
@@ -108,6 +111,7 @@ export function parseListQuery(query: (name: string) => string | undefined): Lis
   if (kind) filter.kind = kind;
   if (status) filter.status = status;
   if (favouriteText) filter.favourite = favouriteText === '1' || favouriteText === 'true';
+  if (hiddenText === '1' || hiddenText === 'true') filter.hidden = true;
   // Only the shape is checked here; whether it is the caller's is (collections/routes.ts).
   const collection = query('collection') ?? '';
   if (collection !== '') {

@@ -12,7 +12,7 @@ import type { LibraryRow, LibraryStore } from '../storage/library.ts';
 import type { IntentStore } from '../storage/intents.ts';
 import type { AssetSigner } from './asset-access.ts';
 import type { UploadIndex } from '../storage/uploads.ts';
-import { ARCHIVE_RETRY_DELAYS_MS, type Archiver } from './archive.ts';
+import { ARCHIVE_RETRY_DELAYS_MS, outageOf, type Archiver } from './archive.ts';
 
 export interface LibraryDeps {
   store: LibraryStore;
@@ -303,14 +303,27 @@ async function waitForArchive(archiving: Promise<string | undefined>): Promise<s
   }
 }
 
-/** Where the archive of a task stands, as the library shows it. */
+/**
+ * Where the archive of a task stands, as the library shows it. One that waits on Kiln's own
+ * store says which (`outage`) and why (`error`), and stays `pending` (or `retrying`, after
+ * failures of its own): an outage is never counted as a failure (decision 0095).
+ */
 function archiveOf(row: LibraryRow): LibraryEntry['archive'] {
   if (row.assetSha256)
     return { state: 'archived', attempts: row.archiveAttempts, error: null, next_attempt_ms: null };
   if (row.status !== 'completed' || !row.upstreamModelUrl)
     return { state: 'none', attempts: 0, error: null, next_attempt_ms: null };
+  const outage = row.archiveNextMs === null ? null : outageOf(row.archiveError);
   if (row.archiveAttempts === 0)
-    return { state: 'pending', attempts: 0, error: null, next_attempt_ms: row.archiveNextMs };
+    return outage
+      ? {
+          state: 'pending',
+          attempts: 0,
+          error: row.archiveError,
+          next_attempt_ms: row.archiveNextMs,
+          outage,
+        }
+      : { state: 'pending', attempts: 0, error: null, next_attempt_ms: row.archiveNextMs };
   if (row.archiveNextMs === null || row.archiveAttempts > ARCHIVE_RETRY_DELAYS_MS.length)
     return {
       state: 'failed',
@@ -323,6 +336,7 @@ function archiveOf(row: LibraryRow): LibraryEntry['archive'] {
     attempts: row.archiveAttempts,
     error: row.archiveError,
     next_attempt_ms: row.archiveNextMs,
+    ...(outage ? { outage } : {}),
   };
 }
 

@@ -24,6 +24,8 @@ export interface LibraryFilter {
   favourite?: boolean | undefined;
   /** Only the members of this collection (its owner's; the caller checks it is theirs). */
   collection?: string | undefined;
+  /** The hidden rows instead of the shown ones (the gallery's Hidden view). */
+  hidden?: boolean | undefined;
 }
 
 /**
@@ -53,7 +55,7 @@ export interface LibraryListOptions {
 export interface LibraryListStore {
   /**
    * One page of the owner's rows in the order asked (newest first by default), after the cursor,
-   * kept by the filter. Hidden rows are left out.
+   * kept by the filter. Hidden rows are left out (or only they are kept, with `filter.hidden`).
    */
   list(owner: string, options: LibraryListOptions): Promise<LibraryRow[]>;
   /**
@@ -108,7 +110,7 @@ export function libraryLists(db: Kysely<Tables>): LibraryListStore {
         .selectFrom('library')
         .selectAll()
         .where('owner', '=', owner)
-        .where('hidden', '=', 0);
+        .where('hidden', '=', filter.hidden ? 1 : 0);
       for (const word of filter.words ?? []) {
         const pattern = containsPattern(word);
         q = q.where((eb: LibraryExpressions) =>

@@ -9,6 +9,7 @@ import {
   useMutation,
   useQuery,
   useQueryClient,
+  type InfiniteData,
   type QueryClient,
 } from '@tanstack/react-query';
 import {
@@ -20,6 +21,7 @@ import {
   type LibraryBulkResult,
   type LibraryEntry,
   type LibraryKind,
+  type LibraryPage,
   type LibraryPatch,
   type LibrarySort,
   type LibraryStatusFilter,
@@ -43,6 +45,8 @@ export interface LibraryFilters {
   status: LibraryStatusFilter | '';
   /** Only starred tasks. */
   favourite: boolean;
+  /** The hidden tasks instead of the shown ones (the gallery's Hidden view, decision 0095). */
+  hidden: boolean;
   sort: LibrarySort;
   /** Only the models in this collection (`col_…`, decision 0087), or '' for every model. */
   collection: string;
@@ -54,6 +58,7 @@ export const NO_FILTERS: LibraryFilters = {
   kind: '',
   status: '',
   favourite: false,
+  hidden: false,
   sort: 'newest',
   collection: '',
 };
@@ -73,8 +78,43 @@ export function libraryFilterParams(filters: Partial<LibraryFilters>): URLSearch
   if (f.kind) params.set('kind', f.kind);
   if (f.status) params.set('status', f.status);
   if (f.favourite) params.set('favourite', '1');
+  if (f.hidden) params.set('hidden', '1');
   if (f.sort !== 'newest') params.set('sort', f.sort);
   return params;
+}
+
+/**
+ * How soon to read an entry again while its model waits for Kiln's copy (decision 0095): a
+ * little after the archive's next try, between 5 s and a minute from `now`, so that what the page
+ * says about the wait (a store that cannot be reached, a retry) goes by itself once the copy is
+ * kept; false when nothing waits.
+ */
+export function archiveRecheckMs(
+  entry: Pick<LibraryEntry, 'status' | 'archive'> | undefined,
+  now = Date.now(),
+): number | false {
+  const archive = entry?.archive;
+  if (entry?.status !== 'completed' || !archive) return false;
+  if (archive.state !== 'pending' && archive.state !== 'retrying') return false;
+  const next = archive.next_attempt_ms ?? now;
+  return Math.min(60_000, Math.max(5_000, next - now + 2_000));
+}
+
+/**
+ * The same for a list: the soonest of its entries that wait on a first copy or on Kiln's own
+ * store (a plain retry, minutes away, is said with its time and read again on focus).
+ */
+export function listRecheckMs(
+  entries: Iterable<Pick<LibraryEntry, 'status' | 'archive'>>,
+  now = Date.now(),
+): number | false {
+  let soonest: number | false = false;
+  for (const entry of entries) {
+    if (entry.archive?.state !== 'pending' && !entry.archive?.outage) continue;
+    const ms = archiveRecheckMs(entry, now);
+    if (ms !== false && (soonest === false || ms < soonest)) soonest = ms;
+  }
+  return soonest;
 }
 
 /**
@@ -94,6 +134,9 @@ function libraryQuery(
     queryKey: sized === '' ? queryKeys.library(scope) : queryKeys.libraryList(scope, sized),
     // Another tab (or device) may have changed it: asked again when this tab is looked at.
     refetchOnWindowFocus: true,
+    // A model waiting for Kiln's copy is read again until it is kept.
+    refetchInterval: (query: { state: { data?: InfiniteData<LibraryPage> | undefined } }) =>
+      listRecheckMs((query.state.data?.pages ?? []).flatMap((p) => p.data)),
     queryFn: ({ signal, pageParam }) => {
       const params = new URLSearchParams(query);
       params.set('limit', String(pageSize));
@@ -132,6 +175,8 @@ export function entryQuery(scope: string, id: string) {
     queryKey: queryKeys.libraryEntry(scope, id),
     queryFn: ({ signal }) =>
       request(entryPath(id), { signal, parse: (b) => LibraryEntrySchema.parse(b) }),
+    // A model waiting for Kiln's copy is read again until it is kept.
+    refetchInterval: (query) => archiveRecheckMs(query.state.data),
     enabled: scope !== NO_KEY,
   });
 }

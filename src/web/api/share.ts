@@ -130,6 +130,26 @@ export function useRevokeShare(id: string) {
 }
 
 /**
+ * Stops sharing several models at once (`DELETE /api/library/{id}/share` for each, in turn):
+ * what a hidden model that is still shared offers (decision 0095). Links already gone count as
+ * stopped; the library is read again after, so every card and entry says it is no longer shared.
+ */
+export function useRevokeShares() {
+  const queryClient = useQueryClient();
+  const scope = useKeyScope();
+  return useMutation({
+    mutationFn: async (ids: readonly string[]) => {
+      for (const id of ids) {
+        await revokeLink(sharePath(id), isNoLink);
+        queryClient.setQueryData(queryKeys.share(scope, id), null);
+      }
+      return ids;
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) }),
+  });
+}
+
+/**
  * Makes the link's USDZ for AR Quick Look with `make` (the viewer's export, in this browser) and
  * sends it (`PUT /api/library/{id}/share/model.usdz`); the link then names it (`usdz_url`).
  */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { libraryEntry } from '../../testing/library-entry.ts';
 import {
   archiveNote,
+  outageListNote,
   describeEntries,
   describeEntry,
   formatNumber,
@@ -140,6 +141,39 @@ describe('archiveNote', () => {
     ).toBe('Kiln could not keep a copy of this model yet; it tries again at 3:42 PM.');
   });
 
+  it('says which of Kiln’s stores it waits on, that Kiln tries again by itself, and when', () => {
+    const waiting = (
+      state: 'pending' | 'retrying',
+      outage: 'file_store' | 'database',
+      next: number,
+    ) =>
+      archiveNote(
+        {
+          status: 'completed',
+          archive: archive(state, {
+            attempts: state === 'pending' ? 0 : 2,
+            error: 'the server’s sentence',
+            next_attempt_ms: next,
+            outage,
+          }),
+        },
+        at,
+        1_000,
+      );
+    expect(waiting('pending', 'file_store', 16_000)).toBe(
+      'Kiln’s file store cannot be reached, so Kiln has not kept its copy of this model yet. It tries again by itself at 3:42 PM.',
+    );
+    // After failures of its own, the outage is what it waits on now: no count, no "after 2 tries".
+    expect(waiting('retrying', 'file_store', 16_000)).toBe(
+      'Kiln’s file store cannot be reached, so Kiln has not kept its copy of this model yet. It tries again by itself at 3:42 PM.',
+    );
+    expect(waiting('pending', 'database', 16_000)).toMatch(/^Kiln’s database cannot be reached/);
+    // The time has come: the next sweep takes it.
+    expect(waiting('pending', 'file_store', 500)).toMatch(
+      /It tries again by itself in a moment\.$/,
+    );
+  });
+
   it('says it gave up, why, and that the link expires', () => {
     expect(
       archiveNote(
@@ -152,6 +186,40 @@ describe('archiveNote', () => {
     ).toBe(
       "Kiln could not keep a copy of this model after 5 tries (the file is not a GLB). Download it soon: the provider's link expires.",
     );
+  });
+});
+
+describe('outageListNote', () => {
+  const waiting = (next: number, outage: 'file_store' | 'database' = 'file_store') => ({
+    status: 'completed',
+    archived: false,
+    archive: { state: 'pending' as const, attempts: 0, error: 'x', next_attempt_ms: next, outage },
+  });
+  const kept = {
+    status: 'completed',
+    archived: true,
+    archive: { state: 'archived' as const, attempts: 1, error: null, next_attempt_ms: null },
+  };
+  const at = (ms: number) => `at-${ms}`;
+
+  it('counts the models whose copy waits on Kiln’s store and says the soonest try', () => {
+    expect(outageListNote([kept, waiting(9_000)], at, 1_000)).toBe(
+      '1 finished model is not here yet: Kiln’s file store cannot be reached, so Kiln has not kept its copy. It tries again by itself at at-9000. It appears here once kept.',
+    );
+    expect(outageListNote([waiting(9_000), kept, waiting(5_000)], at, 1_000)).toBe(
+      '2 finished models are not here yet: Kiln’s file store cannot be reached, so Kiln has not kept their copies. It tries again by itself at at-5000. They appear here once kept.',
+    );
+  });
+
+  it('says nothing when no copy waits on a store', () => {
+    expect(outageListNote([kept], at, 1_000)).toBeNull();
+    expect(
+      outageListNote(
+        [{ ...kept, archived: false, archive: { ...kept.archive, state: 'pending' as const } }],
+        at,
+        1_000,
+      ),
+    ).toBeNull();
   });
 });
 

@@ -1,4 +1,4 @@
-import type { LibraryEntry } from '../../contract/index.ts';
+import type { ArchiveOutage, LibraryEntry } from '../../contract/index.ts';
 
 /**
  * How a library entry reads: its status badge, its name, a prompt excerpt, its dates.
@@ -123,17 +123,39 @@ export function isoDateTime(ms: number): string {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : '';
 }
 
+/** Which of Kiln's stores an archive waits on, in words (decision 0095). */
+const OUTAGE_WORDS: Record<ArchiveOutage, string> = {
+  file_store: 'Kiln’s file store cannot be reached',
+  database: 'Kiln’s database cannot be reached',
+};
+
 /**
- * What the gallery says about Kiln's own copy of a completed model when it is not there: being
- * retried (and when), or given up (the provider's link still works until it expires). Null when
- * all is well or there is nothing to keep yet.
+ * When Kiln tries again, in words: "at 3:42 PM", or "in a moment" once that time has come (the
+ * next sweep takes it).
+ */
+function tryAgain(nextMs: number | null, formatWhen: (ms: number) => string, now: number) {
+  if (nextMs === null) return 'It tries again by itself.';
+  return nextMs <= now
+    ? 'It tries again by itself in a moment.'
+    : `It tries again by itself at ${formatWhen(nextMs)}.`;
+}
+
+/**
+ * What the gallery, the result and the viewer say about Kiln's own copy of a completed model
+ * when it is not there: waiting on Kiln's own store (which one, and that Kiln tries again by
+ * itself, and when: no failure of the model), being retried (and when), or given up (the
+ * provider's link still works until it expires). Null when all is well or there is nothing to
+ * keep yet.
  */
 export function archiveNote(
   entry: Pick<LibraryEntry, 'status' | 'archive'>,
   formatWhen: (ms: number) => string = formatTime,
+  now: number = Date.now(),
 ): string | null {
   const archive = entry.archive;
   if (entry.status !== 'completed' || !archive) return null;
+  if (archive.outage && (archive.state === 'pending' || archive.state === 'retrying'))
+    return `${OUTAGE_WORDS[archive.outage]}, so Kiln has not kept its copy of this model yet. ${tryAgain(archive.next_attempt_ms, formatWhen, now)}`;
   if (archive.state === 'retrying')
     return archive.next_attempt_ms === null
       ? 'Kiln could not keep a copy of this model yet; it will try again.'
@@ -141,6 +163,33 @@ export function archiveNote(
   if (archive.state === 'failed')
     return `Kiln could not keep a copy of this model after ${archive.attempts} tries${archive.error ? ` (${archive.error})` : ''}. Download it soon: the provider's link expires.`;
   return null;
+}
+
+/**
+ * What a list of finished models (the viewer's picker) says of those missing from it because
+ * their copy waits on Kiln's own store: how many, which store, that Kiln tries again by itself
+ * and when (the soonest). Null when none waits so.
+ */
+export function outageListNote(
+  entries: readonly Pick<LibraryEntry, 'status' | 'archived' | 'archive'>[],
+  formatWhen: (ms: number) => string = formatTime,
+  now: number = Date.now(),
+): string | null {
+  const waiting = entries.filter(
+    (e) =>
+      e.status === 'completed' &&
+      !e.archived &&
+      e.archive?.outage &&
+      (e.archive.state === 'pending' || e.archive.state === 'retrying'),
+  );
+  const first = waiting[0]?.archive;
+  if (!first?.outage) return null;
+  const times = waiting.flatMap((e) =>
+    e.archive?.next_attempt_ms ? [e.archive.next_attempt_ms] : [],
+  );
+  const next = times.length > 0 ? Math.min(...times) : null;
+  const one = waiting.length === 1;
+  return `${one ? '1 finished model is' : `${waiting.length} finished models are`} not here yet: ${OUTAGE_WORDS[first.outage]}, so Kiln has not kept ${one ? 'its copy' : 'their copies'}. ${tryAgain(next, formatWhen, now)} ${one ? 'It appears' : 'They appear'} here once kept.`;
 }
 
 /**

@@ -1,23 +1,26 @@
 import { useId, type RefObject } from 'react';
 import { NotFoundError } from '../../../client/index.ts';
 import type { LibraryEntry } from '../../../contract/index.ts';
-import { useHideTask } from '../../api/library.ts';
+import { useHideTask, useUnhideTask } from '../../api/library.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { Link } from '../../ui/link.tsx';
 import { useAskFirst } from '../../ui/use-ask-first.ts';
 import { CollectionsButton } from '../collections/index.ts';
-import { ShareButton } from '../share/index.ts';
+import { ShareButton, StillShared } from '../share/index.ts';
 
 /**
  * A card's actions: Open, Download GLB (once there is a model), Share, Collections (the dialog that
  * puts it in collections), Rename (the card turns its
  * title into a field; `onRename` is unset while it does) and Hide, which asks first, inline
- * (Yes, No); `onHidden` follows once the task is hidden (or already gone).
+ * (Yes, No), saying when the model stays shared publicly (with Stop sharing…); `onHidden` follows
+ * once the task is hidden (or already gone). A hidden card (the Hidden view) has Unhide instead;
+ * `onUnhidden` follows.
  */
 export function CardActions({
   entry,
   label,
   onHidden,
+  onUnhidden,
   onRename,
   renameRef,
 }: {
@@ -25,11 +28,13 @@ export function CardActions({
   /** The words the card is known by, for the buttons' names. */
   label: string;
   onHidden: (id: string) => void;
+  onUnhidden: (id: string) => void;
   onRename?: (() => void) | undefined;
   /** Where focus goes back to once the name is saved or the field closed. */
   renameRef?: RefObject<HTMLButtonElement | null>;
 }) {
   const hide = useHideTask();
+  const unhide = useUnhideTask();
   const {
     confirming,
     ask,
@@ -53,6 +58,7 @@ export function CardActions({
   return confirming ? (
     <div className="gallery-confirm" role="group" aria-labelledby={questionId}>
       <span id={questionId}>Hide this task?</span>
+      <StillShared entries={[entry]} when="hiding" label={label} />
       <button
         type="button"
         className="small danger"
@@ -109,15 +115,39 @@ export function CardActions({
       >
         Rename
       </button>
-      <button
-        type="button"
-        className="small danger gallery-hide"
-        ref={hideRef}
-        onClick={ask}
-        aria-label={`Hide ${label}`}
-      >
-        Hide
-      </button>
+      {entry.hidden ? (
+        <button
+          type="button"
+          className="small gallery-unhide"
+          onClick={() =>
+            unhide.mutate(entry.id, {
+              onSuccess: () => onUnhidden(entry.id),
+              onError: (err) => {
+                if (err instanceof NotFoundError) onUnhidden(entry.id);
+              },
+            })
+          }
+          disabled={unhide.isPending}
+          aria-label={unhide.isPending ? undefined : `Unhide ${label}`}
+        >
+          {unhide.isPending ? 'Unhiding…' : 'Unhide'}
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="small danger gallery-hide"
+          ref={hideRef}
+          onClick={ask}
+          aria-label={`Hide ${label}`}
+        >
+          Hide
+        </button>
+      )}
+      {unhide.isError && !(unhide.error instanceof NotFoundError) && (
+        <p className="error small gallery-confirm-error" role="alert">
+          Could not unhide it: {unhide.error.message}
+        </p>
+      )}
     </div>
   );
 }

@@ -12,6 +12,7 @@ import {
   taskLabel,
 } from '../../lib/entry-format.ts';
 import { StatusBadge } from '../../ui/status-badge.tsx';
+import { StillShared } from '../share/index.ts';
 import { CardActions } from './gallery-card-actions.tsx';
 import { Thumbnail } from './gallery-thumbnail.tsx';
 import { RenameForm } from './rename-form.tsx';
@@ -24,6 +25,8 @@ export interface GalleryCardProps {
   onSelect: (id: string, range: boolean) => void;
   onFavourite: (id: string, favourite: boolean) => void;
   onHidden: (id: string) => void;
+  /** A hidden card (the Hidden view) was shown again. */
+  onUnhidden: (id: string) => void;
 }
 
 /**
@@ -39,6 +42,7 @@ export const GalleryCard = memo(function GalleryCard({
   onSelect,
   onFavourite,
   onHidden,
+  onUnhidden,
 }: GalleryCardProps) {
   const createdMs = entry.created * 1000;
   const when = formatDateTime(createdMs);
@@ -125,6 +129,13 @@ export const GalleryCard = memo(function GalleryCard({
               {archiveNote(entry)}
             </p>
           )}
+          {entry.hidden && (
+            // The Hidden view: hidden from the gallery, and still public if it is shared.
+            <div className="gallery-hidden-note">
+              <p className="small muted">Hidden from your gallery.</p>
+              <StillShared entries={[entry]} when="hidden" label={label} />
+            </div>
+          )}
           {entry.status === 'completed' && entry.prompt && (
             <PromptVerdict prompt={entry.prompt} compact />
           )}
@@ -138,6 +149,7 @@ export const GalleryCard = memo(function GalleryCard({
             entry={entry}
             label={label}
             onHidden={onHidden}
+            onUnhidden={onUnhidden}
             renameRef={renameRef}
             onRename={renaming ? undefined : () => setRenaming(true)}
           />

@@ -3,7 +3,8 @@ import { KIND_LABELS, STATUS_LABELS, type LibraryFilters } from './gallery-filte
 
 /**
  * The gallery's filters: its collection (decision 0087), what a task was made from, its status,
- * its model, favourites only, and Clear filters while any is on. On phones the row folds away
+ * its model, favourites only, the hidden ones instead of the shown, and Clear filters while any
+ * is on. On phones the row folds away
  * unless `open`.
  */
 export function GalleryFilterRow({
@@ -92,6 +93,15 @@ export function GalleryFilterRow({
         onClick={() => onSet({ favourite: !filters.favourite })}
       >
         <span aria-hidden="true">{filters.favourite ? '★' : '☆'}</span> Favourites
+      </button>
+      {/* The tasks hidden from the gallery, to show again or to stop sharing (decision 0095). */}
+      <button
+        type="button"
+        className={`small gallery-fav-filter gallery-hidden-filter${filters.hidden ? ' is-on' : ''}`}
+        aria-pressed={filters.hidden}
+        onClick={() => onSet({ hidden: !filters.hidden })}
+      >
+        Hidden
       </button>
       {active > 0 && (
         <button type="button" className="small gallery-clear" onClick={onClear}>

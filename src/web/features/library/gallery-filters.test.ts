@@ -17,6 +17,7 @@ const all: LibraryFilters = {
   kind: 'photo',
   status: 'failed',
   favourite: true,
+  hidden: false,
   sort: 'credits',
   collection: '',
 };
@@ -34,6 +35,16 @@ describe('the gallery’s address ⇄ its filters', () => {
       q: 'red chair',
       favourite: true,
     });
+  });
+
+  it('reads and writes the Hidden view, a filter like the others', () => {
+    const hidden = filtersFromSearch('?hidden=1&q=boat');
+    expect(hidden).toEqual({ ...NO_FILTERS, q: 'boat', hidden: true });
+    expect(searchOfFilters(hidden)).toBe('?q=boat&hidden=1');
+    expect(filtersFromSearch('?hidden=yes').hidden).toBe(false);
+    expect(activeFilterCount(hidden)).toBe(2);
+    expect(clearedFilters(hidden).hidden).toBe(false);
+    expect(describeList(hidden, 2, false)).toBe('2 tasks, matching “boat”, hidden; newest first.');
   });
 
   it('reads an empty address as no filters, newest first', () => {

@@ -1,5 +1,5 @@
 // The gallery's filters and its address: /gallery?collection=col_…&q=chair&model=alpha&kind=photo
-// &status=failed&favourite=1&sort=credits. The address is the state (a link or a reload shows the same
+// &status=failed&favourite=1&hidden=1&sort=credits. The address is the state (a link or a reload shows the same
 // gallery, back and forward step through filter changes); these are its pure halves.
 import {
   COLLECTION_ID,
@@ -31,6 +31,7 @@ export function filtersFromSearch(search: string): LibraryFilters {
     kind: oneOf<LibraryKind>(params.get('kind'), LIBRARY_KINDS) ?? '',
     status: oneOf<LibraryStatusFilter>(params.get('status'), LIBRARY_STATUSES) ?? '',
     favourite: ['1', 'true'].includes(params.get('favourite') ?? ''),
+    hidden: ['1', 'true'].includes(params.get('hidden') ?? ''),
     sort: oneOf<LibrarySort>(params.get('sort'), LIBRARY_SORTS) ?? 'newest',
     collection: COLLECTION_ID.test(params.get('collection') ?? '')
       ? (params.get('collection') ?? '')
@@ -55,6 +56,7 @@ export function activeFilterCount(filters: LibraryFilters): number {
     filters.kind !== '',
     filters.status !== '',
     filters.favourite,
+    filters.hidden,
   ].filter(Boolean).length;
 }
 
@@ -109,5 +111,6 @@ function filterWords(filters: LibraryFilters): string[] {
     );
   if (filters.status) parts.push(STATUS_LABELS[filters.status].toLowerCase());
   if (filters.favourite) parts.push('favourites');
+  if (filters.hidden) parts.push('hidden');
   return parts;
 }

@@ -17,6 +17,7 @@ export function GalleryGrid({
   onSelect,
   onFavourite,
   onHidden,
+  onUnhidden,
 }: {
   entries: readonly LibraryEntry[];
   filters: LibraryFilters;
@@ -33,6 +34,7 @@ export function GalleryGrid({
   onSelect: (id: string, range: boolean) => void;
   onFavourite: (id: string, favourite: boolean) => void;
   onHidden: (id: string) => void;
+  onUnhidden: (id: string) => void;
 }) {
   return (
     <div className="gallery-results">
@@ -62,6 +64,7 @@ export function GalleryGrid({
             onSelect={onSelect}
             onFavourite={onFavourite}
             onHidden={onHidden}
+            onUnhidden={onUnhidden}
           />
         ))}
       </ul>

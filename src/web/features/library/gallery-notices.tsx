@@ -1,10 +1,15 @@
+import type { LibraryEntry } from '../../../contract/index.ts';
+import { StillShared } from '../share/index.ts';
+
 /**
- * What the gallery says above the grid: the last action (a live status, with Undo after a hide),
- * and why a bulk action or a star did not work.
+ * What the gallery says above the grid: the last action (a live status, with Undo after a hide,
+ * and which of the hidden tasks are still shared publicly, with Stop sharing…), and why a bulk
+ * action or a star did not work.
  */
 export function GalleryNotices({
   announcement,
   canUndo,
+  hidden,
   busy,
   onUndo,
   actionError,
@@ -13,6 +18,8 @@ export function GalleryNotices({
   announcement: string;
   /** Tasks were hidden last: Undo is offered. */
   canUndo: boolean;
+  /** The tasks hidden last: those still shared publicly are named (decision 0095). */
+  hidden: readonly LibraryEntry[];
   /** A bulk action is on its way. */
   busy: boolean;
   onUndo: () => void;
@@ -21,12 +28,17 @@ export function GalleryNotices({
 }) {
   return (
     <>
-      <div role="status" className={canUndo ? 'gallery-undo card' : 'visually-hidden'}>
-        <span>{announcement}</span>
+      <div className={canUndo ? 'gallery-undo card' : undefined}>
+        <div role="status" className={canUndo ? 'gallery-undo__words' : 'visually-hidden'}>
+          <span>{announcement}</span>
+          {canUndo && (
+            <button type="button" className="small" onClick={onUndo} disabled={busy}>
+              {busy ? 'Undoing…' : 'Undo'}
+            </button>
+          )}
+        </div>
         {canUndo && (
-          <button type="button" className="small" onClick={onUndo} disabled={busy}>
-            {busy ? 'Undoing…' : 'Undo'}
-          </button>
+          <StillShared key={hidden.map((e) => e.id).join()} entries={hidden} when="hidden" />
         )}
       </div>
       {actionError && (

@@ -55,7 +55,12 @@ export default function GalleryPage() {
   const modelIds = useMemo(() => (models.data?.models ?? []).map((m) => m.id), [models.data]);
 
   return (
-    <main className={`page gallery-page${selected.length > 0 ? ' has-selection' : ''}`}>
+    <main
+      className={`page gallery-page${selected.length > 0 ? ' has-selection' : ''}${
+        // The selection bar says which are shared (decision 0095): a taller bar to scroll past.
+        !filters.hidden && selected.some((e) => e.share) ? ' has-shared-selection' : ''
+      }`}
+    >
       <div className="gallery-head">
         {collection ? (
           <CollectionHead
@@ -112,6 +117,7 @@ export default function GalleryPage() {
       <GalleryNotices
         announcement={actions.announcement}
         canUndo={actions.lastHidden.length > 0}
+        hidden={actions.lastHiddenEntries}
         busy={bulk.isPending}
         onUndo={actions.undo}
         actionError={bulk.isError ? describeError(bulk.error).message : null}
@@ -124,7 +130,9 @@ export default function GalleryPage() {
           busy={bulk.isPending}
           onSelectAll={selectAll}
           onClear={clearSelection}
+          hiddenView={filters.hidden}
           onHide={actions.hideSelected}
+          onUnhide={actions.unhideSelected}
           onFavourite={actions.favouriteSelected}
           collection={collection ? { name: collection.name, removing: shelf.removing } : undefined}
           onAdded={shelf.onAdded}
@@ -168,6 +176,7 @@ export default function GalleryPage() {
               onSelect={onSelect}
               onFavourite={actions.onFavourite}
               onHidden={actions.onHidden}
+              onUnhidden={actions.onUnhidden}
             />
           )}
         </QueryState>

@@ -2,11 +2,12 @@ import type { LibraryEntry } from '../../../contract/index.ts';
 import { ZIP_MAX_IDS, downloadModelsZip } from '../../api/library.ts';
 import { megabytes, useZipDownload } from '../../lib/use-zip-download.ts';
 import { AddToCollectionButton, type Added } from '../collections/index.ts';
-import { ShareButton } from '../share/index.ts';
+import { ShareButton, StillShared } from '../share/index.ts';
 
 /**
  * What can be done with the selected tasks: favourite them, add them to a collection (or, while
- * the gallery shows one, remove them from it), hide them (Undo follows), download their models as
+ * the gallery shows one, remove them from it), hide them (Undo follows; those shared publicly are
+ * named first, with Stop sharing…), or in the Hidden view unhide them, download their models as
  * one zip, share; and select every task shown, or none.
  */
 export function SelectionBar({
@@ -15,7 +16,9 @@ export function SelectionBar({
   busy,
   onSelectAll,
   onClear,
+  hiddenView,
   onHide,
+  onUnhide,
   onFavourite,
   collection,
   onAdded,
@@ -28,7 +31,10 @@ export function SelectionBar({
   busy: boolean;
   onSelectAll: () => void;
   onClear: () => void;
+  /** The gallery shows the hidden tasks: "Unhide N" instead of "Hide N". */
+  hiddenView: boolean;
   onHide: () => void;
+  onUnhide: () => void;
   onFavourite: (favourite: boolean) => void;
   /** The collection the gallery shows, if it shows one: "Remove from collection" is offered. */
   collection?: { name: string; removing: boolean } | undefined;
@@ -101,10 +107,20 @@ export function SelectionBar({
         {selected.length === 1 && selected[0] && (
           <ShareButton entry={selected[0]} className="small" />
         )}
-        <button type="button" className="small danger" onClick={onHide} disabled={busy}>
-          Hide {count}
-        </button>
+        {hiddenView ? (
+          <button type="button" className="small" onClick={onUnhide} disabled={busy}>
+            Unhide {count}
+          </button>
+        ) : (
+          <button type="button" className="small danger" onClick={onHide} disabled={busy}>
+            Hide {count}
+          </button>
+        )}
       </div>
+      {/* Hiding leaves public pages up: said before the Hide, with Stop sharing… (decision 0095). */}
+      {!hiddenView && (
+        <StillShared key={selected.map((e) => e.id).join()} entries={selected} when="hiding" />
+      )}
       {zip.state === 'failed' && (
         <p className="error small" role="alert">
           The zip could not be made: {zip.message}

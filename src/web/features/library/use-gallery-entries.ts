@@ -6,6 +6,7 @@ import { useLoadOnScroll } from './use-load-on-scroll.ts';
 
 /** Tasks per page of the gallery (measured in bench/gallery.ts; decision 0068). */
 const PAGE_SIZE = 24;
+const NONE: ReadonlySet<string> = new Set();
 
 /**
  * The gallery's data: the library's pages for these filters, loaded further as the list scrolls
@@ -14,15 +15,29 @@ const PAGE_SIZE = 24;
  */
 export function useGalleryEntries(filters: LibraryFilters) {
   const library = useLibrary(filters, PAGE_SIZE);
-  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  // The tasks that left this view here (hidden; in the Hidden view, shown again): kept per view,
+  // so a task hidden from the gallery is in the Hidden view at once, and the other way round.
+  const view = filters.hidden;
+  const [left, setLeft] = useState<{ view: boolean; ids: ReadonlySet<string> }>(() => ({
+    view,
+    ids: new Set(),
+  }));
+  const hidden = left.view === view ? left.ids : NONE;
   const hide = useCallback(
-    (ids: readonly string[]) => setHidden((prev) => new Set([...prev, ...ids])),
-    [],
+    (ids: readonly string[]) =>
+      setLeft((prev) => ({
+        view,
+        ids: new Set([...(prev.view === view ? prev.ids : []), ...ids]),
+      })),
+    [view],
   );
   const show = useCallback(
     (ids: readonly string[]) =>
-      setHidden((prev) => new Set([...prev].filter((id) => !ids.includes(id)))),
-    [],
+      setLeft((prev) => ({
+        view,
+        ids: new Set([...(prev.view === view ? prev.ids : [])].filter((id) => !ids.includes(id))),
+      })),
+    [view],
   );
 
   const entries = useMemo(() => {

@@ -6,3 +6,5 @@ export { ShareButton } from './share-button.tsx';
 export { PublicLinkPanel } from './public-link-panel.tsx';
 // What the public pages share: the top bar, the failure pages, the credit, a model's facts.
 export { KilnCredit, PublicGone, PublicHead, PublicLoadFailed, factsLine } from './public-page.tsx';
+// A hidden model that is still shared: said, with Stop sharing (decision 0095).
+export { StillShared } from './still-shared.tsx';

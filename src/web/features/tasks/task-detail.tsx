@@ -11,10 +11,11 @@ import { requestFor } from '../../lib/request-memory.ts';
 import { newIdempotencyKey, useCreateTask, useModels, useTask } from '../../api/tasks.ts';
 import { useLibraryEntry, useUnhideTask, useKeepThumbnail } from '../../api/library.ts';
 import { glbFileName } from '../../lib/file-name.ts';
+import { archiveNote } from '../../lib/entry-format.ts';
 import { LazyModelViewer, viewerHref } from '../viewer/index.ts';
 import { CompareWith } from './compare-with.tsx';
 import { StageStepper } from './stage-stepper.tsx';
-import { ShareButton } from '../share/index.ts';
+import { ShareButton, StillShared } from '../share/index.ts';
 import { Renamable } from '../library/index.ts';
 import { CollectionsButton } from '../collections/index.ts';
 import './tasks.css';
@@ -155,7 +156,7 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
           />
         </Suspense>
       ) : (
-        <div className="viewer-placeholder">Saving the model to your library…</div>
+        <ArchiveWait entry={entry} />
       )}
       <div className="result-bar">
         {url && (
@@ -194,6 +195,25 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
           </div>
         </dl>
       </div>
+    </div>
+  );
+}
+
+/**
+ * Where the model will be, while Kiln keeps its copy: saving it, or, when that waits (Kiln's
+ * own file store cannot be reached, a retry) or was given up, why and what happens next
+ * (decision 0095). The entry is read again meanwhile, so this goes by itself.
+ */
+function ArchiveWait({ entry }: { entry: LibraryEntry | undefined }) {
+  const note = entry ? archiveNote(entry) : null;
+  return (
+    <div
+      className={`viewer-placeholder${note ? ' archive-wait' : ''}`}
+      role="status"
+      data-testid="archive-wait"
+      data-outage={entry?.archive?.outage}
+    >
+      <p>{note ?? 'Saving the model to your library…'}</p>
     </div>
   );
 }
@@ -287,7 +307,7 @@ function TaskShown({
               : 'In progress'}
         </span>
       </div>
-      {e?.hidden && <HiddenNote id={id} />}
+      {e?.hidden && <HiddenNote entry={e} />}
       {e && <TaskInput entry={e} />}
       {t.status !== 'completed' && (
         <StageStepper
@@ -342,8 +362,12 @@ function TaskHeading({
   );
 }
 
-/** A task hidden from the gallery, opened by its address: say so, and offer to show it again. */
-function HiddenNote({ id }: { id: string }) {
+/**
+ * A task hidden from the gallery, opened by its address: say so, and offer to show it again;
+ * shared, say that its public page is still up, with Stop sharing… (decision 0095).
+ */
+function HiddenNote({ entry }: { entry: LibraryEntry }) {
+  const { id } = entry;
   const unhide = useUnhideTask();
   return (
     <div className="hidden-note" role="status">
@@ -357,6 +381,7 @@ function HiddenNote({ id }: { id: string }) {
         {unhide.isPending ? 'Unhiding…' : 'Unhide'}
       </button>
       {unhide.isError && <p className="error small">Could not unhide it: {unhide.error.message}</p>}
+      <StillShared entries={[entry]} when="hidden" />
     </div>
   );
 }

@@ -5,7 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
-import { describeEntries, describeEntry } from '../../lib/entry-format.ts';
+import { describeEntries, describeEntry, outageListNote } from '../../lib/entry-format.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { NO_KEY, useKeyScope } from '../../api/query-keys.ts';
 import { entryQuery, useLibrary } from '../../api/library.ts';
@@ -66,16 +66,27 @@ function LibraryPicker({
   onPick: (slot: Slot) => void;
 }) {
   const library = useLibrary();
-  const listed = (library.data?.pages ?? [])
-    .flatMap((p) => p.data)
-    .filter((e) => e.archived && e.model_url);
+  const all = (library.data?.pages ?? []).flatMap((p) => p.data);
+  const listed = all.filter((e) => e.archived && e.model_url);
   if (library.isPending) return null;
+  // Models whose copy waits on Kiln's own store are not offered yet: say why (decision 0095).
+  const waitNote = outageListNote(all);
+  const waiting = waitNote && (
+    <p className="small viewer-slot__waiting" role="note" data-testid="viewer-archive-wait">
+      {waitNote}
+    </p>
+  );
   const url = slot.kind === 'url' ? slot.url : null;
   const optimised = slot.kind === 'url' ? slot.optimised : undefined;
   // The entry shown is always an option, even when it is not on the library's first page.
   const entries = shown && !listed.some((e) => e.id === shown.id) ? [shown, ...listed] : listed;
   if (entries.length === 0)
-    return <span className="muted small">No finished models in your library yet.</span>;
+    return (
+      <>
+        <span className="muted small">No finished models in your library yet.</span>
+        {waiting}
+      </>
+    );
   // Which option names the model shown: its entry (by id, or by its file's address), or, for an
   // optimised copy, an option of its own.
   const picked =
@@ -85,7 +96,7 @@ function LibraryPicker({
         entries.find((e) => e.model_url && addressPath(e.model_url) === addressPath(url)));
   const value = optimised && shown ? SHOWN : (picked?.id ?? '');
   const labels = describeEntries(entries);
-  return (
+  const picker = (
     <label className="viewer-slot__pick">
       <PickedThumb entry={picked ?? shown} />
       <span>From your library</span>
@@ -112,6 +123,14 @@ function LibraryPicker({
         ))}
       </select>
     </label>
+  );
+  return waiting ? (
+    <>
+      {picker}
+      {waiting}
+    </>
+  ) : (
+    picker
   );
 }
 
