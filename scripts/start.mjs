@@ -5,17 +5,20 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildWebIfStale } from './build-web.mjs';
+import { serverEnv } from './server-env.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const status = buildWebIfStale();
 if (status !== 0) process.exit(status);
 
-// tsx as a loader in this one child process (its CLI would fork another).
+// tsx as a loader in this one child process (its CLI would fork another), with glibc's malloc
+// kept to two arenas unless MALLOC_ARENA_MAX is set (server-env.mjs, decision 0096).
 const server = spawn(
   process.execPath,
   ['--import', 'tsx', join(root, 'src', 'server', 'main.ts')],
   {
     cwd: root,
+    env: serverEnv(process.env),
     stdio: 'inherit',
   },
 );

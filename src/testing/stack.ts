@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serverEnv } from '../../scripts/server-env.mjs';
 import { freePort } from './ports.ts';
 import { postgresMissing, startPostgres, type TestPostgres } from './postgres.ts';
 import { startS3, type TestS3 } from './s3.ts';
@@ -94,6 +95,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     TRUST_PROXY: '1',
     CREATE_RATE_LIMIT: '0',
     UPLOAD_RATE_LIMIT: '0',
+    // glibc's malloc arenas, as `npm start` sets them (decision 0096).
+    MALLOC_ARENA_MAX: serverEnv(process.env).MALLOC_ARENA_MAX,
     ...options.env,
   };
   const replicas: Replica[] = [];
