@@ -29,7 +29,7 @@ export interface PanelPeel {
   stats?: PanelStats;
 }
 
-export interface PanelStats {
+interface PanelStats {
   /** Share of the outline the plain surface's field explains. */
   outline: number;
   /** Share of the mask left once the surface is taken off. */

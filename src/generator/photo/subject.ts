@@ -62,7 +62,7 @@ export interface Subject {
 }
 
 /** What Kiln left out of a photo besides its backdrop, or kept though it may be backdrop. */
-export interface SubjectNotes {
+interface SubjectNotes {
   /** A plain surface behind the object (a disc, a board, a wall panel) was left out. */
   panelDropped: boolean;
   /** The outline is mostly one plain surface that may be a backdrop; it was kept. */
