@@ -149,3 +149,61 @@ export async function composite(photo: Uint8Array, name: BackdropName): Promise<
   const out = name === 'jpeg-70' ? image.jpeg({ quality: 70 }) : image.png();
   return new Uint8Array(await out.toBuffer());
 }
+
+/**
+ * Scenes with something behind or beside the object that is no backdrop the border shows
+ * (issue 32): a brown disc behind it on textured paper, a blue wall panel behind it, a blue wall
+ * meeting a light floor, a green woven cloth, and neighbours the frame cuts (a watermelon in a
+ * corner, a yellow box at the left edge).
+ */
+export const SCENES = [
+  'disc-behind',
+  'panel-behind',
+  'blue-wall',
+  'woven-cloth',
+  'neighbours',
+] as const;
+export type SceneName = (typeof SCENES)[number];
+
+function sceneSvg(name: SceneName, w: number, h: number): string {
+  const open = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">`;
+  switch (name) {
+    case 'disc-behind':
+      return `${open}<defs><filter id="n"><feTurbulence baseFrequency="0.8" numOctaves="2" seed="4"/>
+        <feColorMatrix values="0 0 0 0 0.9 0 0 0 0 0.9 0 0 0 0 0.88 0 0 0 0.15 0"/></filter></defs>
+        <rect width="${w}" height="${h}" fill="#e8e4dc"/><rect width="${w}" height="${h}" filter="url(#n)"/>
+        <circle cx="${w * 0.5}" cy="${h * 0.42}" r="${w * 0.36}" fill="#7a4a26"/></svg>`;
+    case 'panel-behind':
+      return `${open}<rect width="${w}" height="${h}" fill="#e6e6e2"/>
+        <rect x="${w * 0.12}" y="${h * 0.06}" width="${w * 0.76}" height="${h * 0.6}" fill="#2f5fb8"/></svg>`;
+    case 'blue-wall':
+      return `${open}<rect width="${w}" height="${h}" fill="#d8d2c6"/>
+        <rect width="${w}" height="${h * 0.7}" fill="#3a68c0"/></svg>`;
+    case 'woven-cloth':
+      return `${open}<defs><pattern id="p" width="6" height="6" patternUnits="userSpaceOnUse">
+        <rect width="6" height="6" fill="#4d7a52"/><rect width="3" height="3" fill="#55855a"/>
+        <rect x="3" y="3" width="3" height="3" fill="#46704b"/></pattern></defs>
+        <rect width="${w}" height="${h}" fill="url(#p)"/></svg>`;
+    case 'neighbours':
+      return `${open}<rect width="${w}" height="${h}" fill="#ecebe8"/>
+        <circle cx="${w}" cy="${h * 0.9}" r="${w * 0.16}" fill="#3b8a3a"/>
+        <circle cx="${w}" cy="${h * 0.9}" r="${w * 0.13}" fill="#d83a3a"/>
+        <rect x="0" y="${h * 0.05}" width="${w * 0.07}" height="${h * 0.2}" fill="#d9a020"/></svg>`;
+  }
+}
+
+/** The photo in front of a scene, as an opaque PNG; the photo's alpha is the truth. */
+export async function inScene(photo: Uint8Array, name: SceneName): Promise<Uint8Array> {
+  const { width = 0, height = 0 } = await sharp(photo).metadata();
+  const base = await sharp(Buffer.from(sceneSvg(name, width, height)))
+    .removeAlpha()
+    .png()
+    .toBuffer();
+  return new Uint8Array(
+    await sharp(base)
+      .composite([{ input: Buffer.from(photo) }])
+      .removeAlpha()
+      .png()
+      .toBuffer(),
+  );
+}

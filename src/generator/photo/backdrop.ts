@@ -207,29 +207,9 @@ export function fitBackdrop(grid: SampleGrid): Backdrop | undefined {
   let kept = 0;
   let total = 0;
   for (const [from, to] of regions) {
-    const samples = borderSamples(grid, from, to);
-    const weights = new Float64Array(samples.length).fill(1);
-    let polys: [Poly, Poly, Poly] | undefined;
-    let res: number[] = [];
-    for (let pass = 0; pass < 4; pass++) {
-      polys = fitField(samples, grid, weights);
-      if (!polys) return undefined;
-      const p = polys;
-      res = samples.map((s) => {
-        const x = (s % width) / Math.max(1, width - 1);
-        const y = Math.floor(s / width) / Math.max(1, height - 1);
-        return distance(grid, s, [
-          evaluate(p[0], x, y),
-          evaluate(p[1], x, y),
-          evaluate(p[2], x, y),
-        ]);
-      });
-      const sorted = res.filter((_, i) => weights[i]! > 0).sort((a, b) => a - b);
-      const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
-      const limit = Math.max(12, 3 * median);
-      res.forEach((r, i) => (weights[i] = r <= limit ? 1 : 0));
-    }
-    const p = polys!;
+    const fit = fitRegion(grid, borderSamples(grid, from, to));
+    if (!fit) return undefined;
+    const p = fit.polys;
     for (let y = from; y <= to; y++)
       for (let x = 0; x < width; x++) {
         const fx = x / Math.max(1, width - 1);
@@ -237,32 +217,131 @@ export function fitBackdrop(grid: SampleGrid): Backdrop | undefined {
         for (let k = 0; k < 3; k++)
           field[(y * width + x) * 3 + k] = evaluate(p[k as 0 | 1 | 2], fx, fy);
       }
-    res.forEach((r, i) => {
-      total++;
-      if (weights[i]! > 0) {
-        kept++;
-        residuals.push(r);
-        const q = samples[i]!;
-        vectors.push([0, 1, 2].map((k) => grid.rgb[q * 3 + k]! - field[q * 3 + k]!));
-      }
-    });
+    total += fit.samples.length;
+    for (const q of fit.kept) {
+      kept++;
+      residuals.push(fit.residual.get(q)!);
+      vectors.push([0, 1, 2].map((k) => grid.rgb[q * 3 + k]! - field[q * 3 + k]!));
+    }
   }
-  residuals.sort((a, b) => a - b);
-  let noise = residuals[Math.floor(residuals.length * 0.8)] ?? 0;
   const explained = total ? kept / total : 0;
-  if (noise > 40 || explained < 0.5) return undefined;
-  // A grain: the residual swings along one colour direction far more than across it.
+  const { noise, rawNoise, grain } = residualSpread(residuals, vectors);
+  if (rawNoise > 40 || explained < 0.5) return undefined;
+  return { field, noise, horizon, explained, grain };
+}
+
+/**
+ * The noise (80th percentile of the residuals) and grain of a fit's residual vectors (see
+ * Backdrop.grain).
+ */
+function residualSpread(
+  residuals: number[],
+  vectors: number[][],
+): { noise: number; rawNoise: number; grain: Backdrop['grain'] } {
+  residuals.sort((a, b) => a - b);
+  const rawNoise = residuals[Math.floor(residuals.length * 0.8)] ?? 0;
+  let noise = rawNoise;
   let grain: Backdrop['grain'] = null;
   const spread = principal(vectors);
   if (spread.first > GRAIN_ANISOTROPY ** 2 * Math.max(spread.second, 1)) {
-    grain = {
+    const g = {
       axis: spread.axis,
       weight: Math.max(MIN_GRAIN_WEIGHT, Math.sqrt(Math.max(spread.second, 1) / spread.first)),
     };
-    const across = vectors
-      .map((v) => grainDistance(v[0]!, v[1]!, v[2]!, grain))
-      .sort((a, b) => a - b);
+    grain = g;
+    const across = vectors.map((v) => grainDistance(v[0]!, v[1]!, v[2]!, g)).sort((a, b) => a - b);
     noise = across[Math.floor(across.length * 0.8)] ?? 0;
   }
-  return { field, noise, horizon, explained, grain };
+  return { noise, rawNoise, grain };
+}
+
+/**
+ * A quadratic colour field through `samples`, refitted three times without the samples it
+ * explains worst: the fitted polynomials, the samples it explains (`kept`) and each sample's
+ * residual.
+ */
+function fitRegion(grid: SampleGrid, samples: number[], seed?: Float64Array) {
+  const { width, height } = grid;
+  const weights = seed ?? new Float64Array(samples.length).fill(1);
+  let polys: [Poly, Poly, Poly] | undefined;
+  let res: number[] = [];
+  for (let pass = 0; pass < 4; pass++) {
+    polys = fitField(samples, grid, weights);
+    if (!polys) return undefined;
+    const p = polys;
+    res = samples.map((s) => {
+      const x = (s % width) / Math.max(1, width - 1);
+      const y = Math.floor(s / width) / Math.max(1, height - 1);
+      return distance(grid, s, [evaluate(p[0], x, y), evaluate(p[1], x, y), evaluate(p[2], x, y)]);
+    });
+    const sorted = res.filter((_, i) => weights[i]! > 0).sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+    const limit = Math.max(12, 3 * median);
+    res.forEach((r, i) => (weights[i] = r <= limit ? 1 : 0));
+  }
+  const residual = new Map<number, number>();
+  samples.forEach((s, i) => residual.set(s, res[i]!));
+  return { polys: polys!, samples, kept: samples.filter((_, i) => weights[i]! > 0), residual };
+}
+
+/** Colours within this RGB distance of the commonest colour seed a surface's fit. */
+const MODE_RADIUS = 28;
+
+/**
+ * Weights that start a fit on the commonest colour among `samples` (a coarse histogram's fullest
+ * cell, and every sample near its mean): a surface that is under half of them, beside an
+ * object's own colours, is still found.
+ */
+function modeWeights(grid: SampleGrid, samples: number[], near?: readonly number[]): Float64Array {
+  if (near)
+    return Float64Array.from(samples, (s) => (distance(grid, s, near) <= MODE_RADIUS ? 1 : 0));
+  const cell = (s: number) =>
+    (grid.rgb[s * 3]! >> 5) * 64 + (grid.rgb[s * 3 + 1]! >> 5) * 8 + (grid.rgb[s * 3 + 2]! >> 5);
+  const counts = new Map<number, number>();
+  for (const s of samples) counts.set(cell(s), (counts.get(cell(s)) ?? 0) + 1);
+  let best = -1;
+  let most = 0;
+  for (const [c, n] of counts) if (n > most) [best, most] = [c, n];
+  const mean = [0, 0, 0];
+  for (const s of samples)
+    if (cell(s) === best) for (let k = 0; k < 3; k++) mean[k]! += grid.rgb[s * 3 + k]! / most;
+  return Float64Array.from(samples, (s) => (distance(grid, s, mean) <= MODE_RADIUS ? 1 : 0));
+}
+
+/**
+ * A plain surface inside the photo (a board, a disc, a wall panel behind the object), fitted to
+ * `samples` the way the backdrop is fitted to the border, starting from their commonest colour
+ * (or from those `near` a colour): its field over the whole grid, its noise and grain, and the
+ * share of `samples` it explains. Undefined when no field fits.
+ */
+export function fitSurface(
+  grid: SampleGrid,
+  samples: number[],
+  near?: readonly number[],
+): (Omit<Backdrop, 'horizon'> & { kept: number[] }) | undefined {
+  const fit = fitRegion(grid, samples, modeWeights(grid, samples, near));
+  if (!fit) return undefined;
+  const { width, height } = grid;
+  const field = new Float32Array(width * height * 3);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const fx = x / Math.max(1, width - 1);
+      const fy = y / Math.max(1, height - 1);
+      for (let k = 0; k < 3; k++)
+        field[(y * width + x) * 3 + k] = evaluate(fit.polys[k as 0 | 1 | 2], fx, fy);
+    }
+  const vectors = fit.kept.map((q) =>
+    [0, 1, 2].map((k) => grid.rgb[q * 3 + k]! - field[q * 3 + k]!),
+  );
+  const { noise, grain } = residualSpread(
+    fit.kept.map((q) => fit.residual.get(q)!),
+    vectors,
+  );
+  return {
+    field,
+    noise,
+    grain,
+    explained: samples.length ? fit.kept.length / samples.length : 0,
+    kept: fit.kept,
+  };
 }

@@ -17,7 +17,7 @@ const at = (m: Mask, x: number, y: number) => m.inside[y * m.width + x];
 describe('framedObject', () => {
   it('keeps a lone object as it is', () => {
     const mask = maskOf([30, 20, 70, 60]);
-    expect(framedObject(mask)).toEqual({ kind: 'one', mask });
+    expect(framedObject(mask)).toEqual({ kind: 'one', mask, dropped: 0 });
   });
 
   it('drops a table top that spans the frame (three sides touched)', () => {

@@ -2,7 +2,8 @@ import type { Mask } from './mask.ts';
 
 /** What {@link framedObject} found. */
 export type FramedObject =
-  | { kind: 'one'; mask: Mask }
+  /** `dropped`: how many other parts were left out (surroundings, small things apart). */
+  | { kind: 'one'; mask: Mask; dropped: number }
   /** Two or more separate objects of about the same weight, apart: no one subject. */
   | { kind: 'several'; count: number };
 
@@ -25,8 +26,9 @@ const SAME_OBJECT_MARGIN = 0.25;
 
 /**
  * The object a photographer framed, when the mask found more than one region: the largest near
- * the centre, leaving out regions that touch three sides of the frame (a table top spanning it)
- * and small things apart from it (a corner of another object). Nearby parts (an apple beside
+ * the centre, leaving out regions that touch three sides of the frame (a table top spanning it),
+ * other regions the frame cuts (a neighbouring thing, a piece of the room: issue 32) and small
+ * things apart from it (a corner of another object). Nearby parts (an apple beside
  * another, a cup's saucer) stay with it. Separate objects of about the same weight, apart, are
  * reported as several: one photo of a group is no single subject.
  */
@@ -72,7 +74,7 @@ export function framedObject(mask: Mask): FramedObject {
       Number(part.y1 === height - 1);
     parts.push(part);
   }
-  if (parts.length <= 1) return { kind: 'one', mask };
+  if (parts.length <= 1) return { kind: 'one', mask, dropped: 0 };
 
   const candidates = parts.map((p, i) => ({ p, i })).filter(({ p }) => p.sides < 3);
   const pool = candidates.length > 0 ? candidates : parts.map((p, i) => ({ p, i }));
@@ -89,11 +91,19 @@ export function framedObject(mask: Mask): FramedObject {
   let apart = 0;
   for (const { p, i } of pool) {
     if (i === best.i) continue;
+    // A part the frame cuts (another thing beside the subject, a piece of the room) is
+    // surroundings, never part of the subject nor a second subject, unless it touches it.
+    if (p.sides > 0 && !touching(p, b)) continue;
     if (near(p)) keep.add(i);
     else if (p.size >= EQUAL_WEIGHT * b.size) apart++;
   }
   if (apart > 0) return { kind: 'several', count: apart + 1 };
   const out = new Uint8Array(inside.length);
   for (let s = 0; s < out.length; s++) if (labels[s]! >= 0 && keep.has(labels[s]!)) out[s] = 1;
-  return { kind: 'one', mask: { ...mask, inside: out } };
+  return { kind: 'one', mask: { ...mask, inside: out }, dropped: parts.length - keep.size };
+}
+
+/** Bounding boxes within two samples of each other. */
+function touching(p: Part, b: Part): boolean {
+  return p.x1 >= b.x0 - 2 && p.x0 <= b.x1 + 2 && p.y1 >= b.y0 - 2 && p.y0 <= b.y1 + 2;
 }

@@ -11,6 +11,7 @@ import { distanceToBackground } from './distance-transform.ts';
 import { edgeCoverage } from './edge-coverage.ts';
 import { cleanMask, countMeshableCells, maskFromAlpha, type Mask } from './mask.ts';
 import { removeSoftShadows } from './soft-shadows.ts';
+import { peelBackdropPanel, type PanelPeel } from './backdrop-panels.ts';
 import {
   bleedTransparent,
   encodeTexture,
@@ -54,6 +55,20 @@ export interface Subject {
   usesAlpha: boolean;
   /** The backdrop the mask was told from, for opaque photos. */
   background: Background | undefined;
+  /** What was left out besides the backdrop, or may be backdrop: the cut-out says it. */
+  notes: SubjectNotes;
+  /** The colour of the surface peeled off behind the object, if one was. */
+  panelColour?: number[];
+}
+
+/** What Kiln left out of a photo besides its backdrop, or kept though it may be backdrop. */
+interface SubjectNotes {
+  /** A plain surface behind the object (a disc, a board, a wall panel) was left out. */
+  panelDropped: boolean;
+  /** The outline is mostly one plain surface that may be a backdrop; it was kept. */
+  panelSuspected: boolean;
+  /** Other regions left out: things the frame cuts, small things apart from the object. */
+  partsDropped: number;
 }
 
 export interface SubjectOptions {
@@ -143,76 +158,128 @@ export async function loadSubject(
   if (maxAlpha(raster) < 8) {
     fail('is fully transparent: there is no object to model.', imageIndex);
   }
-  const usesAlpha = hasUsefulAlpha(raster);
-  const chromaBlurred = CHROMA_SUBSAMPLED.has(info.format);
-  let found = findMask(raster, gridLongSide, usesAlpha, chromaBlurred);
-  if (!found) {
-    fail(
-      'has no plain background to tell the object from; use a photo of one object on a plain backdrop, or a PNG with a transparent background.',
-      imageIndex,
-    );
-  }
+  const look = {
+    raster,
+    usesAlpha: hasUsefulAlpha(raster),
+    chromaBlurred: CHROMA_SUBSAMPLED.has(info.format),
+    thinGridFactor: options.thinGridFactor ?? 1,
+  };
+  // Whether there is an object, and what is backdrop, is decided once, on the standard grid, so
+  // a photo one tier accepts every tier accepts (issue 32); a tier's own grid only refines the
+  // outline, and when it cannot (a thin stem broken into parts on a finer grid) the standard
+  // grid's outline is used.
+  const standard = findSubject(look, SUBJECT_DEFAULTS.gridLongSide, 'decide');
+  if (typeof standard === 'string') fail(standard, imageIndex);
+  if (gridLongSide === SUBJECT_DEFAULTS.gridLongSide) return standard;
+  const tier = findSubject(look, gridLongSide, standard.panelColour ?? 'keep');
+  return typeof tier === 'string' ? standard : { ...tier, notes: standard.notes };
+}
+
+interface Look {
+  raster: Raster;
+  usesAlpha: boolean;
+  chromaBlurred: boolean;
+  thinGridFactor: number;
+}
+
+/** The subject on a grid of `gridLongSide` samples, or why there is none (a sentence's end). */
+function findSubject(look: Look, gridLongSide: number, panel: PanelMode): Subject | string {
+  const { raster, usesAlpha, chromaBlurred } = look;
+  let found = findMask(raster, gridLongSide, usesAlpha, chromaBlurred, panel);
+  if (!found)
+    return 'has no plain background to tell the object from; use a photo of one object on a plain backdrop, or a PNG with a transparent background.';
   // A thin object (a flamingo's legs, a lamp's stem) is mostly outline on the grid: look again
   // on a finer one, as fine as the photo's pixels allow.
   const finer = Math.min(
-    Math.round(gridLongSide * (options.thinGridFactor ?? 1)),
+    Math.round(gridLongSide * look.thinGridFactor),
     Math.floor(Math.max(raster.width, raster.height) / MIN_PIXELS_PER_SAMPLE),
   );
-  if (finer > gridLongSide && thinShare(found.mask) >= THIN_SHARE)
-    found = findMask(raster, finer, usesAlpha, chromaBlurred) ?? found;
+  if (finer > gridLongSide && thinShare(found.mask) >= THIN_SHARE) {
+    const fine = findMask(raster, finer, usesAlpha, chromaBlurred, found.panel.colour ?? 'keep');
+    // The finer look refines the outline; it adds no region (a textured backdrop's grain, seen
+    // sample by sample, is no part of the object).
+    if (fine && share(fine.mask) <= MAX_FINER_GROWTH * share(found.mask)) found = fine;
+  }
   const { background } = found;
-  let mask = found.mask;
-  const framed = framedObject(mask);
+  const framed = framedObject(found.mask);
   if (framed.kind === 'several')
-    fail(
-      `shows ${framed.count} separate objects of about the same size; crop it to the one to model (or photograph one object at a time).`,
-      imageIndex,
-    );
-  mask = framed.mask;
+    return `shows ${framed.count} separate objects of about the same size; crop it to the one to model (or photograph one object at a time).`;
+  const mask = framed.mask;
   let covered = 0;
   for (const v of mask.inside) covered += v;
   if (countMeshableCells(mask) < MIN_OBJECT_CELLS) {
     // "One plain colour" is said only of an image that is (issue 23): otherwise the object did
     // not stand out from its backdrop, and that is what is said.
-    fail(
-      usesAlpha
-        ? 'shows no object: its visible pixels are too few or too thin to model.'
-        : isPlainColour(raster)
-          ? 'shows no object: it is one plain colour.'
-          : 'shows no object Kiln can tell from its backdrop: nothing stands out from it clearly enough (a busy backdrop, or one much like the object). Use a photo on a plainer backdrop, or a PNG with a transparent background.',
-      imageIndex,
-    );
+    return usesAlpha
+      ? 'shows no object: its visible pixels are too few or too thin to model.'
+      : isPlainColour(raster)
+        ? 'shows no object: it is one plain colour.'
+        : 'shows no object Kiln can tell from its backdrop: nothing stands out from it clearly enough (a busy backdrop, or one much like the object). Use a photo on a plainer backdrop, or a PNG with a transparent background.';
   }
-  if (covered > MAX_OBJECT_COVERAGE * mask.inside.length) {
-    fail(
-      'shows no object with a background around it; use a photo of one object on a plain backdrop, or a PNG with a transparent background.',
-      imageIndex,
-    );
-  }
-  return { raster, mask, usesAlpha, background };
+  if (covered > MAX_OBJECT_COVERAGE * mask.inside.length)
+    return 'shows no object with a background around it; use a photo of one object on a plain backdrop, or a PNG with a transparent background.';
+  return {
+    raster,
+    mask,
+    usesAlpha,
+    background,
+    ...(found.panel.colour ? { panelColour: found.panel.colour } : {}),
+    notes: {
+      panelDropped: found.panel.peeled,
+      panelSuspected: found.panel.suspect,
+      partsDropped: framed.dropped,
+    },
+  };
 }
 
 /**
  * The object's mask on a grid of `gridLongSide` samples: from the alpha channel, or told from
- * the backdrop fitted to the border (undefined when the border is no backdrop).
+ * the backdrop fitted to the border, a plain surface behind the object peeled off as backdrop
+ * too (`panel`: decided here, or as decided on another grid). Undefined when the border is no
+ * backdrop.
  */
 function findMask(
   raster: Raster,
   gridLongSide: number,
   usesAlpha: boolean,
   chromaBlurred: boolean,
-): { mask: Mask; background: Background | undefined } | undefined {
+  panelMode: PanelMode,
+): { mask: Mask; background: Background | undefined; panel: PanelPeel } | undefined {
   const [gw, gh] = gridSize(raster.width, raster.height, gridLongSide);
   const grid = sampleGrid(raster, gw, gh);
-  if (usesAlpha) return { mask: cleanMask(maskFromAlpha(grid)), background: undefined };
+  const none = (mask: Mask): PanelPeel => ({ mask, peeled: false, suspect: false });
+  if (usesAlpha) {
+    const mask = cleanMask(maskFromAlpha(grid));
+    return { mask, background: undefined, panel: none(mask) };
+  }
   const background = estimateBackground(grid);
   if (!background) return undefined;
   const found = maskFromBackground(grid, background);
   const mask = cleanMask(
     fillBackdropLookalikes(removeSoftShadows(found, grid, background), grid, background),
   );
-  return { mask: edgeCoverage(mask, grid, background, chromaBlurred), background };
+  const panel =
+    panelMode === 'keep'
+      ? none(mask)
+      : peelBackdropPanel(mask, grid, background, panelMode === 'decide' ? undefined : panelMode);
+  return { mask: edgeCoverage(panel.mask, grid, background, chromaBlurred), background, panel };
 }
+
+/**
+ * Whether to peel a plain surface behind the object: decide, or as decided on another grid (keep
+ * it, or peel the surface of that colour).
+ */
+type PanelMode = 'decide' | 'keep' | readonly number[];
+
+/** The share of the grid a mask covers. */
+function share(mask: Mask): number {
+  let n = 0;
+  for (const v of mask.inside) n += v;
+  return n / mask.inside.length;
+}
+
+/** The finer look's mask may cover at most this much more of the picture than the first's. */
+const MAX_FINER_GROWTH = 1.25;
 
 /** The share of an object's samples within two samples of its outline. */
 function thinShare(mask: Mask): number {
