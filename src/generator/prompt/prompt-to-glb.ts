@@ -205,6 +205,16 @@ export interface PromptDescription {
   ignored: string[];
   /** For an unknown object: the abstract form made instead (blob, spindle, twist, crystals). */
   form: string | null;
+  /**
+   * Words of the prompt that did not shape the model ("melancholy" in "a melancholy teapot"),
+   * each once, in order; function words ("a", "with") are not listed.
+   */
+  unused: string[];
+  /**
+   * See-through materials named ("glass"): the model takes their colour and shine only, as
+   * every model is opaque.
+   */
+  opaque: string[];
 }
 
 /** Prompts that show what the demo generator knows (for people whose prompt it does not). */
@@ -220,6 +230,7 @@ export const PROMPT_EXAMPLES: readonly string[] = [
 /** What the generator will make of a prompt, without making it. */
 export function describePrompt(prompt: string): PromptDescription {
   const plan = planPrompt(prompt);
+  const reading = readPrompt(prompt);
   const known = plan.template !== 'abstract';
   return {
     known,
@@ -230,6 +241,14 @@ export function describePrompt(prompt: string): PromptDescription {
     modifiers: [...plan.added.map((f) => `with ${f}`), ...plan.removed.map((f) => `without ${f}`)],
     ignored: plan.ignored,
     form: known ? null : plan.variant,
+    unused: reading.unread,
+    opaque: [
+      ...new Set(
+        [reading.material, ...reading.features.map((f) => f.material)].filter(
+          (m): m is string => m !== null && MATERIALS[m]?.clear === true,
+        ),
+      ),
+    ],
   };
 }
 
