@@ -318,4 +318,3 @@ describe('madeFromOf and modelTitle (the one title rule)', () => {
     expect(modelTitle({ prompt: 'x'.repeat(80), images: [] })).toBe(`“${'x'.repeat(60)}…”`);
   });
 });
-
