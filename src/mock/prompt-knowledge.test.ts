@@ -52,8 +52,13 @@ describe('GET /v1/mock/prompt-check (mock only)', () => {
       await check('a happy glass dragon with crystal wings')
     ).json()) as PromptCheck;
     expect(both.message).toBe(
-      'Known object: glass dragon. “glass” and “crystal” give it colour and shine only: the model is opaque, not see-through. Not used: “happy”.',
+      'Known object: glass dragon, with crystal wings. “glass” and “crystal” give it colour and shine only: the model is opaque, not see-through. Not used: “happy”.',
     );
+    // Every word that shaped it is said: proportions, colour, material, a part's own finish.
+    const vase = (await (
+      await check('a tall red ceramic vase with gold handles')
+    ).json()) as PromptCheck;
+    expect(vase.message).toBe('Known object: tall red ceramic vase, with gold handle.');
     // An unknown or approximate object already says it was not made as named.
     for (const prompt of ['a melancholy time machine', 'a red fire truck'])
       expect(((await (await check(prompt)).json()) as PromptCheck).unused_words, prompt).toEqual(

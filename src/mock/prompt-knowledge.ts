@@ -51,7 +51,8 @@ function mainSentence(d: PromptDescription, made: boolean): string {
     return made
       ? `Not a known object: the demo generator made an abstract form (${d.form ?? 'a shape'}).`
       : 'Not a known object: the demo generator will make an abstract form.';
-  const how = [d.colour, d.material].filter(Boolean).join(' ');
+  // Every word that shaped it, before its name: proportions, colour, material (issue 32).
+  const how = [...d.proportions, d.colour, d.material].filter(Boolean).join(' ');
   const parts = d.modifiers.length ? `, ${d.modifiers.join(', ')}` : '';
   const ignored = d.ignored.length ? ` (it has no ${d.ignored.join(' or ')})` : '';
   if (isApproximate(d))

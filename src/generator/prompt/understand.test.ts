@@ -22,6 +22,7 @@ describe('describePrompt', () => {
       modifiers: [],
       ignored: [],
       form: null,
+      proportions: [],
       unused: [],
       opaque: [],
     });
@@ -58,6 +59,16 @@ describe('describePrompt', () => {
       'a 3D model of a wooden chair',
     ])
       expect(describePrompt(prompt).unused, prompt).toEqual([]);
+    // A part's own colour shapes it only when the object has that part, with a finish of its own.
+    expect(describePrompt('a teapot with a bamboo handle')).toMatchObject({
+      modifiers: ['with bamboo handle'],
+      unused: [],
+    });
+    expect(describePrompt('a teapot with red wheels')).toMatchObject({
+      ignored: ['wheels'],
+      unused: ['red'],
+    });
+    expect(describePrompt('a tall thin red vase').proportions).toEqual(['tall', 'thin']);
     // Glass is opaque in the model: its colour and shine only.
     expect(describePrompt('a glass dragon')).toMatchObject({
       material: 'glass',
@@ -145,7 +156,13 @@ describe('readPrompt', () => {
     const reading = readPrompt('a glazed ceramic teapot with a bamboo handle');
     expect(reading.material).toBe('ceramic');
     expect(reading.features).toEqual([
-      { feature: 'handle', wanted: true, colour: null, material: 'bamboo' },
+      {
+        feature: 'handle',
+        wanted: true,
+        colour: null,
+        material: 'bamboo',
+        finishWords: ['bamboo'],
+      },
     ]);
     const car = readPrompt('a red car with black wheels');
     expect(car.colour).toEqual({ word: 'red', shade: null });

@@ -131,6 +131,8 @@ interface FeatureRead {
   wanted: boolean;
   colour: ColourRead | null;
   material: string | null;
+  /** The colour and material words given to this part, as written ("dark", "green", "bamboo"). */
+  finishWords: string[];
 }
 
 export interface PromptReading {
@@ -150,6 +152,8 @@ export interface PromptReading {
    * colour of the main part, or a colour in a "with …" clause naming no part, is among them.
    */
   unread: string[];
+  /** The proportion words applied ("tall", "thin"), in order. */
+  stretchWords: string[];
 }
 
 /** Lower-case, trimmed, single-spaced: prompts differing only in case or spacing are the same. */
@@ -198,6 +202,7 @@ export function readPrompt(prompt: string): PromptReading {
   let madeOf = false;
   /** Indexes of words the reading used; a clause's colour is used once a part takes it. */
   const used = new Set<number>();
+  const stretchWords: string[] = [];
   let pendingAt: number[] = [];
   const clear = () => {
     pending = { colour: null, material: null };
@@ -229,6 +234,7 @@ export function readPrompt(prompt: string): PromptReading {
         wanted: feature.wanted && clause !== 'without',
         colour: pending.colour,
         material: pending.material,
+        finishWords: pendingAt.map((at) => words[at]!),
       });
       clear();
       continue;
@@ -252,6 +258,7 @@ export function readPrompt(prompt: string): PromptReading {
         if (read) last.colour = read;
         else last.material = materialWord;
         for (const a of at) used.add(a);
+        last.finishWords.push(...at.map((a) => words[a]!));
       } else if (clause) {
         if (read ? !pending.colour : !pending.material) pendingAt.push(...at);
         if (read) pending.colour ??= read;
@@ -269,6 +276,7 @@ export function readPrompt(prompt: string): PromptReading {
     const stretch = Object.hasOwn(PROPORTION_WORDS, word) ? PROPORTION_WORDS[word] : undefined;
     if (stretch && !stretched.has(stretch.axis)) {
       used.add(i);
+      stretchWords.push(word);
       stretched.add(stretch.axis);
       proportions[stretch.axis] = stretch.factor;
     }
@@ -287,5 +295,6 @@ export function readPrompt(prompt: string): PromptReading {
     features,
     proportions,
     unread: [...new Set(unread)],
+    stretchWords,
   };
 }
