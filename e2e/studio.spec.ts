@@ -234,7 +234,7 @@ test('text: before Generate, the studio says whether the demo generator knows th
     'aria-describedby',
     new RegExp(`${await said.getAttribute('id')}`),
   );
-  // The check never blocks Generate.
+  // Once the verdict on this text is in, Generate goes ahead (it waits only for the check).
   await expect(page.getByRole('button', { name: 'Generate' })).toBeEnabled();
   await shot(page, info, 'prompt-unknown');
   await expectAccessible(page);

@@ -16,6 +16,8 @@ import {
   progressOf,
   stageForProgress,
   stageFromName,
+  shownStage,
+  stagesFor,
 } from './index.ts';
 import { MODEL_ALIASES } from './models.ts';
 
@@ -132,6 +134,22 @@ describe('stages', () => {
     expect(stageForProgress(0).key).toBe('initializing');
     expect(stageForProgress(55).key).toBe('generating_mesh');
     expect(stageForProgress(100).key).toBe('completed');
+  });
+
+  it('shows a prompt’s task without a Downloading images stage (nothing is downloaded)', () => {
+    expect(stagesFor(true).map((s) => s.key)).toEqual([
+      'initializing',
+      'generating_mesh',
+      'processing_mesh',
+      'uploading_result',
+      'completed',
+    ]);
+    expect(stagesFor(false)).toBe(STAGES);
+    // The upstream says "Downloading images" for a prompt all the same: it reads as the stage before.
+    expect(shownStage('Downloading images', 20, true).key).toBe('initializing');
+    expect(shownStage(null, 25, true).key).toBe('initializing');
+    expect(shownStage('Downloading images', 20, false).key).toBe('downloading_images');
+    expect(shownStage('Generating 3D mesh', 40, true).key).toBe('generating_mesh');
   });
 
   it('reads stage names leniently', () => {

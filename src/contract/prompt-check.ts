@@ -27,6 +27,10 @@ export const PromptCheckSchema = z.object({
   ignored_modifiers: z.array(z.string()),
   /** For an unknown object: the abstract form made instead. */
   abstract_form: z.string().nullable(),
+  /** Words of the prompt that do not shape the model ("melancholy"), function words aside. */
+  unused_words: z.array(z.string()).default([]),
+  /** See-through materials named ("glass"): the model takes their colour and shine, opaque. */
+  opaque_materials: z.array(z.string()).default([]),
   /** One sentence for a person, about the model to be made. */
   message: z.string(),
   /** The same sentence about a model that was made. */

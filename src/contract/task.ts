@@ -24,6 +24,28 @@ export function stageForProgress(progress: number): Stage {
 }
 
 /**
+ * The stages a task goes through, as shown: a prompt's task downloads no images, so its list
+ * leaves "Downloading images" out (the spec's table still counts its 20 %).
+ */
+export function stagesFor(fromPrompt: boolean): readonly Stage[] {
+  return fromPrompt ? STAGES.filter((s) => s.key !== 'downloading_images') : STAGES;
+}
+
+/**
+ * The stage to show for a task: the one it names, else the one its progress falls in; for a
+ * prompt's task, "Downloading images" (said by the upstream all the same) reads as the stage
+ * before it, since nothing is downloaded.
+ */
+export function shownStage(
+  progressStage: string | null | undefined,
+  progress: number,
+  fromPrompt: boolean,
+): Stage {
+  const stage = stageFromName(progressStage) ?? stageForProgress(progress);
+  return fromPrompt && stage.key === 'downloading_images' ? STAGES[0] : stage;
+}
+
+/**
  * The stage named by a `progress_stage` string, tolerant of case, spacing and
  * punctuation ("Generating 3D mesh", "generating_3d_mesh", "GENERATING MESH").
  */

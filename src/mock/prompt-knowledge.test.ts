@@ -38,6 +38,34 @@ describe('GET /v1/mock/prompt-check (mock only)', () => {
     expect(body.examples.length).toBeGreaterThanOrEqual(4);
   });
 
+  it('says the words that did not shape the model, and that glass is opaque (issue 32)', async () => {
+    const teapot = (await (await check('a melancholy teapot')).json()) as PromptCheck;
+    expect(teapot).toMatchObject({ unused_words: ['melancholy'], opaque_materials: [] });
+    expect(teapot.message).toBe('Known object: teapot. Not used: “melancholy”.');
+    expect(teapot.made_message).toBe('Made: teapot. Not used: “melancholy”.');
+    const dragon = (await (await check('a glass dragon')).json()) as PromptCheck;
+    expect(dragon).toMatchObject({ material: 'glass', opaque_materials: ['glass'] });
+    expect(dragon.message).toBe(
+      'Known object: glass dragon. “glass” gives it colour and shine only: the model is opaque, not see-through.',
+    );
+    const both = (await (
+      await check('a happy glass dragon with crystal wings')
+    ).json()) as PromptCheck;
+    expect(both.message).toBe(
+      'Known object: glass dragon, with crystal wings. “glass” and “crystal” give it colour and shine only: the model is opaque, not see-through. Not used: “happy”.',
+    );
+    // Every word that shaped it is said: proportions, colour, material, a part's own finish.
+    const vase = (await (
+      await check('a tall red ceramic vase with gold handles')
+    ).json()) as PromptCheck;
+    expect(vase.message).toBe('Known object: tall red ceramic vase, with gold handle.');
+    // An unknown or approximate object already says it was not made as named.
+    for (const prompt of ['a melancholy time machine', 'a red fire truck'])
+      expect(((await (await check(prompt)).json()) as PromptCheck).unused_words, prompt).toEqual(
+        [],
+      );
+  });
+
   it('says when an object is made from a nearby model, and which', async () => {
     for (const [prompt, from] of [
       ['a red fire truck', 'car'],

@@ -12,13 +12,47 @@ import { ApiError } from '../http/index.ts';
 const isApproximate = (d: PromptDescription) =>
   d.known && d.template !== null && d.object !== null && d.template !== d.object;
 
-/** One sentence about the model to be made (`made`: that was made). */
+/** “a”; “a” or “b”; “a”, “b” or “c” (`and` with “and”). */
+const quotedList = (words: readonly string[], and = 'or') =>
+  words
+    .map((w) => `“${w}”`)
+    .join(', ')
+    .replace(/, ([^,]*)$/, ` ${and} $1`);
+
+/**
+ * The words said not to shape the model: only of an object made from its own model (an unknown
+ * or approximate one already says its object was not made as named, and the words around its
+ * noun were read as part of it).
+ */
+const saidUnused = (d: PromptDescription) => (d.known && !isApproximate(d) ? d.unused : []);
+
+/**
+ * What the words did not do: see-through materials made opaque ("glass"), and words that did
+ * not shape the model at all ("melancholy"). Empty when every word was used as written.
+ */
+function caveats(d: PromptDescription): string {
+  const opaque = d.opaque.length
+    ? ` ${quotedList(d.opaque, 'and')} ${d.opaque.length > 1 ? 'give' : 'gives'} it colour and shine only: the model is opaque, not see-through.`
+    : '';
+  // Only of an object made from its own model: an unknown or approximate one already says its
+  // object was not made as named, and the words around that noun were read as part of it.
+  const unused =
+    d.known && !isApproximate(d) && d.unused.length ? ` Not used: ${quotedList(d.unused)}.` : '';
+  return `${opaque}${unused}`;
+}
+
+/** One sentence about the model to be made (`made`: that was made), with what was not used. */
 function sentence(d: PromptDescription, made = false): string {
+  return `${mainSentence(d, made)}${caveats(d)}`;
+}
+
+function mainSentence(d: PromptDescription, made: boolean): string {
   if (!d.known)
     return made
       ? `Not a known object: the demo generator made an abstract form (${d.form ?? 'a shape'}).`
       : 'Not a known object: the demo generator will make an abstract form.';
-  const how = [d.colour, d.material].filter(Boolean).join(' ');
+  // Every word that shaped it, before its name: proportions, colour, material (issue 32).
+  const how = [...d.proportions, d.colour, d.material].filter(Boolean).join(' ');
   const parts = d.modifiers.length ? `, ${d.modifiers.join(', ')}` : '';
   const ignored = d.ignored.length ? ` (it has no ${d.ignored.join(' or ')})` : '';
   if (isApproximate(d))
@@ -40,6 +74,8 @@ export function promptCheck(prompt: string): PromptCheck {
     modifiers: d.modifiers,
     ignored_modifiers: d.ignored,
     abstract_form: d.form,
+    unused_words: saidUnused(d),
+    opaque_materials: d.opaque,
     message: sentence(d),
     made_message: sentence(d, true),
     examples: [...PROMPT_EXAMPLES],

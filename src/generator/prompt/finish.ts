@@ -52,6 +52,11 @@ export interface MaterialFinish {
   hex?: string;
   metallic: number;
   roughness: number;
+  /**
+   * See-through in life (glass, crystal, ice): the model takes its colour and shine only, since
+   * every model the generator makes is opaque; said to the person who asked.
+   */
+  clear?: true;
 }
 
 /** Materials by canonical name; the first one outside a "with …" clause makes the main part. */
@@ -79,8 +84,8 @@ export const MATERIALS: Readonly<Record<string, MaterialFinish>> = {
   copper: { hex: '#c0784a', metallic: 1, roughness: 0.35 },
   bronze: { hex: '#a97142', metallic: 1, roughness: 0.4 },
   brass: { hex: '#c9a94a', metallic: 1, roughness: 0.35 },
-  glass: { hex: '#cfe6ee', metallic: 0, roughness: 0.05 },
-  crystal: { hex: '#e6f2f7', metallic: 0, roughness: 0.02 },
+  glass: { hex: '#cfe6ee', metallic: 0, roughness: 0.05, clear: true },
+  crystal: { hex: '#e6f2f7', metallic: 0, roughness: 0.02, clear: true },
   plastic: { metallic: 0, roughness: 0.35 },
   rubber: { metallic: 0, roughness: 0.55 },
   clay: { hex: '#b86b47', metallic: 0, roughness: 0.85 },
@@ -90,7 +95,7 @@ export const MATERIALS: Readonly<Record<string, MaterialFinish>> = {
   wool: { metallic: 0, roughness: 1 },
   paper: { hex: '#efe9dc', metallic: 0, roughness: 0.9 },
   cardboard: { hex: '#b5894f', metallic: 0, roughness: 0.9 },
-  ice: { hex: '#cfeaf5', metallic: 0, roughness: 0.1 },
+  ice: { hex: '#cfeaf5', metallic: 0, roughness: 0.1, clear: true },
   jade: { hex: '#3f9b6f', metallic: 0, roughness: 0.25 },
   chocolate: { hex: '#5a3320', metallic: 0, roughness: 0.45 },
 };

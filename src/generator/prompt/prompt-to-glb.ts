@@ -205,6 +205,18 @@ export interface PromptDescription {
   ignored: string[];
   /** For an unknown object: the abstract form made instead (blob, spindle, twist, crystals). */
   form: string | null;
+  /** Words that stretched its proportions ("tall", "thin"). */
+  proportions: string[];
+  /**
+   * Words of the prompt that did not shape the model ("melancholy" in "a melancholy teapot"),
+   * each once, in order; function words ("a", "with") are not listed.
+   */
+  unused: string[];
+  /**
+   * See-through materials named ("glass"): the model takes their colour and shine only, as
+   * every model is opaque.
+   */
+  opaque: string[];
 }
 
 /** Prompts that show what the demo generator knows (for people whose prompt it does not). */
@@ -220,16 +232,44 @@ export const PROMPT_EXAMPLES: readonly string[] = [
 /** What the generator will make of a prompt, without making it. */
 export function describePrompt(prompt: string): PromptDescription {
   const plan = planPrompt(prompt);
+  const reading = readPrompt(prompt);
   const known = plan.template !== 'abstract';
+  const template = TEMPLATES.find((t) => t.name === plan.template);
+  // A part's own colour or material is applied only to a part the model has and shows, with a
+  // role of its own (planPrompt's rule); otherwise its words did not shape the model.
+  const finished = (f: (typeof reading.features)[number]) =>
+    f.wanted && plan.features.includes(f.feature) && Boolean(template?.featureRoles?.[f.feature]);
+  // Parts added, or given their own finish ("with a bamboo handle"), by feature.
+  const withParts = new Map<string, string>(plan.added.map((f) => [f, `with ${f}`]));
+  for (const f of reading.features)
+    if (finished(f) && f.finishWords.length)
+      withParts.set(f.feature, `with ${f.finishWords.join(' ')} ${f.feature}`);
   return {
     known,
     object: plan.noun,
     template: known ? plan.template : null,
     colour: plan.colourWord,
     material: plan.materialWord,
-    modifiers: [...plan.added.map((f) => `with ${f}`), ...plan.removed.map((f) => `without ${f}`)],
+    modifiers: [
+      ...[...withParts].sort(([a], [b]) => a.localeCompare(b)).map(([, said]) => said),
+      ...plan.removed.map((f) => `without ${f}`),
+    ],
     ignored: plan.ignored,
     form: known ? null : plan.variant,
+    proportions: reading.stretchWords,
+    unused: [
+      ...new Set([
+        ...reading.unread,
+        ...reading.features.filter((f) => !finished(f)).flatMap((f) => f.finishWords),
+      ]),
+    ],
+    opaque: [
+      ...new Set(
+        [reading.material, ...reading.features.filter(finished).map((f) => f.material)].filter(
+          (m): m is string => m !== null && MATERIALS[m]?.clear === true,
+        ),
+      ),
+    ],
   };
 }
 

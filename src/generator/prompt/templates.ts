@@ -66,7 +66,7 @@ export interface NounAt extends NounMatch {
 }
 
 /** Every template noun in `words`, in order (at each position the longest phrase first). */
-function nounsIn(words: readonly string[]): NounAt[] {
+export function nounsIn(words: readonly string[]): NounAt[] {
   const found: NounAt[] = [];
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;

@@ -22,6 +22,9 @@ describe('describePrompt', () => {
       modifiers: [],
       ignored: [],
       form: null,
+      proportions: [],
+      unused: [],
+      opaque: [],
     });
     expect(describePrompt('a cute robot')).toMatchObject({ known: true, object: 'robot' });
     expect(describePrompt('an ancient stone bridge')).toMatchObject({
@@ -34,6 +37,45 @@ describe('describePrompt', () => {
       object: 'dragon',
       colour: 'green',
     });
+  });
+
+  it('says which words did not shape the model, and which see-through materials it made opaque', () => {
+    expect(describePrompt('a melancholy teapot')).toMatchObject({
+      object: 'teapot',
+      unused: ['melancholy'],
+    });
+    // A second colour of the main part, a colour naming no part, a size word it does not read.
+    expect(describePrompt('a red and blue car').unused).toEqual(['blue']);
+    expect(describePrompt('a teapot with a green thing').unused).toEqual(['green', 'thing']);
+    expect(describePrompt('a very big happy red robot').unused).toEqual(['big', 'happy']);
+    // Everything read is used: the noun (and another noun of the same object), colours with
+    // their shade, materials, parts (even ones the object lacks, said as ignored), proportions.
+    for (const prompt of [
+      'a dark blue chair made of oak',
+      'a glazed ceramic teapot with a bamboo handle',
+      'a tall thin red vase',
+      'a pine tree',
+      'a teapot with wheels',
+      'a 3D model of a wooden chair',
+    ])
+      expect(describePrompt(prompt).unused, prompt).toEqual([]);
+    // A part's own colour shapes it only when the object has that part, with a finish of its own.
+    expect(describePrompt('a teapot with a bamboo handle')).toMatchObject({
+      modifiers: ['with bamboo handle'],
+      unused: [],
+    });
+    expect(describePrompt('a teapot with red wheels')).toMatchObject({
+      ignored: ['wheels'],
+      unused: ['red'],
+    });
+    expect(describePrompt('a tall thin red vase').proportions).toEqual(['tall', 'thin']);
+    // Glass is opaque in the model: its colour and shine only.
+    expect(describePrompt('a glass dragon')).toMatchObject({
+      material: 'glass',
+      opaque: ['glass'],
+    });
+    expect(describePrompt('a dragon with crystal wings').opaque).toEqual(['crystal']);
+    expect(describePrompt('a wooden chair').opaque).toEqual([]);
   });
 
   it('says plainly when it does not know the object, and which abstract form it makes', () => {
@@ -114,7 +156,13 @@ describe('readPrompt', () => {
     const reading = readPrompt('a glazed ceramic teapot with a bamboo handle');
     expect(reading.material).toBe('ceramic');
     expect(reading.features).toEqual([
-      { feature: 'handle', wanted: true, colour: null, material: 'bamboo' },
+      {
+        feature: 'handle',
+        wanted: true,
+        colour: null,
+        material: 'bamboo',
+        finishWords: ['bamboo'],
+      },
     ]);
     const car = readPrompt('a red car with black wheels');
     expect(car.colour).toEqual({ word: 'red', shade: null });

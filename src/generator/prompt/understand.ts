@@ -4,7 +4,7 @@
  * read here is all the generator understands; `describePrompt` says it in plain fields.
  */
 import { COLOUR_WORDS, MATERIAL_WORDS } from './finish.ts';
-import { findNoun, singulars, type NounAt } from './templates.ts';
+import { findNoun, nounsIn, singulars, type NounAt } from './templates.ts';
 
 /** Feature words as written → the feature's name (what templates list in `features`). */
 const FEATURE_WORDS: Readonly<Record<string, string>> = {
@@ -69,6 +69,55 @@ const PROPORTION_WORDS: Readonly<Record<string, { axis: 'height' | 'width'; fact
   slender: { axis: 'width', factor: 0.75 },
 };
 
+/**
+ * Words that carry no meaning of their own for the generator (articles, linking words, "3D
+ * model"): never said to be left unused.
+ */
+const FUNCTION_WORDS = new Set([
+  'a',
+  'an',
+  'the',
+  'some',
+  'one',
+  'of',
+  'and',
+  'or',
+  'with',
+  'without',
+  'no',
+  'made',
+  'in',
+  'on',
+  'at',
+  'to',
+  'for',
+  'from',
+  'by',
+  'as',
+  'is',
+  'are',
+  'its',
+  'it',
+  'that',
+  'this',
+  'which',
+  'has',
+  'having',
+  'wearing',
+  'plus',
+  'sans',
+  'minus',
+  'very',
+  'into',
+  'out',
+  'd',
+  'model',
+  'object',
+  'shaped',
+  'like',
+  'style',
+]);
+
 /** A colour as read: the colour word, and "dark"/"light"/"pale" before it. */
 export interface ColourRead {
   word: string;
@@ -82,6 +131,8 @@ interface FeatureRead {
   wanted: boolean;
   colour: ColourRead | null;
   material: string | null;
+  /** The colour and material words given to this part, as written ("dark", "green", "bamboo"). */
+  finishWords: string[];
 }
 
 export interface PromptReading {
@@ -95,6 +146,14 @@ export interface PromptReading {
   material: string | null;
   features: FeatureRead[];
   proportions: { height: number; width: number };
+  /**
+   * Words the reading did not use (each once, in order): not a colour, material, part or
+   * proportion it applied, nor the object's noun, nor a function word ("a", "with"). A second
+   * colour of the main part, or a colour in a "with …" clause naming no part, is among them.
+   */
+  unread: string[];
+  /** The proportion words applied ("tall", "thin"), in order. */
+  stretchWords: string[];
 }
 
 /** Lower-case, trimmed, single-spaced: prompts differing only in case or spacing are the same. */
@@ -141,8 +200,13 @@ export function readPrompt(prompt: string): PromptReading {
     material: null,
   };
   let madeOf = false;
+  /** Indexes of words the reading used; a clause's colour is used once a part takes it. */
+  const used = new Set<number>();
+  const stretchWords: string[] = [];
+  let pendingAt: number[] = [];
   const clear = () => {
     pending = { colour: null, material: null };
+    pendingAt = [];
     madeOf = false;
   };
 
@@ -163,11 +227,14 @@ export function readPrompt(prompt: string): PromptReading {
     }
     const feature = featureOf(word);
     if (feature) {
+      used.add(i);
+      for (const at of pendingAt) used.add(at);
       features.push({
         feature: feature.feature,
         wanted: feature.wanted && clause !== 'without',
         colour: pending.colour,
         material: pending.material,
+        finishWords: pendingAt.map((at) => words[at]!),
       });
       clear();
       continue;
@@ -185,24 +252,49 @@ export function readPrompt(prompt: string): PromptReading {
         : null;
       // After "made of", a clause's word describes the part just named.
       const last = features[features.length - 1];
+      // The word, and a shade word before a colour, as used by whatever takes them.
+      const at = read?.shade ? [i - 1, i] : [i];
       if (clause && madeOf && last && !last.colour && !last.material) {
         if (read) last.colour = read;
         else last.material = materialWord;
+        for (const a of at) used.add(a);
+        last.finishWords.push(...at.map((a) => words[a]!));
       } else if (clause) {
+        if (read ? !pending.colour : !pending.material) pendingAt.push(...at);
         if (read) pending.colour ??= read;
         else pending.material ??= materialWord;
-      } else if (read) {
-        colour ??= read;
-      } else {
-        material ??= materialWord;
+      } else if (
+        read ? !colour || colour.word === read.word : !material || material === materialWord
+      ) {
+        // The first colour and material make the main part ("glazed ceramic" says one twice).
+        if (read) colour ??= read;
+        else material ??= materialWord;
+        for (const a of at) used.add(a);
       }
       continue;
     }
     const stretch = Object.hasOwn(PROPORTION_WORDS, word) ? PROPORTION_WORDS[word] : undefined;
     if (stretch && !stretched.has(stretch.axis)) {
+      used.add(i);
+      stretchWords.push(word);
       stretched.add(stretch.axis);
       proportions[stretch.axis] = stretch.factor;
     }
   }
-  return { normalised, words, noun, colour, material, features, proportions };
+  // Another noun of the same object ("tree" in "a pine tree") names it too.
+  for (const other of nounsIn(words))
+    if (noun && other.template === noun.template)
+      for (let k = other.at; k < other.at + other.length; k++) used.add(k);
+  const unread = words.filter((w, i) => !inNoun(i) && !used.has(i) && !FUNCTION_WORDS.has(w));
+  return {
+    normalised,
+    words,
+    noun,
+    colour,
+    material,
+    features,
+    proportions,
+    unread: [...new Set(unread)],
+    stretchWords,
+  };
 }

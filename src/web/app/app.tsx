@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useInfo } from '../api/account.ts';
+import { CollectionsDialogHost } from '../features/collections/index.ts';
 import { KeyChip } from '../features/key/key-chip.tsx';
 import { useApiKey } from '../lib/key-store.ts';
 import { ConnectionBanner } from '../ui/connection-banner.tsx';
@@ -140,6 +141,8 @@ export function App() {
             </Suspense>
           </ErrorBoundary>
         )}
+        {/* A model's collections dialog outlives its card (collections-button.tsx). */}
+        {key && <CollectionsDialogHost />}
       </div>
     </div>
   );

@@ -11,6 +11,8 @@ import {
   promptExcerpt,
   statusView,
   subjectOf,
+  madeFromOf,
+  modelTitle,
   taskLabel,
 } from './entry-format.ts';
 
@@ -293,5 +295,26 @@ describe('names (decision 0085)', () => {
     expect(
       subjectOf({ prompt: null, images: [{ url: 'x', upload: 'u', name: 'chair.png' }] }),
     ).toBe('chair.png');
+  });
+});
+
+describe('madeFromOf and modelTitle (the one title rule)', () => {
+  const photo = (name?: string) => ({ url: 'u', upload: null, ...(name ? { name } : {}) });
+  it('says what a task was made from: the prompt, the photo’s name, or how many photos', () => {
+    expect(madeFromOf({ prompt: '  a red vase ', images: [] })).toBe('“a red vase”');
+    expect(madeFromOf({ prompt: null, images: [photo('chair.png')] })).toBe('chair.png');
+    expect(madeFromOf({ prompt: null, images: [photo('front.png'), photo()] })).toBe(
+      'front.png + 1 more',
+    );
+    expect(madeFromOf({ prompt: null, images: [photo(), photo(), photo()] })).toBe('3 photos');
+    expect(madeFromOf({ prompt: null, images: [photo()] })).toBe('one photo');
+  });
+  it('calls a model by its name, else by what it was made from', () => {
+    expect(modelTitle({ prompt: 'a red vase', images: [], name: ' Blue teapot ' })).toBe(
+      'Blue teapot',
+    );
+    expect(modelTitle({ prompt: 'a red vase', images: [], name: null })).toBe('“a red vase”');
+    expect(modelTitle({ prompt: null, images: [photo('robot.jpg')], name: '' })).toBe('robot.jpg');
+    expect(modelTitle({ prompt: 'x'.repeat(80), images: [] })).toBe(`“${'x'.repeat(60)}…”`);
   });
 });

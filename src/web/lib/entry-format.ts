@@ -82,6 +82,32 @@ export function subjectOf(
   return photoNameOf(entry);
 }
 
+/**
+ * What a task was made from, always in words: {@link subjectOf}, else how many photos ("one
+ * photo", "3 photos") when they came without names.
+ */
+export function madeFromOf(
+  entry: Pick<LibraryEntry, 'prompt'> & { images?: LibraryEntry['images'] },
+  maxWords = 6,
+  maxChars = 48,
+): string {
+  const n = entry.images?.length ?? 0;
+  return subjectOf(entry, maxWords, maxChars) ?? (n > 1 ? `${n} photos` : 'one photo');
+}
+
+/**
+ * What a model is called wherever one line names it (the share dialog, the optimise page's
+ * heading): its own name (decision 0085), else what it was made from ({@link madeFromOf}).
+ */
+export function modelTitle(
+  entry: Pick<LibraryEntry, 'prompt'> & {
+    images?: LibraryEntry['images'];
+    name?: LibraryEntry['name'];
+  },
+): string {
+  return nameOf(entry) ?? madeFromOf(entry, 12, 60);
+}
+
 /** The file name of an entry's first photo ("chair.png", "chair.png + 3 views"), if it has one. */
 export function photoNameOf(entry: { images?: LibraryEntry['images'] }): string | null {
   const images = entry.images ?? [];

@@ -1,11 +1,12 @@
 import { useQueries } from '@tanstack/react-query';
 import { useInfo } from '../api/account.ts';
-import { promptCheckQuery, usePromptCheck } from '../api/tasks.ts';
+import { promptCheckQuery, usePromptCheck, type PromptCheck } from '../api/tasks.ts';
 
 /**
  * What the demo generator made of a prompt, said after the fact (mock mode only, issue 23): an
  * unknown object became an abstract form, a known-but-approximate one was made from a nearby
- * model. Nothing is said of a prompt it knows, or outside mock mode.
+ * model, words did not shape it or a see-through material was made opaque (issue 32). Nothing
+ * is said of a prompt it made entirely as written, or outside mock mode.
  */
 export function PromptVerdict({
   prompt,
@@ -20,18 +21,22 @@ export function PromptVerdict({
   const mock = useInfo().data?.mode === 'mock';
   const check = usePromptCheck(prompt?.trim() ?? '', mock && Boolean(prompt?.trim()));
   const said = check.data;
-  if (!mock || !said || (said.known && !said.approximate)) return null;
+  if (!mock || !said || asWritten(said)) return null;
   return (
     <p
       className={`prompt-verdict${compact ? ' small' : ''}`}
       data-testid="prompt-verdict"
-      data-verdict={said.known ? 'approximate' : 'unknown'}
+      data-verdict={!said.known ? 'unknown' : said.approximate ? 'approximate' : 'partly'}
     >
       <span aria-hidden="true">⚠ </span>
       {made ? said.made_message || said.message : said.message}
     </p>
   );
 }
+
+/** Made entirely as written: a known object, every word used, nothing see-through. */
+const asWritten = (c: PromptCheck) =>
+  c.known && !c.approximate && c.unused_words.length === 0 && c.opaque_materials.length === 0;
 
 /**
  * The verdict of each prompt of a list, before anything is sent (the batch planner): the lines
@@ -44,5 +49,5 @@ export function usePromptVerdicts(prompts: readonly string[]) {
   });
   return prompts
     .map((prompt, i) => ({ prompt, line: i + 1, check: results[i]?.data }))
-    .filter((v) => v.check && (!v.check.known || v.check.approximate));
+    .filter((v) => v.check && !asWritten(v.check));
 }

@@ -26,15 +26,20 @@ function Thumb({ item, task }: { item: BatchItem; task: Task | undefined }) {
   const input = item.upload?.preview ?? batchController.localPreview(item.id);
   if (result)
     return (
-      <div className="batch-thumb batch-thumb-model">
+      <div className="batch-thumb batch-thumb-model" data-testid="batch-thumb" data-shows="model">
         <img src={result} alt={`3D model made from ${item.name}`} />
         {input && <img className="batch-thumb-input" src={input} alt="" />}
       </div>
     );
+  // The photo is the small picture in the corner from the start, where it stays once the model's
+  // picture is drawn (issue 32): never the raw photo across the card, then shrunk.
   if (input)
     return (
-      <div className="batch-thumb">
-        <img src={input} alt={`Photo: ${item.name}`} />
+      <div className="batch-thumb batch-thumb-model" data-testid="batch-thumb" data-shows="photo">
+        <span className="batch-thumb-wait muted small">
+          {completed ? 'Drawing the model’s picture…' : 'The model’s picture goes here'}
+        </span>
+        <img className="batch-thumb-input" src={input} alt={`Photo: ${item.name}`} />
       </div>
     );
   // A prompt is the card's title already: until the model's picture is drawn, a mark.

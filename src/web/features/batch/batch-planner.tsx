@@ -163,7 +163,7 @@ function PromptWarnings({ prompts }: { prompts: readonly string[] }) {
   return (
     <ul
       className="batch-prompt-warnings small"
-      aria-label="Prompts the demo generator does not know"
+      aria-label="Prompts the demo generator does not make as written"
     >
       {verdicts.map((v) => (
         <li key={`${v.line}-${v.prompt}`} data-testid="prompt-warning">

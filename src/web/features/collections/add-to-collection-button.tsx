@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import type { Added } from './add-to-collection-dialog.tsx';
@@ -7,6 +7,7 @@ export type { Added } from './add-to-collection-dialog.tsx';
 
 // Loaded the first time the button is pressed.
 const AddToCollectionDialog = lazy(() => import('./add-to-collection-dialog.tsx'));
+const ShareSelectionDialog = lazy(() => import('./share-selection-dialog.tsx'));
 
 /**
  * The gallery selection's "Add to collection…": opens the dialog that puts the selected models in
@@ -41,6 +42,47 @@ export function AddToCollectionButton({
               onAdded={onAdded}
               onClose={() => setOpen(false)}
             />
+          </Suspense>,
+          document.body,
+        )}
+    </>
+  );
+}
+
+/**
+ * The gallery selection's "Share N as one page…" for two or more models (decision 0103): opens
+ * the dialog that makes a collection of them, named there, and its public link.
+ */
+export function ShareSelectionButton({
+  entries,
+  className,
+}: {
+  entries: readonly Pick<LibraryEntry, 'id'>[];
+  className?: string;
+}) {
+  const [open, setOpen] = useState(false);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  // The dialog that opened becomes the collection's share dialog: focus comes back here.
+  const close = () => {
+    setOpen(false);
+    requestAnimationFrame(() => buttonRef.current?.focus());
+  };
+  return (
+    <>
+      <button
+        type="button"
+        ref={buttonRef}
+        className={className}
+        aria-haspopup="dialog"
+        onClick={() => setOpen(true)}
+        disabled={entries.length < 2}
+      >
+        Share {entries.length} as one page…
+      </button>
+      {open &&
+        createPortal(
+          <Suspense fallback={null}>
+            <ShareSelectionDialog entries={entries} onClose={close} />
           </Suspense>,
           document.body,
         )}

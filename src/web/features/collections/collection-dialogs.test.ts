@@ -177,6 +177,25 @@ describe('one model’s collections', () => {
     expect(el.querySelector('[role="status"]')?.textContent).toBe('Removed from “Chairs”.');
   });
 
+  it('says the model left the collection the gallery shows, and stays open', async () => {
+    server();
+    history.pushState(null, '', `/gallery?collection=${CHAIRS.id}`);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+    try {
+      const el = await open([CHAIRS.id]);
+      const box = el.querySelector<HTMLInputElement>('input[type="checkbox"]')!;
+      act(() => box.click());
+      await settle();
+      expect(el.querySelector('dialog')?.hasAttribute('open')).toBe(true);
+      expect(el.querySelector('[role="status"]')?.textContent).toBe(
+        'Removed from “Chairs”: it has left the collection shown, so its card leaves the gallery. Tick it again to put it back.',
+      );
+    } finally {
+      history.pushState(null, '', '/');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    }
+  });
+
   it('says why when the server refuses, and reads the list again', async () => {
     const list = [CHAIRS, collection('col_DDDDDDDDDDDDDDDDDDDD', 'Gone')];
     const sent = server(list);

@@ -45,6 +45,7 @@ export function CollectionHead({
   );
   const { confirming, ask, keep, askRef: deleteRef, keepRef } = useAskFirst(() => remove.reset());
   const renameRef = useRef<HTMLButtonElement>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
   const confirmId = useId();
 
   const closeRename = () => {
@@ -75,6 +76,7 @@ export function CollectionHead({
           existing={collections.data ?? []}
           self={collection.id}
           onCancel={closeRename}
+          inputRef={nameRef}
           onSubmit={async (name) => {
             if (name !== collection.name) await rename.mutateAsync({ id: collection.id, name });
             closeRename();
@@ -94,7 +96,13 @@ export function CollectionHead({
           type="button"
           className="small"
           ref={renameRef}
-          onClick={() => setRenaming(true)}
+          onClick={() => {
+            // The button is disabled while the field shows: focus goes into the field (issue 32),
+            // not to the page.
+            flushSync(() => setRenaming(true));
+            nameRef.current?.focus();
+            nameRef.current?.select();
+          }}
           disabled={renaming}
           aria-label="Rename collection"
         >

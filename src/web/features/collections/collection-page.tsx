@@ -102,7 +102,9 @@ export default function CollectionPage({ token, embed }: { token: string; embed:
               <LazyModelViewer
                 key={chosen.index}
                 url={chosen.model_url}
-                label={`3D model: ${chosen.title}`}
+                // Named after the collection, then the model chosen (issue 32): in an <iframe> on
+                // another site this is what the page's model is called.
+                label={`${collection.name}: ${titleOf(chosen)}`}
                 fileName={`kiln-${slugify(chosen.title) || 'model'}`}
                 openFiles={false}
                 className="collection-page__viewer"

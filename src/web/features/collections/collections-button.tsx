@@ -1,11 +1,41 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { createPortal } from 'react-dom';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { nameOf, subjectOf } from '../../lib/entry-format.ts';
+import { createStore, useStore } from '../../lib/store.ts';
 import type { EntryTarget } from './entry-collections-dialog.tsx';
 
 // Loaded the first time a Collections button is pressed.
 const EntryCollectionsDialog = lazy(() => import('./entry-collections-dialog.tsx'));
+
+/**
+ * The one open collections dialog, and the button that opened it. Held here, not by the button:
+ * unticking the collection the gallery shows takes the model's card (and its button) off the
+ * page, and the dialog stays open all the same (issue 32).
+ */
+const opened = createStore<{ target: EntryTarget; opener: HTMLElement | null } | null>(null);
+
+/**
+ * Where the collections dialog is drawn (once, by the app's shell, in document.body). Closed,
+ * focus goes back to the button that opened it, or, when that left the page with its card, to
+ * the page's heading.
+ */
+export function CollectionsDialogHost() {
+  const open = useStore(opened);
+  if (!open) return null;
+  const close = () => {
+    opened.set(null);
+    if (open.opener?.isConnected) return;
+    // After the dialog has handed focus back (to nothing): the page's heading takes it.
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('main h1[tabindex]')?.focus());
+  };
+  return createPortal(
+    <Suspense fallback={null}>
+      <EntryCollectionsDialog key={open.target.entry.id} target={open.target} onClose={close} />
+    </Suspense>,
+    document.body,
+  );
+}
 
 /**
  * "Collections" on a model (its result, its gallery card): opens the dialog that ticks the
@@ -22,7 +52,6 @@ export function CollectionsButton({
   label?: string;
   className?: string;
 }) {
-  const [target, setTarget] = useState<EntryTarget | null>(null);
   const count = entry.collections?.length ?? 0;
   // What the dialog calls the model: "Granny’s teapot", "“a red vase”", "chair.png".
   const title = nameOf(entry) ?? subjectOf(entry) ?? `this ${entry.model} model`;
@@ -33,7 +62,7 @@ export function CollectionsButton({
         className={className ? `collections-button ${className}` : 'collections-button'}
         aria-haspopup="dialog"
         aria-label={label ? `Collections of ${label}` : undefined}
-        onClick={() => setTarget({ entry, title })}
+        onClick={(e) => opened.set({ target: { entry, title }, opener: e.currentTarget })}
       >
         <svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none">
           <path
@@ -53,17 +82,6 @@ export function CollectionsButton({
           </>
         )}
       </button>
-      {target &&
-        createPortal(
-          <Suspense fallback={null}>
-            <EntryCollectionsDialog
-              key={target.entry.id}
-              target={{ ...target, entry }}
-              onClose={() => setTarget(null)}
-            />
-          </Suspense>,
-          document.body,
-        )}
     </>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { useCollectionMembers, useCollections } from '../../api/collections.ts';
 import { describeError } from '../../lib/describe-error.ts';
+import { usePathname, useSearch } from '../../lib/router.ts';
 import { modelCount } from './collection-name.ts';
 import { Modal } from '../../ui/modal.tsx';
 import './collections.css';
@@ -36,6 +37,10 @@ export default function EntryCollectionsDialog({
   const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
   const [status, setStatus] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
+  // The collection the gallery shows, if it shows one: a model taken out of it leaves the page.
+  const pathname = usePathname();
+  const search = useSearch();
+  const shown = pathname === '/gallery' ? new URLSearchParams(search).get('collection') : null;
   const inIt = (cid: string) => changed.get(cid) ?? (target.entry.collections ?? []).includes(cid);
 
   const say = (message: string) =>
@@ -47,7 +52,13 @@ export default function EntryCollectionsDialog({
     setChanged((c) => new Map([...c, [cid, on]]));
     try {
       await members.mutateAsync(on ? { id: cid, add: [id] } : { id: cid, remove: [id] });
-      say(on ? `Added to “${name}”.` : `Removed from “${name}”.`);
+      say(
+        on
+          ? `Added to “${name}”.`
+          : cid === shown
+            ? `Removed from “${name}”: it has left the collection shown, so its card leaves the gallery. Tick it again to put it back.`
+            : `Removed from “${name}”.`,
+      );
     } catch (err) {
       setChanged((c) => new Map([...c, [cid, !on]]));
       setFailure(

@@ -3,7 +3,11 @@
 // card and the task result offer "Collections" on a model. Every dialog is loaded when first
 // opened. The public page of a shared collection (collection-page.tsx) is a page of its own,
 // loaded by the app.
-export { AddToCollectionButton, type Added } from './add-to-collection-button.tsx';
+export {
+  AddToCollectionButton,
+  ShareSelectionButton,
+  type Added,
+} from './add-to-collection-button.tsx';
 export { CollectionHead } from './collection-head.tsx';
-export { CollectionsButton } from './collections-button.tsx';
+export { CollectionsButton, CollectionsDialogHost } from './collections-button.tsx';
 export { modelCount } from './collection-name.ts';

@@ -129,16 +129,22 @@ function useCreateThen(then: (made: Collection) => Promise<unknown> | void) {
 export function NewCollectionField({
   list,
   onMade,
+  label = 'New collection',
+  submit = 'Create and add',
+  busyLabel = 'Creating…',
 }: {
   list: readonly Collection[];
   onMade: (made: Collection) => Promise<unknown> | void;
+  label?: string;
+  submit?: string;
+  busyLabel?: string;
 }) {
   const createAndAdd = useCreateThen(onMade);
   return (
     <NameField
-      label="New collection"
-      submit="Create and add"
-      busyLabel="Creating…"
+      label={label}
+      submit={submit}
+      busyLabel={busyLabel}
       existing={list}
       onSubmit={createAndAdd}
     />

@@ -19,7 +19,7 @@ import { describeError, fieldMessage, type ShownError } from '../../lib/describe
 import { takeDraft } from '../../lib/draft.ts';
 import { MultiViewInput, SingleImageInput } from './image-inputs.tsx';
 import { ModelPicker } from './model-picker.tsx';
-import { PromptInput } from './prompt-input.tsx';
+import { PromptInput, usePromptVerdictNow } from './prompt-input.tsx';
 import { useImageItems } from './use-image-items.ts';
 
 /** The studio's form: model, inputs for that model, mode, Generate. */
@@ -47,6 +47,8 @@ export function GenerateForm({
   const single = useImageItems(1, draft?.body.image_url ? draftImages : []);
   const views = useImageItems(LIMITS.maxImages, draft?.body.image_urls ? draftImages : []);
   const [prompt, setPrompt] = useState(draft?.body.prompt ?? '');
+  // What the demo generator makes of the prompt as typed now: Generate waits for it (issue 32).
+  const verdict = usePromptVerdictNow(prompt);
   const [wait, setWait] = useState(draft?.body.mode === 'sync');
   // What the last submit said, and the inputs it said it about: a field's error goes as soon as
   // the field changes (a refused key stays until the key changes). A draft's error is about the
@@ -143,7 +145,9 @@ export function GenerateForm({
       : 0;
   const affordable =
     balance === null ? [] : choices.filter((m) => m.credits !== null && m.credits <= balance);
-  const disabled = create.isPending || busyUploads || (shortBy > 0 && balanceExact);
+  const checkingPrompt = kind === 'text' && verdict.checking;
+  const disabled =
+    create.isPending || busyUploads || checkingPrompt || (shortBy > 0 && balanceExact);
 
   return (
     <form
@@ -176,7 +180,12 @@ export function GenerateForm({
           <MultiViewInput images={views} error={errorAt('image_urls') ?? errorAt('image_url')} />
         )}
         {kind === 'text' && (
-          <PromptInput value={prompt} onChange={setPrompt} error={errorAt('prompt')} />
+          <PromptInput
+            value={prompt}
+            onChange={setPrompt}
+            verdict={verdict}
+            error={errorAt('prompt')}
+          />
         )}
       </fieldset>
       <label className="check">
@@ -232,7 +241,13 @@ export function GenerateForm({
           disabled={disabled}
           aria-describedby="price-note"
         >
-          {create.isPending ? (wait ? 'Generating… (waiting)' : 'Starting…') : 'Generate'}
+          {create.isPending
+            ? wait
+              ? 'Generating… (waiting)'
+              : 'Starting…'
+            : checkingPrompt
+              ? 'Checking the prompt…'
+              : 'Generate'}
         </button>
         <span id="price-note" className="muted small">
           {model.credits !== null ? `${model.credits} credits` : ''}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { LIMITS } from '../../../contract/index.ts';
 import type { ImageItem, ImageItems } from './use-image-items.ts';
@@ -66,6 +66,24 @@ function Drop({
       <span className="muted small">{isDragActive ? 'Drop it here' : hint}</span>
     </div>
   );
+}
+
+/**
+ * Focus that fell to the page because the control holding it went away (the file picker's
+ * button once a photo is chosen, Remove once it is removed, the URL field once a URL is used):
+ * when `shows` changes, it goes to the first button of the input instead (issue 32).
+ */
+function useFocusKept(shows: string) {
+  const root = useRef<HTMLDivElement>(null);
+  const before = useRef(shows);
+  useEffect(() => {
+    if (before.current === shows) return;
+    before.current = shows;
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    root.current?.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus();
+  }, [shows]);
+  return root;
 }
 
 /** Paste an image from the clipboard anywhere on the page. */
@@ -150,8 +168,9 @@ export function SingleImageInput({
     if (files[0]) images.addFiles([files[0]], true);
   };
   usePasteImages(onFiles, true);
+  const root = useFocusKept(item?.id ?? '');
   return (
-    <div className="image-input">
+    <div className="image-input" ref={root}>
       {item ? (
         <div className="single-preview">
           {item.preview && <img src={item.preview} alt={`Preview of ${item.name}`} />}
@@ -256,8 +275,9 @@ export function MultiViewInput({
   };
   usePasteImages(onFiles, !full);
   const next = VIEW_SIDES[Math.min(count, VIEW_SIDES.length - 1)]!;
+  const root = useFocusKept(images.items.map((i) => i.id).join());
   return (
-    <div className="image-input">
+    <div className="image-input" ref={root}>
       <p
         className={`count-rule${count > 0 && count < LIMITS.minImages ? ' error' : ' muted'}`}
         aria-live="polite"

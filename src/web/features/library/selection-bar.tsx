@@ -1,14 +1,15 @@
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { ZIP_MAX_IDS, downloadModelsZip } from '../../api/library.ts';
 import { megabytes, useZipDownload } from '../../lib/use-zip-download.ts';
-import { AddToCollectionButton, type Added } from '../collections/index.ts';
+import { AddToCollectionButton, ShareSelectionButton, type Added } from '../collections/index.ts';
 import { ShareButton, StillShared } from '../share/index.ts';
 
 /**
  * What can be done with the selected tasks: favourite them, add them to a collection (or, while
  * the gallery shows one, remove them from it), hide them (Undo follows; those shared publicly are
  * named first, with Stop sharing…), or in the Hidden view unhide them, download their models as
- * one zip, share; and select every task shown, or none.
+ * one zip, share (one model by its own link, several as a new collection of them); and select
+ * every task shown, or none.
  */
 export function SelectionBar({
   selected,
@@ -103,10 +104,12 @@ export function SelectionBar({
             {collection.removing ? 'Removing…' : 'Remove from collection'}
           </button>
         )}
-        {/* A public link is per model: offered for one selected task (the card has it too). */}
+        {/* A public link is per model (the card has it too), or per collection: several models
+            are shared as a new collection of them (decision 0103). Only finished models are. */}
         {selected.length === 1 && selected[0] && (
           <ShareButton entry={selected[0]} className="small" />
         )}
+        {withModel.length > 1 && <ShareSelectionButton entries={withModel} className="small" />}
         {hiddenView ? (
           <button type="button" className="small" onClick={onUnhide} disabled={busy}>
             Unhide {count}

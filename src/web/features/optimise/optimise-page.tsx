@@ -7,6 +7,7 @@ import type { LibraryEntry, OptimiseJob } from '../../../contract/index.ts';
 import { useLibraryEntry } from '../../api/library.ts';
 import { useStartOptimise } from '../../api/optimise.ts';
 import { describeError } from '../../lib/describe-error.ts';
+import { modelTitle } from '../../lib/entry-format.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { Link } from '../../ui/link.tsx';
 import { QueryState } from '../../ui/query-state.tsx';
@@ -15,13 +16,6 @@ import { resultFileName } from './format.ts';
 import { JobPanel } from './job-panel.tsx';
 import { OptionsForm, type FieldError } from './options-form.tsx';
 import './optimise.css';
-
-/** What the model is of: its prompt or its photo's name. */
-function subjectOf(entry: LibraryEntry): string {
-  if (entry.prompt)
-    return `“${entry.prompt.length > 60 ? `${entry.prompt.slice(0, 57)}…` : entry.prompt}”`;
-  return entry.images.find((i) => i.name)?.name ?? 'your photo';
-}
 
 /** The job the address names (`?job=opt_…`): a reload comes back to it. */
 function jobInAddress(): string | null {
@@ -60,7 +54,8 @@ function Optimise({ entry }: { entry: LibraryEntry }) {
   const [error, setError] = useState<FieldError | null>(null);
   const [jobId, setJobId] = useState<string | null>(jobInAddress);
   const start = useStartOptimise(entry.id);
-  const subject = subjectOf(entry);
+  // The model's name, else what it was made from (the one title rule, lib/entry-format.ts).
+  const subject = modelTitle(entry);
 
   if (!entry.archived || !entry.model_url)
     return (

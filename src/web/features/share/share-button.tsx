@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { LibraryEntry } from '../../../contract/index.ts';
+import { modelTitle } from '../../lib/entry-format.ts';
 import type { ShareTarget } from './share-dialog.tsx';
 import './share-button.css';
 
@@ -8,17 +9,6 @@ export type { ShareTarget } from './share-dialog.tsx';
 
 // Loaded the first time a Share button is pressed.
 const ShareDialog = lazy(() => import('./share-dialog.tsx'));
-
-/** What a model is called in the share dialog: its own name, else its prompt or photos. */
-export function shareTitleOf(entry: Pick<LibraryEntry, 'prompt' | 'images' | 'name'>): string {
-  const own = entry.name?.trim();
-  if (own) return own;
-  const prompt = entry.prompt?.trim();
-  if (prompt) return `“${prompt.length > 60 ? `${prompt.slice(0, 57)}…` : prompt}”`;
-  const name = entry.images.find((i) => i.name)?.name;
-  if (name) return entry.images.length > 1 ? `${name} + ${entry.images.length - 1}` : name;
-  return entry.images.length > 1 ? `${entry.images.length} photos` : 'one photo';
-}
 
 /**
  * "Share" on a finished model Kiln keeps (nothing otherwise): opens the dialog to make, copy or
@@ -47,7 +37,7 @@ export function ShareButton({
         aria-haspopup="dialog"
         aria-label={label ? `${shared ? 'Shared' : 'Share'}: ${label}` : undefined}
         data-shared={shared || undefined}
-        onClick={() => setTarget({ id: entry.id, title: shareTitleOf(entry) })}
+        onClick={() => setTarget({ id: entry.id, title: modelTitle(entry) })}
       >
         <svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none">
           <path

@@ -1,28 +1,34 @@
 import {
-  STAGES,
   isTerminal,
   progressOf,
-  stageForProgress,
-  stageFromName,
+  shownStage,
+  stagesFor,
   type Task,
 } from '../../../contract/index.ts';
 import { Elapsed } from './elapsed.tsx';
 
-/** initializing → downloading images → generating 3D mesh → processing mesh → uploading result → completed */
+/**
+ * initializing → downloading images → generating 3D mesh → processing mesh → uploading result →
+ * completed; a prompt's task downloads no images, and its list says so (no such step).
+ */
 export function StageStepper({
   task,
   label,
+  fromPrompt,
   endedAt = null,
 }: {
   task: Task;
   label: string;
+  /** The task was made from a prompt: no "Downloading images" step. */
+  fromPrompt: boolean;
   /** When the task ended (unix seconds) if the task does not say (a failed task has no completed_at). */
   endedAt?: number | null;
 }) {
   const progress = progressOf(task);
-  const current = stageFromName(task.progress_stage) ?? stageForProgress(progress);
+  const current = shownStage(task.progress_stage, progress, fromPrompt);
   const failed = task.status === 'failed';
-  const currentIndex = STAGES.indexOf(current);
+  const stages = stagesFor(fromPrompt);
+  const currentIndex = stages.indexOf(current);
   return (
     <div className="stepper">
       <div className="stepper-head">
@@ -48,8 +54,8 @@ export function StageStepper({
       >
         <span style={{ width: `${progress}%` }} />
       </div>
-      <ol className="steps">
-        {STAGES.map((s, i) => {
+      <ol className="steps" data-testid="stages">
+        {stages.map((s, i) => {
           const state =
             i < currentIndex || task.status === 'completed'
               ? 'done'

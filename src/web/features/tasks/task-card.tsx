@@ -1,13 +1,11 @@
-import { progressOf, type LibraryEntry } from '../../../contract/index.ts';
+import { progressOf, shownStage, type LibraryEntry } from '../../../contract/index.ts';
+import { madeFromOf } from '../../lib/entry-format.ts';
 import { Link } from '../../ui/link.tsx';
 import { useTask } from '../../api/tasks.ts';
 import './tasks.css';
 
-function title(entry: LibraryEntry) {
-  return entry.prompt
-    ? `“${entry.prompt.slice(0, 40)}${entry.prompt.length > 40 ? '…' : ''}”`
-    : `${entry.images.length} photo${entry.images.length === 1 ? '' : 's'}`;
-}
+/** What the task was made from: the prompt (shortened), the photo's name, or how many photos. */
+const title = (entry: LibraryEntry) => madeFromOf(entry, 8, 40);
 
 /** A compact line for a recent task; a pending one is polled and shows its stage. */
 export function TaskCard({
@@ -26,7 +24,7 @@ export function TaskCard({
   const thumb = entry.images[0]?.upload;
   const line =
     status === 'pending'
-      ? `${t?.progress_stage ?? 'Starting'} · ${progress}%`
+      ? `${t ? shownStage(t.progress_stage, progress, Boolean(entry.prompt?.trim())).label : 'Starting'} · ${progress}%`
       : status === 'completed'
         ? 'Completed'
         : status === 'failed'

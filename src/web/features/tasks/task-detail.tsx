@@ -313,6 +313,7 @@ function TaskShown({
         <StageStepper
           task={t}
           label={`Progress of ${titleOf(e, t)}`}
+          fromPrompt={Boolean(e?.prompt?.trim())}
           endedAt={e && isTerminal(t) ? e.updated_ms / 1000 : null}
         />
       )}
