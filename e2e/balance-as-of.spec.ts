@@ -108,8 +108,10 @@ test('credits spent outside Kiln: the header keeps Kiln’s figure as of the ups
   await expectAccessible(page);
   await shot(page, info, 'as-of-credits-1440');
   await page.setViewportSize(PHONE);
-  // The table follows the new width a moment later.
-  await expect.poll(() => overflowing(page)).toEqual([]);
+  // Nothing scrolls sideways (the chart's visually hidden table is clipped inside its 1 px box).
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+    .toBeLessThanOrEqual(390);
   await shot(page, info, 'as-of-credits-390');
 });
 
