@@ -1,14 +1,6 @@
 import { Link } from '../../ui/link.tsx';
 import { useCredits } from '../../api/account.ts';
-import { formatDateTime, formatNumber, formatTime } from '../../lib/entry-format.ts';
-import { balanceWords } from './balance-words.ts';
-
-/** The page's formats, for the balance's words. */
-export const BALANCE_FORMATS = {
-  number: formatNumber,
-  time: formatTime,
-  dateTime: formatDateTime,
-};
+import { BALANCE_FORMATS, balanceWords } from './balance-words.ts';
 
 /**
  * The balance in the header, as Kiln derives it (decisions 0076, 0100): the figure ("≈" when Kiln
@@ -17,7 +9,8 @@ export const BALANCE_FORMATS = {
  */
 export function BalanceChip() {
   const credits = useCredits();
-  const words = balanceWords(credits.data, Date.now(), BALANCE_FORMATS);
+  // "Today" is the day the answer came: the words stay what they were for that answer.
+  const words = balanceWords(credits.data, credits.dataUpdatedAt, BALANCE_FORMATS);
   return (
     <Link
       href="/credits"

@@ -1,4 +1,5 @@
 import type { Credits } from '../../../contract/index.ts';
+import { formatDateTime, formatNumber, formatTime } from '../../lib/entry-format.ts';
 
 /**
  * How the balance reads wherever it is shown (decision 0100): the figure in the page's number
@@ -19,11 +20,18 @@ export interface BalanceWords {
   detail: string;
 }
 
-export interface Formats {
+interface Formats {
   number: (n: number) => string;
   time: (ms: number) => string;
   dateTime: (ms: number) => string;
 }
+
+/** The page's formats (one number format everywhere), for the balance's words. */
+export const BALANCE_FORMATS: Formats = {
+  number: formatNumber,
+  time: formatTime,
+  dateTime: formatDateTime,
+};
 
 /** "14:02" when `ms` falls on the same local day as `nowMs`, else "5 Jan 2025, 14:02". */
 export function whenWords(ms: number, nowMs: number, f: Pick<Formats, 'time' | 'dateTime'>) {

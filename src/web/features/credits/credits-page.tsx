@@ -17,8 +17,7 @@ import { useModels } from '../../api/tasks.ts';
 import { useCredits } from '../../api/account.ts';
 import { StatusBadge } from '../../ui/status-badge.tsx';
 import { BalanceChart } from './balance-chart.tsx';
-import { BALANCE_FORMATS } from './balance-chip.tsx';
-import { BALANCE_UNKNOWN, balanceWords } from './balance-words.ts';
+import { BALANCE_FORMATS, BALANCE_UNKNOWN, balanceWords } from './balance-words.ts';
 import { Corrections } from './corrections.tsx';
 import { creditCell } from './credit-cell.ts';
 import './credits.css';
@@ -48,16 +47,18 @@ function BalanceSection() {
       failed="The balance could not be loaded"
       className="credits-message"
     >
-      {() => credits.data && <BalanceCards credits={credits.data} />}
+      {() =>
+        credits.data && <BalanceCards credits={credits.data} answeredMs={credits.dataUpdatedAt} />
+      }
     </QueryState>
   );
 }
 
-function BalanceCards({ credits }: { credits: Credits }) {
+function BalanceCards({ credits, answeredMs }: { credits: Credits; answeredMs: number }) {
   const { balance, history, note } = credits;
   const exact = credits.exact !== false;
   const asOfMs = credits.as_of_ms ?? credits.learned_ms;
-  const words = balanceWords(credits, Date.now(), BALANCE_FORMATS);
+  const words = balanceWords(credits, answeredMs, BALANCE_FORMATS);
   return (
     <div className="credits-top">
       <section className="card credits-balance" aria-labelledby="credits-balance-heading">
