@@ -143,7 +143,7 @@ test.describe('Kiln’s server stopped with a real upstream', () => {
     await page.goto(`${kiln!.url}/`);
     // No balance call in the API, no task yet: words, not a dash.
     const chip = page.getByTestId('balance');
-    await expect(chip).toHaveText('◆ Balance after your first task');
+    await expect(chip).toHaveText('◆ Balance · after your first task');
     await expect(chip).toHaveAttribute('title', /appears after your first task finishes/);
     await pickModel(page, 'beta-text');
     await page.getByRole('textbox', { name: 'Prompt' }).fill('a glass buoy sent upstream');

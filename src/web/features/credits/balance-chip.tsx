@@ -22,21 +22,18 @@ export function BalanceChip() {
       <span className="balance-chip__figure">
         <span aria-hidden="true">◆</span>{' '}
         {words.figure === null ? (
-          <span className="muted small">Balance after your first task</span>
+          <span className="muted small">Balance</span>
         ) : (
           <>
             {words.figure} <span className="muted small">credits</span>
           </>
         )}
       </span>
-      {words.asOf && (
-        <>
-          <span className="muted small balance-chip__dot"> · </span>
-          <span className="muted small balance-chip__asof" data-testid="balance-as-of">
-            {words.asOf}
-          </span>
-        </>
-      )}
+      {/* On a phone, under the figure: as of when it was true, or when it appears. */}
+      <span className="muted small balance-chip__dot"> · </span>
+      <span className="muted small balance-chip__asof" data-testid="balance-as-of">
+        {words.asOf ?? 'after your first task'}
+      </span>
     </Link>
   );
 }
