@@ -48,7 +48,8 @@ export default defineConfig({
       MOCK_SPEED: 'fast',
       // A request log line per request would bury the test report; warnings and errors still show.
       LOG_LEVEL: 'warn',
-      MOCK_KEYS: 'tr_demo_kiln:1000,tr_e2e_poor:5,tr_e2e_some:25,tr_e2e_ledger:1000',
+      MOCK_KEYS:
+        'tr_demo_kiln:1000,tr_e2e_poor:5,tr_e2e_some:25,tr_e2e_ledger:1000,tr_e2e_first:1000,tr_e2e_asof:100000',
     },
   },
 });

@@ -133,14 +133,23 @@ export type BalancePoint = z.infer<typeof BalancePointSchema>;
 
 /**
  * `GET /api/credits`: the balance derived from what the upstream stated and every charge and
- * refund since (decision 0076).
+ * refund since (decision 0076), true as of `as_of_ms` as far as Kiln saw (decision 0100).
  */
 export const CreditsSchema = z.object({
-  /** The balance now; null before the upstream has stated any. */
+  /** The balance; null before the upstream (or, in mock mode, the built-in mock) has stated any. */
   balance: z.number().nullable(),
   /** When the upstream stated the figure the balance is derived from. */
   learned_ms: z.number().nullable(),
-  /** True when every charge and refund since then is known exactly. */
+  /**
+   * The moment the balance is true as of: the later of `learned_ms` and the last charge or
+   * refund Kiln saw after it. Credits spent outside Kiln since `learned_ms` are not in it.
+   */
+  as_of_ms: z.number().nullable().optional(),
+  /**
+   * True when every charge and refund that went through Kiln since `learned_ms` is known
+   * exactly. It says nothing of spending outside Kiln (another app with the same key), which
+   * Kiln cannot see until the upstream states a figure again.
+   */
   exact: z.boolean().optional(),
   /** Why the balance is not exact, in a sentence. */
   note: z.string().nullable().optional(),

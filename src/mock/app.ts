@@ -5,7 +5,7 @@ import { apiKeyAuth, type KeyEnv } from './auth.ts';
 import { createTaskEngine, type Generator, type TaskEngine } from './engine.ts';
 import { fetchImage as defaultFetchImage, type ImageFetchPolicy } from './fetch-image.ts';
 import { memoryInputs, type InputFiles } from './inputs.ts';
-import type { KeyGrant } from './keys.ts';
+import { hashKey, type KeyGrant } from './keys.ts';
 import type { ModelFiles } from './model-files.ts';
 import { promptKnowledgeRoutes } from './prompt-knowledge.ts';
 import { createRateLimiter, type RateLimit } from './rate-limit.ts';
@@ -44,6 +44,12 @@ export interface MockApp {
   engine: TaskEngine;
   /** Resolves once keys are granted and left-over tasks resumed. */
   ready: Promise<void>;
+  /**
+   * A key's balance now (undefined for a key the mock does not know). Not part of the API, which
+   * has no balance call: Kiln asks it in-process, in mock mode, to show a balance before the
+   * first task has stated one (issue 32, item 10).
+   */
+  balanceOf(key: string): Promise<number | undefined>;
   close(): Promise<void>;
 }
 
@@ -113,6 +119,10 @@ export function createMockApp(deps: MockAppDeps): MockApp {
     app,
     engine,
     ready,
+    async balanceOf(key) {
+      await ready;
+      return (await deps.store.account(hashKey(key)))?.balance;
+    },
     async close() {
       await ready.catch(() => {});
       await engine.close();

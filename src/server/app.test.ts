@@ -681,6 +681,39 @@ describe('library, archive and credits', () => {
     expect(after.history).toEqual([expect.objectContaining({ balance: 5, task_id: null })]);
   });
 
+  it('in mock mode, shows the mock’s balance for the key before any task states one, as of now', async () => {
+    let now = 1_700_000_000_000;
+    server = await startTestServer({
+      mock: { keys: [{ key: KEY, balance: 1000 }] },
+      statedBalance: true,
+      now: () => now,
+    });
+    const first = CreditsSchema.parse(await (await server.request('/api/credits')).json());
+    expect(first).toMatchObject({
+      balance: 1000,
+      learned_ms: now,
+      as_of_ms: now,
+      exact: true,
+      note: null,
+    });
+    expect(first.history).toEqual([
+      { balance: 1000, learned_ms: now, task_id: null, kind: 'stated', change: null },
+    ]);
+    // A key the mock does not know has no balance to show.
+    const stranger = await server.request('/api/credits', { key: 'tr_someone_else' });
+    expect(CreditsSchema.parse(await stranger.json()).balance).toBeNull();
+    // Once a task states a balance, the ledger is the source again, as of that task.
+    now += 60_000;
+    await server.request(
+      '/api/v1/3d/generations',
+      post({ model: 'beta-text', prompt: 'a', mode: 'sync' }),
+    );
+    const after = CreditsSchema.parse(await (await server.request('/api/credits')).json());
+    expect(after).toMatchObject({ balance: 990, exact: true });
+    expect(after.as_of_ms).toBe(after.learned_ms);
+    expect(after.history.map((h) => h.kind)).toEqual(['stated']);
+  });
+
   it('survives a restart: the library is in the database file', async () => {
     server = await startTestServer();
     const dataDir = server.dataDir;

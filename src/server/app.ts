@@ -166,6 +166,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
       catchUp: catchUp({ upstream: deps.upstream, library, now, log }),
       now,
       ...(storage.exclusive ? { clockMarginMs: 0 } : {}),
+      ...(deps.statedBalance ? { statedBalance: deps.statedBalance } : {}),
     }),
   );
   app.route('/api', optimiser.routes);

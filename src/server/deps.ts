@@ -2,6 +2,7 @@
 import type { Hono } from 'hono';
 import type { ServerLimits } from './config.ts';
 import type { OptimiserOptions } from './optimise/index.ts';
+import type { StatedBalance } from './library/routes.ts';
 import type { Logger } from './ops/logger.ts';
 import type { ProxyTarget } from './proxy/forward.ts';
 import type { Readiness } from './ready.ts';
@@ -34,6 +35,11 @@ export interface ServerDeps {
   ownOrigin?: () => string | undefined;
   /** The built SPA (vite build output); absent in API-only tests. */
   staticDir?: string;
+  /**
+   * A key's balance as the upstream holds it now, where it can be asked: the embedded mock in
+   * mock mode (the API has no balance call). Shown before any task has stated a balance.
+   */
+  statedBalance?: StatedBalance;
   /** Facts the SPA may show: mock mode, the demo key. */
   info: { mode: 'mock' | 'upstream'; demoKey?: string };
   /** The rate limits, the uploads' quota and retention, the proxies believed (config.ts). */

@@ -126,6 +126,8 @@ if (config.UPSTREAM_URL) {
       inProcess: true,
     },
     mock: mockRoot,
+    // Before any task has stated a balance, the mock's own figure for the key (decision 0100).
+    statedBalance: (key) => mock.balanceOf(key),
     // The embedded mock's files are read in-process; any other URL goes through the SSRF guard.
     fetchGlb: async (url) => {
       const u = URL.parse(url);

@@ -43,6 +43,8 @@ export async function startTestServer(
     /** The uploads' limits; the rest are the server's defaults. */
     uploads?: Partial<ServerLimits['uploads']>;
     trustedProxies?: number;
+    /** Ask the mock for a key's balance before any task states one, as mock mode does. */
+    statedBalance?: boolean;
   } & Partial<
     Pick<
       ServerDeps,
@@ -91,6 +93,7 @@ export async function startTestServer(
     ...(options.now ? { now: options.now } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+    ...(options.statedBalance ? { statedBalance: (k: string) => mock.balanceOf(k) } : {}),
     log: (m) => logs.push(m),
   });
   const { app } = server;

@@ -64,6 +64,7 @@ describe('the balance derived from charges, refunds and what the upstream stated
     expect(derive([pending('a', 0, 10)])).toEqual({
       balance: null,
       asOfMs: null,
+      throughMs: null,
       exact: false,
       note: null,
       history: [],
@@ -82,6 +83,21 @@ describe('the balance derived from charges, refunds and what the upstream stated
   it('counts a task still under way, at its model’s price', () => {
     const b = derive([done('a', 0, 10, 990), pending('b', 100, 110, 'gamma')]);
     expect(b).toMatchObject({ balance: 960, exact: true, asOfMs: 10 });
+  });
+
+  it('is true as of the newest thing Kiln saw: the statement, or a charge or refund after it', () => {
+    // Stated at 10; nothing since: as of the statement.
+    expect(derive([done('a', 0, 10, 990)])).toMatchObject({ asOfMs: 10, throughMs: 10 });
+    // Stated at 10, then Kiln charged b (answered at 110): as of that charge, the statement still 10.
+    expect(derive([done('a', 0, 10, 990), pending('b', 100, 110, 'gamma')])).toMatchObject({
+      asOfMs: 10,
+      throughMs: 110,
+    });
+    // A refund seen at 300 after the newest statement (60): as of the refund.
+    expect(derive([failed('f', 0, 10, 200, 300), done('a', 50, 60, 980)])).toMatchObject({
+      asOfMs: 60,
+      throughMs: 300,
+    });
   });
 
   it('puts back the refund of a task that failed after the newest completed charge', () => {

@@ -54,7 +54,16 @@ export interface Balance {
   balance: number | null;
   /** When the upstream stated the figure this one is derived from. */
   asOfMs: number | null;
-  /** True when every charge and refund since that statement is known exactly. */
+  /**
+   * The moment the balance is true as of, as far as Kiln saw (decision 0100): the later of that
+   * statement and the last charge or refund Kiln walked after it. Credits spent outside Kiln
+   * since the statement are not in it: Kiln cannot see them until the upstream states again.
+   */
+  throughMs: number | null;
+  /**
+   * True when every charge and refund Kiln saw since that statement is known exactly: exact
+   * relative to what went through Kiln, as of `throughMs`, never about spending outside it.
+   */
   exact: boolean;
   /** Why it is not exact, in a sentence (null when it is). */
   note: string | null;
@@ -132,7 +141,7 @@ export function deriveBalance(input: LedgerInput): Balance {
     })),
   ].sort((a, b) => a.to - b.to);
   if (observations.length === 0)
-    return { balance: null, asOfMs: null, exact: false, note: null, history: [] };
+    return { balance: null, asOfMs: null, throughMs: null, exact: false, note: null, history: [] };
 
   // A figure reached through a recovery path (a replayed create) proves nothing: its task's charge
   // is known only to lie within a wide window, so it is never an anchor (decision 0091).
@@ -250,14 +259,23 @@ export function deriveBalance(input: LedgerInput): Balance {
     note = `Kiln lost the answer to ${lost === 1 ? 'a create' : `${lost} creates`} (a restart or a time-out), so a charge it cannot see may have happened; the next task makes the balance exact again.`;
   else if (recovered > 0)
     note = `${recovered === 1 ? 'A create was' : `${recovered} creates were`} answered again after a restart: each is counted once, but when its charge happened is not known exactly, so the balance is approximate until the upstream states a newer one (the next task on its own).`;
+  const through = (statedMs: number) => Math.max(statedMs, ...history.map((h) => h.atMs));
   if (!anchor) {
     // Not exact: the ledger from the first figure the upstream stated, whose place among the
     // charges around it is not known.
-    return { balance: value, asOfMs: first.to, exact: false, note, history };
+    return {
+      balance: value,
+      asOfMs: first.to,
+      throughMs: through(first.to),
+      exact: false,
+      note,
+      history,
+    };
   }
   return {
     balance: value,
     asOfMs: anchor.to,
+    throughMs: through(anchor.to),
     exact: missing === 0 && lost === 0 && recovered === 0,
     note,
     history,

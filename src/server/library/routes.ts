@@ -13,7 +13,7 @@ import {
 import { ApiError } from '../../http/index.ts';
 import { readJson } from '../middleware/boundary.ts';
 import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
-import type { OwnerOf } from '../owner-id.ts';
+import { bearerKey, type OwnerOf } from '../owner-id.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import type { IntentStore } from '../storage/intents.ts';
 import type { LibraryRow, LibraryStore } from '../storage/library.ts';
@@ -40,7 +40,15 @@ export interface LibraryRouteDeps {
   catchUp?: CatchUp;
   /** 0 when this process alone writes the database (embedded SQLite): one clock. */
   clockMarginMs?: number;
+  /**
+   * A key's balance as its upstream holds it now, where that can be asked (the embedded mock:
+   * the API has no balance call); used only before any task has stated one (decision 0100).
+   */
+  statedBalance?: StatedBalance;
 }
+
+/** The balance the upstream holds for a key now, or undefined when it cannot say. */
+export type StatedBalance = (apiKey: string) => Promise<number | undefined>;
 
 /**
  * Asks the upstream, with the reader's key, about rows that may be behind it; answers how many
@@ -301,9 +309,28 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
       inFlight > 0
         ? `${inFlight === 1 ? 'A create is' : `${inFlight} creates are`} on the way to the upstream; the balance is exact once ${inFlight === 1 ? 'it is' : 'they are'} answered.`
         : derived.note;
+    // Nothing stated yet: where the upstream can be asked (the embedded mock), its figure now.
+    if (derived.balance === null && deps.statedBalance) {
+      const key = bearerKey(c.req.header('authorization'));
+      const stated = key ? await deps.statedBalance(key).catch(() => undefined) : undefined;
+      if (stated !== undefined) {
+        const body: Credits = {
+          balance: stated,
+          learned_ms: now,
+          as_of_ms: now,
+          exact: true,
+          note: null,
+          history: [
+            { balance: stated, learned_ms: now, task_id: null, kind: 'stated', change: null },
+          ],
+        };
+        return c.json(body, 200, { 'cache-control': 'no-store' });
+      }
+    }
     const body: Credits = {
       balance: derived.balance,
       learned_ms: derived.asOfMs,
+      as_of_ms: derived.throughMs,
       exact: derived.exact && inFlight === 0,
       note: derived.balance === null ? null : note,
       history: derived.history.map((h) => ({

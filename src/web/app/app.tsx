@@ -82,38 +82,42 @@ export function App() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="app-header">
-        <Link href="/" className="brand" aria-label="Kiln, home">
-          <img src="/favicon.svg" alt="" width="22" height="22" /> Kiln
-        </Link>
-        {info.data?.mode === 'mock' && (
-          <span className="badge" title="Generations are made by Kiln’s built-in mock upstream">
-            Demo upstream
-          </span>
-        )}
-        {key && (
-          <>
-            <nav aria-label="Main">
-              {NAV.map((n) => (
-                <Link
-                  key={n.href}
-                  href={n.href}
-                  aria-current={pathname === n.href ? 'page' : undefined}
-                >
-                  {n.label}
-                </Link>
-              ))}
-            </nav>
-            <div className="header-end">
-              <Suspense fallback={<span className="balance-chip">—</span>}>
-                <BalanceChip />
-              </Suspense>
-              <KeyChip />
-            </div>
-          </>
-        )}
-      </header>
-      <ConnectionBanner />
+      {/* The header and the outage banner stick together: the banner is in the viewport, under
+          the header, however far the page scrolls (issue 32, item 5). */}
+      <div className="app-top">
+        <header className="app-header">
+          <Link href="/" className="brand" aria-label="Kiln, home">
+            <img src="/favicon.svg" alt="" width="22" height="22" /> Kiln
+          </Link>
+          {info.data?.mode === 'mock' && (
+            <span className="badge" title="Generations are made by Kiln’s built-in mock upstream">
+              Demo upstream
+            </span>
+          )}
+          {key && (
+            <>
+              <nav aria-label="Main">
+                {NAV.map((n) => (
+                  <Link
+                    key={n.href}
+                    href={n.href}
+                    aria-current={pathname === n.href ? 'page' : undefined}
+                  >
+                    {n.label}
+                  </Link>
+                ))}
+              </nav>
+              <div className="header-end">
+                <Suspense fallback={<span className="balance-chip">—</span>}>
+                  <BalanceChip />
+                </Suspense>
+                <KeyChip />
+              </div>
+            </>
+          )}
+        </header>
+        <ConnectionBanner />
+      </div>
       <div id="main" tabIndex={-1}>
         {/* The viewer needs no key for files from this device. */}
         {!key && route.page !== 'viewer' ? (

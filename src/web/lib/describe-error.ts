@@ -8,6 +8,7 @@ import {
   RateLimitError,
 } from '../../client/index.ts';
 import { LIMITS } from '../../contract/index.ts';
+import { formatNumber } from './entry-format.ts';
 
 export interface ShownError {
   /** Where it belongs: the key, a form field (the API's `param`), or the form as a whole. */
@@ -27,7 +28,7 @@ export function describeError(
   if (err instanceof InsufficientCreditsError) {
     const known =
       context.price != null && context.balance != null
-        ? ` This model costs ${context.price} credits and your balance is ${context.balance}.`
+        ? ` This model costs ${formatNumber(context.price)} credits and your balance is ${formatNumber(context.balance)}.`
         : '';
     const said = /not enough credits/i.test(err.message)
       ? err.message

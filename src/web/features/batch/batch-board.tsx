@@ -6,7 +6,7 @@ import { useKeyScope, queryKeys } from '../../api/query-keys.ts';
 import { useCredits } from '../../api/account.ts';
 import { downloadModelsZip, entryQuery } from '../../api/library.ts';
 import { describeError } from '../../lib/describe-error.ts';
-import { formatTime, promptExcerpt } from '../../lib/entry-format.ts';
+import { formatNumber, formatTime, promptExcerpt } from '../../lib/entry-format.ts';
 import { Link } from '../../ui/link.tsx';
 import { LazyBackgroundPictures } from '../viewer/index.ts';
 import type { BatchView } from './batch-state.ts';
@@ -195,7 +195,7 @@ export function BatchBoard({
   const pausedFor = useSecondsUntil(view.pausedUntil);
   const retryBlocked =
     batch.creditsPerItem !== null && balance !== null && balance < batch.creditsPerItem
-      ? `A task costs ${batch.creditsPerItem} credits; your balance is ${balance}.`
+      ? `A task costs ${formatNumber(batch.creditsPerItem)} credits; your balance is ${formatNumber(balance)}.`
       : null;
 
   const [zip, setZip] = useState<{ state: 'idle' | 'busy' } | { state: 'error'; message: string }>({

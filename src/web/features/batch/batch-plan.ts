@@ -1,6 +1,7 @@
 // What a batch will be before anything is sent: its items (photos or prompts), the models that
 // fit them, its price against the known balance, and why Generate waits when it does. Pure.
 import { LIMITS, type InputKind } from '../../../contract/index.ts';
+import { formatNumber } from '../../lib/entry-format.ts';
 
 /** The most items one batch takes. */
 export const MAX_BATCH = 20;
@@ -29,7 +30,8 @@ export interface PromptList {
   problems: string[];
 }
 
-const count = (n: number) => new Intl.NumberFormat('en').format(n);
+/** The page's one number format. */
+const count = (n: number) => formatNumber(n);
 
 /** A pasted list, one prompt a line: trimmed, empty lines skipped, at most 20, each ≤ the API's limit. */
 export function parsePromptList(text: string): PromptList {

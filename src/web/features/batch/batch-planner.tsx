@@ -4,6 +4,7 @@ import { useDropzone } from 'react-dropzone';
 import { useCredits } from '../../api/account.ts';
 import { FALLBACK_CHOICES, useModels, type ModelChoice } from '../../api/tasks.ts';
 import { checkImageFile } from '../../lib/file-check.ts';
+import { formatNumber } from '../../lib/entry-format.ts';
 import {
   MAX_BATCH,
   blockedReason,
@@ -23,8 +24,7 @@ interface PlannedPhoto {
 }
 
 let photoCounter = 0;
-const credits = (n: number) =>
-  `${new Intl.NumberFormat('en').format(n)} credit${n === 1 ? '' : 's'}`;
+const credits = (n: number) => `${formatNumber(n)} credit${n === 1 ? '' : 's'}`;
 
 /** The photos of the plan: checked by content as they come, previews revoked when they go. */
 function usePlannedPhotos() {

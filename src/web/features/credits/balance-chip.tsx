@@ -1,34 +1,39 @@
 import { Link } from '../../ui/link.tsx';
 import { useCredits } from '../../api/account.ts';
+import { BALANCE_FORMATS, balanceWords } from './balance-words.ts';
 
 /**
- * The balance in the header, as Kiln derives it (decision 0076): exact, or "about" with the
- * reason in its title when Kiln cannot know the exact figure yet.
+ * The balance in the header, as Kiln derives it (decisions 0076, 0100): the figure ("≈" when Kiln
+ * cannot know it exactly) and as of when it was true, the reason in its title; before the first
+ * figure, when it appears.
  */
 export function BalanceChip() {
   const credits = useCredits();
-  const balance = credits.data?.balance;
-  const exact = credits.data?.exact !== false;
-  const about = balance != null && !exact;
+  // "Today" is the day the answer came: the words stay what they were for that answer.
+  const words = balanceWords(credits.data, credits.dataUpdatedAt, BALANCE_FORMATS);
   return (
     <Link
       href="/credits"
       className="balance-chip"
       data-testid="balance"
-      aria-label={
-        balance == null ? 'Credits: not known yet' : `Credits: ${about ? 'about ' : ''}${balance}`
-      }
-      title={
-        balance == null
-          ? 'Kiln learns the balance from the upstream: from the first task that finishes, or a create refused for want of credits.'
-          : about && credits.data?.note
-            ? credits.data.note
-            : undefined
-      }
+      aria-label={words.label}
+      title={words.detail}
     >
-      <span aria-hidden="true">◆</span> {about ? '≈ ' : ''}
-      {balance == null ? '—' : balance.toLocaleString()}{' '}
-      <span className="muted small">credits</span>
+      <span className="balance-chip__figure">
+        <span aria-hidden="true">◆</span>{' '}
+        {words.figure === null ? (
+          <span className="muted small">Balance</span>
+        ) : (
+          <>
+            {words.figure} <span className="muted small">credits</span>
+          </>
+        )}
+      </span>
+      {/* On a phone, under the figure: as of when it was true, or when it appears. */}
+      <span className="muted small balance-chip__dot"> · </span>
+      <span className="muted small balance-chip__asof" data-testid="balance-as-of">
+        {words.asOf ?? 'after your first task'}
+      </span>
     </Link>
   );
 }

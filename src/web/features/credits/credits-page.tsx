@@ -17,6 +17,7 @@ import { useModels } from '../../api/tasks.ts';
 import { useCredits } from '../../api/account.ts';
 import { StatusBadge } from '../../ui/status-badge.tsx';
 import { BalanceChart } from './balance-chart.tsx';
+import { BALANCE_FORMATS, BALANCE_UNKNOWN, balanceWords } from './balance-words.ts';
 import { Corrections } from './corrections.tsx';
 import { creditCell } from './credit-cell.ts';
 import './credits.css';
@@ -46,14 +47,18 @@ function BalanceSection() {
       failed="The balance could not be loaded"
       className="credits-message"
     >
-      {() => credits.data && <BalanceCards credits={credits.data} />}
+      {() =>
+        credits.data && <BalanceCards credits={credits.data} answeredMs={credits.dataUpdatedAt} />
+      }
     </QueryState>
   );
 }
 
-function BalanceCards({ credits }: { credits: Credits }) {
-  const { balance, learned_ms: learnedMs, history, note } = credits;
+function BalanceCards({ credits, answeredMs }: { credits: Credits; answeredMs: number }) {
+  const { balance, history, note } = credits;
   const exact = credits.exact !== false;
+  const asOfMs = credits.as_of_ms ?? credits.learned_ms;
+  const words = balanceWords(credits, answeredMs, BALANCE_FORMATS);
   return (
     <div className="credits-top">
       <section className="card credits-balance" aria-labelledby="credits-balance-heading">
@@ -61,9 +66,7 @@ function BalanceCards({ credits }: { credits: Credits }) {
           Current balance
         </h2>
         {balance == null ? (
-          <p className="credits-unknown">
-            Not known yet — the balance shows after your first generation.
-          </p>
+          <p className="credits-unknown">Not known yet. {BALANCE_UNKNOWN}</p>
         ) : (
           <>
             <p className="credits-amount">
@@ -71,11 +74,12 @@ function BalanceCards({ credits }: { credits: Credits }) {
               <span className="credits-number">{formatNumber(balance)}</span>{' '}
               <span className="credits-unit">credits</span>
             </p>
-            {learnedMs != null && (
-              <p className="muted small credits-asof">
-                {exact ? 'Last stated by the upstream at ' : 'As the upstream stated it at '}
-                <time dateTime={isoDateTime(learnedMs)}>{formatDateTime(learnedMs)}</time>
-                {exact ? ', with every charge and refund since.' : '.'}
+            {asOfMs != null && (
+              <p className="small credits-asof" data-testid="credits-as-of">
+                <strong>
+                  As of <time dateTime={isoDateTime(asOfMs)}>{formatDateTime(asOfMs)}</time>.
+                </strong>{' '}
+                <span className="muted">{words.source}</span>
               </p>
             )}
             {note && <p className="small credits-inexact">{note}</p>}
@@ -83,7 +87,8 @@ function BalanceCards({ credits }: { credits: Credits }) {
         )}
         <p className="muted small credits-note">
           Kiln learns the balance from the upstream’s answers (each finished task says the balance
-          right after its charge) and keeps the ledger of every charge and refund since.
+          right after its charge) and keeps the ledger of every charge and refund made through Kiln
+          since.
         </p>
       </section>
       <section className="card credits-chart" aria-labelledby="credits-chart-heading">

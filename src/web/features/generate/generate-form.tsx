@@ -17,6 +17,7 @@ import {
 } from '../../api/tasks.ts';
 import { describeError, fieldMessage, type ShownError } from '../../lib/describe-error.ts';
 import { takeDraft } from '../../lib/draft.ts';
+import { formatNumber } from '../../lib/entry-format.ts';
 import { MultiViewInput, SingleImageInput } from './image-inputs.tsx';
 import { ModelPicker } from './model-picker.tsx';
 import { PromptInput, usePromptVerdictNow } from './prompt-input.tsx';
@@ -210,7 +211,7 @@ export function GenerateForm({
           <p>
             <strong>{model.id}</strong> costs {model.credits} credits; your balance is{' '}
             {balanceExact ? '' : 'about '}
-            {balance.toLocaleString()}: {shortBy.toLocaleString()} short.
+            {formatNumber(balance)}: {formatNumber(shortBy)} short.
           </p>
           {affordable.length > 0 ? (
             <p className="shortfall-choices">
@@ -228,7 +229,7 @@ export function GenerateForm({
             </p>
           ) : (
             <p>
-              No model costs {balance.toLocaleString()} credits or less. Add credits to your account
+              No model costs {formatNumber(balance)} credits or less. Add credits to your account
               with the provider of your API key, then come back.
             </p>
           )}
@@ -251,7 +252,9 @@ export function GenerateForm({
         </button>
         <span id="price-note" className="muted small">
           {model.credits !== null ? `${model.credits} credits` : ''}
-          {credits.data?.balance != null ? ` · balance ${credits.data.balance}` : ''}
+          {credits.data?.balance != null
+            ? ` · balance ${credits.data.exact === false ? 'about ' : ''}${formatNumber(credits.data.balance)}`
+            : ''}
         </span>
       </div>
     </form>

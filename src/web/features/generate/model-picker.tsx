@@ -1,4 +1,5 @@
 import type { ModelChoice } from '../../api/tasks.ts';
+import { formatNumber } from '../../lib/entry-format.ts';
 
 const KIND_LABEL = { image: 'One photo', multiview: '2–4 photos', text: 'Text prompt' } as const;
 
@@ -60,5 +61,5 @@ export function cannotAfford(
   balance: number | null,
 ): string | null {
   if (balance === null || model.credits === null || model.credits <= balance) return null;
-  return `Needs ${model.credits} credits; you have ${balance}.`;
+  return `Needs ${formatNumber(model.credits)} credits; you have ${formatNumber(balance)}.`;
 }

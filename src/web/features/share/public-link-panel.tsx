@@ -4,6 +4,8 @@ import { copyText } from '../../lib/copy-text.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { formatDateTime } from '../../lib/entry-format.ts';
 import { useAskFirst } from '../../ui/use-ask-first.ts';
+import { onlyOnThisComputer } from './reach.ts';
+import { ThisComputerOnly } from './this-computer-only.tsx';
 import './public-link.css';
 
 /** A running create or revoke: its action, whether it is under way, and how it failed. */
@@ -133,6 +135,7 @@ export function PublicLinkPanel({
             </button>
             {openInRow && open}
           </div>
+          {onlyOnThisComputer(share.url) && <ThisComputerOnly />}
           {extra?.({ open, say })}
           <p className="muted small">Shared since {formatDateTime(share.created_ms)}.</p>
           {confirming ? (

@@ -11,6 +11,7 @@ import { Modal } from '../../ui/modal.tsx';
 import { loadUsdzMaker } from '../viewer/index.ts';
 import { PublicLinkPanel } from './public-link-panel.tsx';
 import { QrCode } from './qr-code.tsx';
+import { onlyOnThisComputer } from './reach.ts';
 import './share.css';
 
 /** What the share dialog needs to know of a model: which task, and what to call it. */
@@ -43,6 +44,8 @@ export default function ShareDialog({
   const revoke = useRevokeShare(target.id);
   const usdz = useUploadShareUsdz(target.id);
   const share = link.data;
+  // A loopback link (the default HOST, no PUBLIC_URL): said by the panel, and no QR code offered.
+  const local = share ? onlyOnThisComputer(share.url) : false;
 
   // A link without its USDZ (just made, or made where the file could not be): this browser makes
   // it from the link's GLB with the viewer's export and sends it, for AR Quick Look on iPhone and
@@ -111,15 +114,20 @@ export default function ShareDialog({
             share && (
               <>
                 <div className="share-dialog__phone">
-                  <QrCode
-                    text={share.url}
-                    label={`QR code of the link to ${target.title}`}
-                    size={136}
-                  />
+                  {/* A loopback link opens on this computer only: no code for a phone's camera. */}
+                  {!local && (
+                    <QrCode
+                      text={share.url}
+                      label={`QR code of the link to ${target.title}`}
+                      size={136}
+                    />
+                  )}
                   <div className="share-dialog__phone-text">
-                    <p className="small">
-                      <strong>On a phone:</strong> point its camera at the code to open the page.
-                    </p>
+                    {!local && (
+                      <p className="small">
+                        <strong>On a phone:</strong> point its camera at the code to open the page.
+                      </p>
+                    )}
                     {share.usdz_url ? (
                       <p className="muted small" data-testid="share-ar-status">
                         Its page offers “View in AR” on iPhone, iPad and Android.

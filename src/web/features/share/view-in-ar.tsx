@@ -5,6 +5,8 @@ import { useId, useState } from 'react';
 import type { PublicShare } from '../../../contract/index.ts';
 import { arViewerOf, sceneViewerIntent, type ArViewer } from './ar-links.ts';
 import { QrCode } from './qr-code.tsx';
+import { onlyOnThisComputer } from './reach.ts';
+import { ThisComputerOnly } from './this-computer-only.tsx';
 
 /** A cube in a corner frame, the usual sign for AR (drawn here, in currentColor). */
 function ArIcon() {
@@ -93,11 +95,21 @@ export function ViewInAr({
       <div id={panelId} className="share-ar__panel" hidden={!phone}>
         {phone && (
           <>
-            <QrCode text={model.url} label={`QR code of the link to ${model.title}`} size={144} />
-            <p className="small muted">
-              Point a phone’s camera at the code to open this page there: on an iPhone, iPad or
-              Android phone, “View in AR” puts the model in the room.
-            </p>
+            {onlyOnThisComputer(model.url) ? (
+              <ThisComputerOnly />
+            ) : (
+              <>
+                <QrCode
+                  text={model.url}
+                  label={`QR code of the link to ${model.title}`}
+                  size={144}
+                />
+                <p className="small muted">
+                  Point a phone’s camera at the code to open this page there: on an iPhone, iPad or
+                  Android phone, “View in AR” puts the model in the room.
+                </p>
+              </>
+            )}
           </>
         )}
       </div>

@@ -11,7 +11,7 @@ import { requestFor } from '../../lib/request-memory.ts';
 import { newIdempotencyKey, useCreateTask, useModels, useTask } from '../../api/tasks.ts';
 import { useLibraryEntry, useUnhideTask, useKeepThumbnail } from '../../api/library.ts';
 import { glbFileName } from '../../lib/file-name.ts';
-import { archiveNote } from '../../lib/entry-format.ts';
+import { archiveNote, formatNumber } from '../../lib/entry-format.ts';
 import { LazyModelViewer, viewerHref } from '../viewer/index.ts';
 import { CompareWith } from './compare-with.tsx';
 import { StageStepper } from './stage-stepper.tsx';
@@ -185,12 +185,13 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
         <dl className="usage">
           <div>
             <dt>Credits used</dt>
-            <dd>{task.usage?.credits_consumed ?? entry?.credits_consumed ?? '—'}</dd>
+            <dd>{orDash(task.usage?.credits_consumed ?? entry?.credits_consumed)}</dd>
           </div>
           <div>
-            <dt>Remaining</dt>
+            {/* The balance right after this task's charge, not now (the header says now). */}
+            <dt>Remaining after this task</dt>
             <dd data-testid="credits-remaining">
-              {task.usage?.credits_remaining ?? entry?.credits_remaining ?? '—'}
+              {orDash(task.usage?.credits_remaining ?? entry?.credits_remaining)}
             </dd>
           </div>
         </dl>
@@ -417,4 +418,9 @@ function TaskInput({ entry }: { entry: LibraryEntry }) {
       ))}
     </ul>
   );
+}
+
+/** A figure in the page's number format, or a dash when it is not known. */
+function orDash(n: number | null | undefined): string {
+  return n == null ? '—' : formatNumber(n);
 }
