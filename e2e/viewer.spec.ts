@@ -21,6 +21,7 @@ import {
   pixels,
   press,
   settle,
+  shot,
   useKey,
 } from './helpers.ts';
 
@@ -268,6 +269,38 @@ test.describe('viewer', () => {
     await open(page, 'rigged');
     await expect(facts.locator('[data-fact=dimensions] dd')).toContainText('1.80 m');
     await expect(facts.locator('[data-fact=framed-size]')).toHaveCount(0);
+  });
+
+  test('says the posed size of a Mixamo-style character whose skinned vertices are compressed', async ({
+    page,
+  }, info) => {
+    test.setTimeout(150_000);
+    // character.glb: one skin (no `skeleton`) shared by two meshes under an armature scaled 0.01,
+    // bound in a T-pose (1.6 m wide), saved arms down, Draco-compressed. The facts once said
+    // "no geometry" for it; its size as posed in the file is measured on its decoded vertices.
+    for (const [width, height] of [
+      [1440, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto('/viewer');
+      const viewer = viewerOf(page);
+      await open(page, 'character');
+      await expectRenderedModel(viewer);
+      await press(viewer, 'i');
+      const facts = viewer.getByTestId('viewer-facts');
+      const size = facts.locator('[data-fact=dimensions]');
+      await expect(size.locator('dt')).toHaveText('Size (W × H × D), as posed in the file');
+      await expect(size.locator('dd')).toHaveText('50.0 cm × 1.80 m × 20.0 cm');
+      await expect(facts.locator('[data-fact=triangles] dd')).toHaveText('72');
+      await expect(facts.locator('[data-fact=animations] dd')).toContainText('Idle');
+      // Its first clip stays within that box: no second, framed size.
+      await expect(facts.locator('[data-fact=framed-size]')).toHaveCount(0);
+      await size.scrollIntoViewIfNeeded();
+      expect(await overflowing(page)).toEqual([]);
+      await shot(page, info, `character-facts-${width}`);
+    }
+    await expectAccessible(page);
   });
 
   test('frames a rigged figure whole in each half of the compare view too', async ({

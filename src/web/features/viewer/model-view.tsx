@@ -27,6 +27,11 @@ export interface ModelInfo {
    * skinned model beyond the box it has as posed in the file; null when the two are the same.
    */
   motionSize: [number, number, number] | null;
+  /**
+   * A skinned model's size (W × H × D) as posed in the file, measured on its decoded vertices
+   * where its joints put them; null for a model with no skinned mesh.
+   */
+  posedSize: [number, number, number] | null;
 }
 
 export interface ModelProps {
@@ -78,7 +83,7 @@ function LoadedModelView({
   // A copy per viewer (sharing geometry, materials and textures): an object has one parent, and
   // the looks swap materials on this copy's meshes only.
   const object = useMemo(() => cloneObject(model.gltf.scene), [model]);
-  const { unit, size, motion } = useMemo(() => {
+  const { unit, size, motion, posed } = useMemo(() => {
     // A skinned mesh keeps the box it first computes (Bounds' fit and "Reset view" read it): make
     // it now, with every joint in place (not whenever it is first asked for, with the joints
     // moved by the centring), and wide enough for every pose its clips take it to.
@@ -91,6 +96,7 @@ function LoadedModelView({
       unit,
       size: raw.multiplyScalar(unit),
       motion: fitted ? motionSize(fitted) : null,
+      posed: fitted ? fitted.rest.getSize(new Vector3()).toArray() : null,
     };
   }, [object, model]);
   useEffect(() => {
@@ -105,8 +111,9 @@ function LoadedModelView({
         model,
         clips: model.gltf.animations.map((c, i) => c.name || `Clip ${i + 1}`),
         motionSize: motion,
+        posedSize: posed,
       }),
-    [model, onLoaded, motion],
+    [model, onLoaded, motion, posed],
   );
 
   const { look, wireframe } = settings;

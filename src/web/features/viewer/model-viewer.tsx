@@ -391,7 +391,11 @@ export default function ModelViewer({
         )}
         {settings.facts && model && (
           <Suspense fallback={<p className="muted small">Reading the file…</p>}>
-            <FactsPanel bytes={model.model.bytes} motionSize={model.motionSize} />
+            <FactsPanel
+              bytes={model.model.bytes}
+              motionSize={model.motionSize}
+              posedSize={model.posedSize}
+            />
           </Suspense>
         )}
         <figcaption id={captionId} className="visually-hidden">
