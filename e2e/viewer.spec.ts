@@ -48,6 +48,26 @@ async function save(viewer: Locator, item: string): Promise<{ download: Download
   return { download, bytes: readFileSync(await download.path()) };
 }
 
+/** "STL for slicers…": the dialog asks the printed height; `height` typed, then Save STL. */
+async function saveSlicerStl(
+  viewer: Locator,
+  height: string,
+): Promise<{ download: Download; bytes: Buffer }> {
+  const page = viewer.page();
+  const menu = viewer.locator('details.model-viewer__menu');
+  if (!(await menu.evaluate((d) => (d as HTMLDetailsElement).open)))
+    await menu.locator('summary').click();
+  await menu.getByRole('button', { name: 'STL for slicers (mm, Z up)…', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'STL for slicers' });
+  await dialog.getByLabel('Printed height (mm)').fill(height);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByRole('button', { name: 'Save STL' }).click(),
+  ]);
+  await expect(dialog).toBeHidden();
+  return { download, bytes: readFileSync(await download.path()) };
+}
+
 function boxOf(min: number[], max: number[]) {
   return new Box3(new Vector3(...min), new Vector3(...max));
 }
@@ -423,18 +443,18 @@ test.describe('viewer', () => {
     geometry.computeBoundingBox();
     expectBoxClose(geometry.boundingBox!, bounds);
 
-    // For slicers: millimetres, Z up, resting on the bed, and a header that says so.
-    const zUp = await save(viewer, 'STL for slicers (mm, Z up)');
+    // For slicers: millimetres, Z up, resting on the bed, at the height asked for (the test below).
+    const zUp = await saveSlicerStl(viewer, '250');
     expect(zUp.download.suggestedFilename()).toBe('meshopt-mm-z-up.stl');
     expect(zUp.bytes.subarray(0, 80).toString('latin1')).toMatch(
-      /^Kiln STL: millimetres, Z up, on Z=0; [\d.]+ x [\d.]+ x [\d.]+ mm/,
+      /^Kiln STL: millimetres, Z up, on Z=0; [\d.]+ x [\d.]+ x 250\.0 mm/,
     );
     const up = new STLLoader().parse(new Uint8Array(zUp.bytes).buffer);
     up.computeBoundingBox();
     const size = up.boundingBox!.getSize(new Vector3());
     const source = bounds.getSize(new Vector3());
-    expect(size.z).toBeCloseTo(source.y * 1000, 0);
-    expect(size.y).toBeCloseTo(source.z * 1000, 0);
+    expect(size.z).toBeCloseTo(250, 1);
+    expect(size.y).toBeCloseTo((source.z / source.y) * 250, 0);
     expect(up.boundingBox!.min.z).toBeCloseTo(0, 2);
 
     const usdz = await save(viewer, 'USDZ (AR Quick Look)');
@@ -469,6 +489,50 @@ test.describe('viewer', () => {
       .raw()
       .toBuffer();
     expect(darkClear[3]).toBe(0);
+  });
+
+  test('STL for slicers asks the printed height first, as Optimise → 3D print does', async ({
+    page,
+  }, info) => {
+    test.setTimeout(120_000);
+    for (const [width, height] of [
+      [1440, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto('/viewer');
+      const viewer = viewerOf(page);
+      await open(page, 'rigged');
+      const menu = viewer.locator('details.model-viewer__menu');
+      await menu.locator('summary').click();
+      await menu.getByRole('button', { name: 'STL for slicers (mm, Z up)…', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'STL for slicers' });
+      const input = dialog.getByLabel('Printed height (mm)');
+      // The same default as 3D print, focused, and the size it would be at the file's own scale.
+      await expect(input).toBeFocused();
+      await expect(input).toHaveValue('100');
+      await expect(dialog).toContainText('it would be 1,800 mm tall');
+      // Bad input is refused by name, before any file is made.
+      await input.fill('0');
+      await dialog.getByRole('button', { name: 'Save STL' }).click();
+      await expect(dialog.locator('.error')).toHaveText(
+        'height_mm must be from 1 to 5,000 millimetres.',
+      );
+      await expect(input).toHaveAttribute('aria-invalid', 'true');
+      expect(await overflowing(page)).toEqual([]);
+      await shot(page, info, `stl-dialog-${width}`);
+      await expectAccessible(page);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+    }
+    const stl = await saveSlicerStl(viewerOf(page), '180');
+    const up = new STLLoader().parse(new Uint8Array(stl.bytes).buffer);
+    up.computeBoundingBox();
+    // The 1.8 m figure, 180 mm tall: 50 mm wide and 30 mm deep (it follows the height).
+    const size = up.boundingBox!.getSize(new Vector3());
+    expect(size.z).toBeCloseTo(180, 1);
+    expect(size.x).toBeCloseTo(50, 1);
+    expect(size.y).toBeCloseTo(30, 1);
   });
 
   test('frees GPU memory: after 20 models the renderer is back at its baseline', async ({

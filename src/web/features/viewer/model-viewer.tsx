@@ -42,6 +42,7 @@ import './viewer.css';
 const FactsPanel = lazy(() => import('./facts-panel.tsx'));
 // With the muxer and the GIF encoder: fetched when "Turntable…" is first chosen.
 const TurntableDialog = lazy(() => import('./turntable/turntable-dialog.tsx'));
+const StlDialog = lazy(() => import('./stl-dialog.tsx'));
 
 export interface ModelViewerProps {
   /** Where the GLB is (same origin, or an object URL); null shows an empty viewer to drop into. */
@@ -169,6 +170,8 @@ export default function ModelViewer({
   const handle = useRef<ViewHandle | null>(null);
   const figure = useRef<HTMLElement>(null);
   const [turning, setTurning] = useState(false);
+  /** "STL for slicers…" is asking the printed height; with the model's height at file scale. */
+  const [slicing, setSlicing] = useState<{ fileHeightMm: number | null } | null>(null);
 
   // The gallery's picture of `url`'s model: once per URL, when first settled in the default look
   // (the exposure and the shadow as they start; the background and grid are left out anyway).
@@ -245,7 +248,12 @@ export default function ModelViewer({
           );
           return;
         }
-        const { exportModel, exportFileNameFor } = await import('./export/export-model.ts');
+        const { exportModel, exportFileNameFor, fileHeightMm } =
+          await import('./export/export-model.ts');
+        if (what === 'stl-z-up') {
+          setSlicing({ fileHeightMm: fileHeightMm(model.model.gltf.scene) });
+          return;
+        }
         const blob = await exportModel(what, model.model.gltf.scene);
         downloadBlob(blob, exportFileNameFor(what, name));
         setNotice(null);
@@ -404,6 +412,19 @@ export default function ModelViewer({
         </figcaption>
       </figure>
       {/* Beside the figure, not in it: keys typed in the dialog are not the viewer's shortcuts. */}
+      {slicing && model && (
+        <Suspense fallback={null}>
+          <StlDialog
+            fileHeightMm={slicing.fileHeightMm}
+            onSave={async (heightMm) => {
+              const { exportModel, exportFileNameFor } = await import('./export/export-model.ts');
+              const blob = await exportModel('stl-z-up', model.model.gltf.scene, { heightMm });
+              downloadBlob(blob, exportFileNameFor('stl-z-up', name));
+            }}
+            onClose={() => setSlicing(null)}
+          />
+        </Suspense>
+      )}
       {turning && (
         <Suspense fallback={null}>
           <TurntableDialog

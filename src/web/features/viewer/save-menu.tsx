@@ -8,7 +8,8 @@ const SAVE_ITEMS = [
   { what: 'glb', label: 'Original GLB', needs: 'model' },
   { what: 'obj', label: 'OBJ', needs: 'model' },
   { what: 'stl', label: 'STL (binary)', needs: 'model' },
-  { what: 'stl-z-up', label: 'STL for slicers (mm, Z up)', needs: 'model' },
+  // Asks the printed height first (a glTF metre would be a 1,000 mm print).
+  { what: 'stl-z-up', label: 'STL for slicers (mm, Z up)…', needs: 'model' },
   { what: 'usdz', label: 'USDZ (AR Quick Look)', needs: 'model' },
 ] as const;
 export type SaveWhat = (typeof SAVE_ITEMS)[number]['what'];
