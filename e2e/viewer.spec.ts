@@ -48,6 +48,28 @@ async function save(viewer: Locator, item: string): Promise<{ download: Download
   return { download, bytes: readFileSync(await download.path()) };
 }
 
+/** "Screenshot (PNG)…": a size and a background chosen, then Save PNG. */
+async function saveScreenshot(
+  viewer: Locator,
+  size: string,
+  background: string,
+): Promise<{ download: Download; bytes: Buffer }> {
+  const page = viewer.page();
+  const menu = viewer.locator('details.model-viewer__menu');
+  if (!(await menu.evaluate((d) => (d as HTMLDetailsElement).open)))
+    await menu.locator('summary').click();
+  await menu.getByRole('button', { name: 'Screenshot (PNG)…', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Screenshot' });
+  await dialog.getByRole('radio', { name: new RegExp(`^${size} `) }).check();
+  await dialog.getByRole('radio', { name: background }).check();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByRole('button', { name: 'Save PNG' }).click(),
+  ]);
+  await expect(dialog).toBeHidden();
+  return { download, bytes: readFileSync(await download.path()) };
+}
+
 /** "STL for slicers…": the dialog asks the printed height; `height` typed, then Save STL. */
 async function saveSlicerStl(
   viewer: Locator,
@@ -401,10 +423,10 @@ test.describe('viewer', () => {
     await page.screenshot({ path: info.outputPath('facts.png'), fullPage: true });
   });
 
-  test('exports re-import: original GLB, OBJ, STL (Z up too), USDZ and PNG screenshots', async ({
+  test('exports re-import: original GLB, OBJ, STL (Z up too), USDZ and PNG screenshots in several sizes', async ({
     page,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await page.goto('/viewer');
     const viewer = viewerOf(page);
     await open(page, 'meshopt');
@@ -466,32 +488,80 @@ test.describe('viewer', () => {
       'the texture travels with it',
     ).toBe(true);
 
-    const shot = await save(viewer, 'Screenshot (PNG)');
+    // Screenshots: as shown, the stage as seen behind the model (the page's gradient under the
+    // transparent canvas), unlike the transparent one; 1080p and square at their own sizes.
+    const canvas = await viewer.locator('canvas').evaluate((c) => {
+      const { width, height } = c as HTMLCanvasElement;
+      return { width, height };
+    });
+    const shot = await saveScreenshot(viewer, 'As shown', 'The stage, as seen');
     expect(shot.download.suggestedFilename()).toBe('meshopt.png');
-    const clear = await save(viewer, 'Screenshot, transparent background');
+    const clear = await saveScreenshot(viewer, 'As shown', 'Transparent (the model alone)');
+    expect(clear.download.suggestedFilename()).toBe('meshopt-transparent.png');
+    expect(Buffer.compare(shot.bytes, clear.bytes), 'the two differ').not.toBe(0);
     const meta = await sharp(clear.bytes).metadata();
     expect(meta.format).toBe('png');
     expect(meta.hasAlpha).toBe(true);
-    const { data, info } = await sharp(clear.bytes).raw().toBuffer({ resolveWithObject: true });
+    expect([meta.width, meta.height]).toEqual([canvas.width, canvas.height]);
+    const { data } = await sharp(clear.bytes).raw().toBuffer({ resolveWithObject: true });
     expect(data[3], 'the corner is transparent').toBe(0);
     const stats = await sharp(clear.bytes).stats();
     expect(stats.channels[3]!.max, 'the model is opaque').toBe(255);
-    expect(info.width).toBeGreaterThan(100);
+    const staged = await sharp(shot.bytes).ensureAlpha().raw().toBuffer();
+    expect(staged[3], 'the stage is painted in the corner').toBe(255);
+    expect(staged[0], 'in the page’s light stage colour').toBeGreaterThan(200);
+    for (const [size, width, height] of [
+      ['1080p', 1920, 1080],
+      ['Square', 2048, 2048],
+    ] as const) {
+      const big = await saveScreenshot(viewer, size, 'The stage, as seen');
+      expect(big.download.suggestedFilename()).toBe(`meshopt-${size.toLowerCase()}.png`);
+      const bigMeta = await sharp(big.bytes).metadata();
+      expect([bigMeta.width, bigMeta.height]).toEqual([width, height]);
+      // The model is in it, whole: its pixels differ from the stage's, and not at the edges.
+      const small = await sharp(big.bytes)
+        .removeAlpha()
+        .resize(64, 64, { fit: 'fill' })
+        .raw()
+        .toBuffer();
+      const stage = [small[0]!, small[1]!, small[2]!];
+      const edge = (i: number) => {
+        const [x, y] = [i % 64, Math.floor(i / 64)];
+        return x === 0 || y === 0 || x === 63 || y === 63;
+      };
+      let model = 0;
+      for (let i = 0; i < 64 * 64; i++) {
+        const d =
+          Math.abs(small[3 * i]! - stage[0]!) +
+          Math.abs(small[3 * i + 1]! - stage[1]!) +
+          Math.abs(small[3 * i + 2]! - stage[2]!);
+        if (d > 60) {
+          model++;
+          expect(edge(i), `${size}: the model is not cut at the edge`).toBe(false);
+        }
+      }
+      expect(model, `${size}: the model is drawn`).toBeGreaterThan(40);
+    }
 
-    // With a background colour, the normal screenshot has it; the transparent one still not.
+    // With a background colour, the stage screenshot has it; the transparent one still not.
     await viewer.getByRole('combobox', { name: 'Background' }).selectOption('dark');
-    const darkShot = await sharp((await save(viewer, 'Screenshot (PNG)')).bytes)
+    const darkShot = await sharp(
+      (await saveScreenshot(viewer, 'As shown', 'The stage, as seen')).bytes,
+    )
+      .ensureAlpha()
       .raw()
       .toBuffer();
     expect(darkShot[3]).toBe(255);
     expect(darkShot[0]!).toBeLessThan(60);
-    const darkClear = await sharp((await save(viewer, 'Screenshot, transparent background')).bytes)
+    const darkClear = await sharp(
+      (await saveScreenshot(viewer, 'As shown', 'Transparent (the model alone)')).bytes,
+    )
       .raw()
       .toBuffer();
     expect(darkClear[3]).toBe(0);
   });
 
-  test('STL for slicers asks the printed height first, as Optimise → 3D print does', async ({
+  test('STL for slicers asks the printed height first (as Optimise → 3D print does), Screenshot the size', async ({
     page,
   }, info) => {
     test.setTimeout(120_000);
@@ -524,6 +594,27 @@ test.describe('viewer', () => {
       await expectAccessible(page);
       await page.keyboard.press('Escape');
       await expect(dialog).toBeHidden();
+
+      // The screenshot dialog: four sizes, two backgrounds, in reach at both widths.
+      await menu.locator('summary').click();
+      await menu.getByRole('button', { name: 'Screenshot (PNG)…', exact: true }).click();
+      const pictures = page.getByRole('dialog', { name: 'Screenshot' });
+      await expect(pictures.getByRole('radio')).toHaveCount(6);
+      for (const label of [
+        /^As shown \d+ × \d+$/,
+        '1080p 1920 × 1080',
+        '4K 3840 × 2160',
+        'Square 2048 × 2048',
+      ])
+        await expect(pictures.getByRole('radio', { name: label })).toBeVisible();
+      await expect(pictures.getByRole('radio', { name: /^As shown/ })).toBeChecked();
+      await expect(pictures.getByRole('radio', { name: 'The stage, as seen' })).toBeChecked();
+      await expect(pictures.getByRole('button', { name: 'Save PNG' })).toBeFocused();
+      expect(await overflowing(page)).toEqual([]);
+      await shot(page, info, `screenshot-dialog-${width}`);
+      await expectAccessible(page);
+      await page.keyboard.press('Escape');
+      await expect(pictures).toBeHidden();
     }
     const stl = await saveSlicerStl(viewerOf(page), '180');
     const up = new STLLoader().parse(new Uint8Array(stl.bytes).buffer);
