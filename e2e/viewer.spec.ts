@@ -313,6 +313,27 @@ test.describe('viewer', () => {
     await expect(facts.locator('[data-fact=framed-size]')).toHaveCount(0);
   });
 
+  test('nothing covers a drawn model: the loading overlay goes, even while auto-rotate turns it', async ({
+    page,
+  }, info) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/viewer');
+    const viewer = viewerOf(page);
+    const overlay = viewer.locator('.model-viewer__loading');
+    await open(page, 'draco');
+    await expect(overlay).toHaveCount(0);
+    // A camera that never rests: the next model is still ready, with nothing over it.
+    await press(viewer, 'a');
+    await expect(viewer.getByRole('button', { name: 'Auto-rotate' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await open(page, 'meshopt');
+    await expect(overlay).toHaveCount(0);
+    await expectRenderedModel(viewer);
+    await shot(page, info, 'auto-rotate-ready-1440');
+  });
+
   test('says the posed size of a Mixamo-style character whose skinned vertices are compressed', async ({
     page,
   }, info) => {

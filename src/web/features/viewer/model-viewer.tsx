@@ -370,6 +370,7 @@ export default function ModelViewer({
                   onReady={lifecycle.onReady}
                   onError={lifecycle.onError}
                   onLoaded={lifecycle.onLoaded}
+                  onFirstFrame={lifecycle.onFirstFrame}
                   handleRef={handle}
                   cameraLink={cameraLink}
                 />
@@ -378,6 +379,7 @@ export default function ModelViewer({
           ) : null}
           <StageOverlays
             state={state}
+            drawn={lifecycle.drawn}
             lost={lifecycle.lost}
             percent={lifecycle.percent}
             dragging={isDragActive}
