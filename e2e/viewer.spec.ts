@@ -334,6 +334,40 @@ test.describe('viewer', () => {
     await shot(page, info, 'auto-rotate-ready-1440');
   });
 
+  test('leaves room under a model: the near edge of a box-like base does not touch the bottom', async ({
+    page,
+  }, info) => {
+    // animated.glb: a red cube, paused; a box-like base seen from above and in front, as a
+    // diorama's (LittlestTokyo's) is, whose near corners come lowest on screen.
+    for (const [width, height] of [
+      [1440, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto('/viewer');
+      const viewer = viewerOf(page);
+      await open(page, 'animated');
+      await viewer.getByRole('button', { name: 'Pause' }).click();
+      await settle(page);
+      // The cube's rows in the canvas (160 × 120): all of it in view, with room below.
+      const raw = await pixels(viewer);
+      const rows: number[] = [];
+      for (let y = 0; y < 120; y++)
+        for (let x = 0; x < 160; x++) {
+          const i = (y * 160 + x) * 3;
+          const [r, g, b] = [raw[i]!, raw[i + 1]!, raw[i + 2]!];
+          if (r > 60 && r > 2 * g && r > 2 * b) {
+            rows.push(y);
+            break;
+          }
+        }
+      await shot(page, info, `box-model-${width}`);
+      expect(rows.length, 'the model is drawn').toBeGreaterThan(20);
+      expect(Math.max(...rows), `${width}: room under the model`).toBeLessThan(114);
+      expect(Math.min(...rows), `${width}: room over the model`).toBeGreaterThan(6);
+    }
+  });
+
   test('says the posed size of a Mixamo-style character whose skinned vertices are compressed', async ({
     page,
   }, info) => {

@@ -7,6 +7,7 @@ import { clone as cloneObject } from 'three/examples/jsm/utils/SkeletonUtils.js'
 import { Animation } from './animation.tsx';
 import type { CameraLink } from './camera-link.ts';
 import { fitSkinnedBounds, motionSize } from './clip-bounds.ts';
+import { fitMargin } from './framing.ts';
 import { LinkedCamera } from './linked-camera.tsx';
 import { isDark } from './lighting.tsx';
 import { acquire, loadModel, release, type LoadedModel } from './loaders.ts';
@@ -15,8 +16,6 @@ import { ReadySignal } from './ready-signal.tsx';
 import { backgroundColor, type ViewerSettings } from './settings.ts';
 import { ViewControls } from './view-controls.tsx';
 import type { ViewHandle } from './view-handle.ts';
-
-const FIT_MARGIN = 1.2;
 
 /** What a loaded model tells the DOM side. */
 export interface ModelInfo {
@@ -99,6 +98,10 @@ function LoadedModelView({
       posed: fitted ? fitted.rest.getSize(new Vector3()).toArray() : null,
     };
   }, [object, model]);
+  // Room under (and around) every model: more than Bounds' own for a wide, flat one.
+  const fov = useThree((s) => (s.camera as { fov?: number }).fov ?? 35);
+  const aspect = useThree((s) => s.size.width / Math.max(1, s.size.height));
+  const margin = useMemo(() => fitMargin(size, fov, aspect), [size, fov, aspect]);
   useEffect(() => {
     acquire(model);
     return () => release(model);
@@ -138,7 +141,7 @@ function LoadedModelView({
 
   return (
     <>
-      <Bounds fit clip observe margin={FIT_MARGIN} maxDuration={0.6}>
+      <Bounds fit clip observe margin={margin} maxDuration={0.6}>
         <group scale={unit}>
           <Center>
             <primitive object={object} />
