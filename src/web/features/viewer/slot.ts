@@ -18,7 +18,7 @@ export interface UrlSlot {
  * A library entry's model named by its id: the library gives its file's address (a fresh signed
  * one) to a signed-in user; `url` is the address an older link carried beside the id, if any.
  */
-export interface EntrySlot {
+interface EntrySlot {
   kind: 'entry';
   taskId: string;
   url: string | null;
