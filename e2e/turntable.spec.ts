@@ -442,7 +442,7 @@ test("offered on the result and to the share page's owner, not to its visitors",
   const shown = guest.getByTestId('model-viewer');
   await expect(shown).toHaveAttribute('data-state', 'ready', { timeout: 45_000 });
   await shown.locator('details.model-viewer__menu summary').click();
-  await expect(shown.getByRole('button', { name: 'Screenshot (PNG)' })).toBeVisible();
+  await expect(shown.getByRole('button', { name: 'Screenshot (PNG)…' })).toBeVisible();
   await expect(shown.getByRole('button', { name: 'Turntable…' })).toHaveCount(0);
   await visitor.close();
 });

@@ -21,6 +21,7 @@ import {
   pixels,
   press,
   settle,
+  shot,
   useKey,
 } from './helpers.ts';
 
@@ -44,6 +45,48 @@ async function save(viewer: Locator, item: string): Promise<{ download: Download
     page.waitForEvent('download'),
     menu.getByRole('button', { name: item, exact: true }).click(),
   ]);
+  return { download, bytes: readFileSync(await download.path()) };
+}
+
+/** "Screenshot (PNG)…": a size and a background chosen, then Save PNG. */
+async function saveScreenshot(
+  viewer: Locator,
+  size: string,
+  background: string,
+): Promise<{ download: Download; bytes: Buffer }> {
+  const page = viewer.page();
+  const menu = viewer.locator('details.model-viewer__menu');
+  if (!(await menu.evaluate((d) => (d as HTMLDetailsElement).open)))
+    await menu.locator('summary').click();
+  await menu.getByRole('button', { name: 'Screenshot (PNG)…', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Screenshot' });
+  await dialog.getByRole('radio', { name: new RegExp(`^${size} `) }).check();
+  await dialog.getByRole('radio', { name: background }).check();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByRole('button', { name: 'Save PNG' }).click(),
+  ]);
+  await expect(dialog).toBeHidden();
+  return { download, bytes: readFileSync(await download.path()) };
+}
+
+/** "STL for slicers…": the dialog asks the printed height; `height` typed, then Save STL. */
+async function saveSlicerStl(
+  viewer: Locator,
+  height: string,
+): Promise<{ download: Download; bytes: Buffer }> {
+  const page = viewer.page();
+  const menu = viewer.locator('details.model-viewer__menu');
+  if (!(await menu.evaluate((d) => (d as HTMLDetailsElement).open)))
+    await menu.locator('summary').click();
+  await menu.getByRole('button', { name: 'STL for slicers (mm, Z up)…', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'STL for slicers' });
+  await dialog.getByLabel('Printed height (mm)').fill(height);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByRole('button', { name: 'Save STL' }).click(),
+  ]);
+  await expect(dialog).toBeHidden();
   return { download, bytes: readFileSync(await download.path()) };
 }
 
@@ -270,6 +313,93 @@ test.describe('viewer', () => {
     await expect(facts.locator('[data-fact=framed-size]')).toHaveCount(0);
   });
 
+  test('nothing covers a drawn model: the loading overlay goes, even while auto-rotate turns it', async ({
+    page,
+  }, info) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/viewer');
+    const viewer = viewerOf(page);
+    const overlay = viewer.locator('.model-viewer__loading');
+    await open(page, 'draco');
+    await expect(overlay).toHaveCount(0);
+    // A camera that never rests: the next model is still ready, with nothing over it.
+    await press(viewer, 'a');
+    await expect(viewer.getByRole('button', { name: 'Auto-rotate' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await open(page, 'meshopt');
+    await expect(overlay).toHaveCount(0);
+    await expectRenderedModel(viewer);
+    await shot(page, info, 'auto-rotate-ready-1440');
+  });
+
+  test('leaves room under a model: the near edge of a box-like base does not touch the bottom', async ({
+    page,
+  }, info) => {
+    // animated.glb: a red cube, paused; a box-like base seen from above and in front, as a
+    // diorama's (LittlestTokyo's) is, whose near corners come lowest on screen.
+    for (const [width, height] of [
+      [1440, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto('/viewer');
+      const viewer = viewerOf(page);
+      await open(page, 'animated');
+      await viewer.getByRole('button', { name: 'Pause' }).click();
+      await settle(page);
+      // The cube's rows in the canvas (160 × 120): all of it in view, with room below.
+      const raw = await pixels(viewer);
+      const rows: number[] = [];
+      for (let y = 0; y < 120; y++)
+        for (let x = 0; x < 160; x++) {
+          const i = (y * 160 + x) * 3;
+          const [r, g, b] = [raw[i]!, raw[i + 1]!, raw[i + 2]!];
+          if (r > 60 && r > 2 * g && r > 2 * b) {
+            rows.push(y);
+            break;
+          }
+        }
+      await shot(page, info, `box-model-${width}`);
+      expect(rows.length, 'the model is drawn').toBeGreaterThan(20);
+      expect(Math.max(...rows), `${width}: room under the model`).toBeLessThan(114);
+      expect(Math.min(...rows), `${width}: room over the model`).toBeGreaterThan(6);
+    }
+  });
+
+  test('says the posed size of a Mixamo-style character whose skinned vertices are compressed', async ({
+    page,
+  }, info) => {
+    test.setTimeout(150_000);
+    // character.glb: one skin (no `skeleton`) shared by two meshes under an armature scaled 0.01,
+    // bound in a T-pose (1.6 m wide), saved arms down, Draco-compressed. The facts once said
+    // "no geometry" for it; its size as posed in the file is measured on its decoded vertices.
+    for (const [width, height] of [
+      [1440, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto('/viewer');
+      const viewer = viewerOf(page);
+      await open(page, 'character');
+      await expectRenderedModel(viewer);
+      await press(viewer, 'i');
+      const facts = viewer.getByTestId('viewer-facts');
+      const size = facts.locator('[data-fact=dimensions]');
+      await expect(size.locator('dt')).toHaveText('Size (W × H × D), as posed in the file');
+      await expect(size.locator('dd')).toHaveText('50.0 cm × 1.80 m × 20.0 cm');
+      await expect(facts.locator('[data-fact=triangles] dd')).toHaveText('72');
+      await expect(facts.locator('[data-fact=animations] dd')).toContainText('Idle');
+      // Its first clip stays within that box: no second, framed size.
+      await expect(facts.locator('[data-fact=framed-size]')).toHaveCount(0);
+      await size.scrollIntoViewIfNeeded();
+      expect(await overflowing(page)).toEqual([]);
+      await shot(page, info, `character-facts-${width}`);
+    }
+    await expectAccessible(page);
+  });
+
   test('frames a rigged figure whole in each half of the compare view too', async ({
     page,
   }, info) => {
@@ -348,10 +478,10 @@ test.describe('viewer', () => {
     await page.screenshot({ path: info.outputPath('facts.png'), fullPage: true });
   });
 
-  test('exports re-import: original GLB, OBJ, STL (Z up too), USDZ and PNG screenshots', async ({
+  test('exports re-import: original GLB, OBJ, STL (Z up too), USDZ and PNG screenshots in several sizes', async ({
     page,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await page.goto('/viewer');
     const viewer = viewerOf(page);
     await open(page, 'meshopt');
@@ -390,18 +520,18 @@ test.describe('viewer', () => {
     geometry.computeBoundingBox();
     expectBoxClose(geometry.boundingBox!, bounds);
 
-    // For slicers: millimetres, Z up, resting on the bed, and a header that says so.
-    const zUp = await save(viewer, 'STL for slicers (mm, Z up)');
+    // For slicers: millimetres, Z up, resting on the bed, at the height asked for (the test below).
+    const zUp = await saveSlicerStl(viewer, '250');
     expect(zUp.download.suggestedFilename()).toBe('meshopt-mm-z-up.stl');
     expect(zUp.bytes.subarray(0, 80).toString('latin1')).toMatch(
-      /^Kiln STL: millimetres, Z up, on Z=0; [\d.]+ x [\d.]+ x [\d.]+ mm/,
+      /^Kiln STL: millimetres, Z up, on Z=0; [\d.]+ x [\d.]+ x 250\.0 mm/,
     );
     const up = new STLLoader().parse(new Uint8Array(zUp.bytes).buffer);
     up.computeBoundingBox();
     const size = up.boundingBox!.getSize(new Vector3());
     const source = bounds.getSize(new Vector3());
-    expect(size.z).toBeCloseTo(source.y * 1000, 0);
-    expect(size.y).toBeCloseTo(source.z * 1000, 0);
+    expect(size.z).toBeCloseTo(250, 1);
+    expect(size.y).toBeCloseTo((source.z / source.y) * 250, 0);
     expect(up.boundingBox!.min.z).toBeCloseTo(0, 2);
 
     const usdz = await save(viewer, 'USDZ (AR Quick Look)');
@@ -413,29 +543,142 @@ test.describe('viewer', () => {
       'the texture travels with it',
     ).toBe(true);
 
-    const shot = await save(viewer, 'Screenshot (PNG)');
+    // Screenshots: as shown, the stage as seen behind the model (the page's gradient under the
+    // transparent canvas), unlike the transparent one; 1080p and square at their own sizes.
+    const canvas = await viewer.locator('canvas').evaluate((c) => {
+      const { width, height } = c as HTMLCanvasElement;
+      return { width, height };
+    });
+    const shot = await saveScreenshot(viewer, 'As shown', 'The stage, as seen');
     expect(shot.download.suggestedFilename()).toBe('meshopt.png');
-    const clear = await save(viewer, 'Screenshot, transparent background');
+    const clear = await saveScreenshot(viewer, 'As shown', 'Transparent (the model alone)');
+    expect(clear.download.suggestedFilename()).toBe('meshopt-transparent.png');
+    expect(Buffer.compare(shot.bytes, clear.bytes), 'the two differ').not.toBe(0);
     const meta = await sharp(clear.bytes).metadata();
     expect(meta.format).toBe('png');
     expect(meta.hasAlpha).toBe(true);
-    const { data, info } = await sharp(clear.bytes).raw().toBuffer({ resolveWithObject: true });
+    expect([meta.width, meta.height]).toEqual([canvas.width, canvas.height]);
+    const { data } = await sharp(clear.bytes).raw().toBuffer({ resolveWithObject: true });
     expect(data[3], 'the corner is transparent').toBe(0);
     const stats = await sharp(clear.bytes).stats();
     expect(stats.channels[3]!.max, 'the model is opaque').toBe(255);
-    expect(info.width).toBeGreaterThan(100);
+    const staged = await sharp(shot.bytes).ensureAlpha().raw().toBuffer();
+    expect(staged[3], 'the stage is painted in the corner').toBe(255);
+    expect(staged[0], 'in the page’s light stage colour').toBeGreaterThan(200);
+    for (const [size, width, height] of [
+      ['1080p', 1920, 1080],
+      ['Square', 2048, 2048],
+    ] as const) {
+      const big = await saveScreenshot(viewer, size, 'The stage, as seen');
+      expect(big.download.suggestedFilename()).toBe(`meshopt-${size.toLowerCase()}.png`);
+      const bigMeta = await sharp(big.bytes).metadata();
+      expect([bigMeta.width, bigMeta.height]).toEqual([width, height]);
+      // The model is in it, whole: its pixels differ from the stage's, and not at the edges.
+      const small = await sharp(big.bytes)
+        .removeAlpha()
+        .resize(64, 64, { fit: 'fill' })
+        .raw()
+        .toBuffer();
+      const stage = [small[0]!, small[1]!, small[2]!];
+      const edge = (i: number) => {
+        const [x, y] = [i % 64, Math.floor(i / 64)];
+        return x === 0 || y === 0 || x === 63 || y === 63;
+      };
+      let model = 0;
+      for (let i = 0; i < 64 * 64; i++) {
+        const d =
+          Math.abs(small[3 * i]! - stage[0]!) +
+          Math.abs(small[3 * i + 1]! - stage[1]!) +
+          Math.abs(small[3 * i + 2]! - stage[2]!);
+        if (d > 60) {
+          model++;
+          expect(edge(i), `${size}: the model is not cut at the edge`).toBe(false);
+        }
+      }
+      expect(model, `${size}: the model is drawn`).toBeGreaterThan(40);
+    }
 
-    // With a background colour, the normal screenshot has it; the transparent one still not.
+    // With a background colour, the stage screenshot has it; the transparent one still not.
     await viewer.getByRole('combobox', { name: 'Background' }).selectOption('dark');
-    const darkShot = await sharp((await save(viewer, 'Screenshot (PNG)')).bytes)
+    const darkShot = await sharp(
+      (await saveScreenshot(viewer, 'As shown', 'The stage, as seen')).bytes,
+    )
+      .ensureAlpha()
       .raw()
       .toBuffer();
     expect(darkShot[3]).toBe(255);
     expect(darkShot[0]!).toBeLessThan(60);
-    const darkClear = await sharp((await save(viewer, 'Screenshot, transparent background')).bytes)
+    const darkClear = await sharp(
+      (await saveScreenshot(viewer, 'As shown', 'Transparent (the model alone)')).bytes,
+    )
       .raw()
       .toBuffer();
     expect(darkClear[3]).toBe(0);
+  });
+
+  test('STL for slicers asks the printed height first (as Optimise → 3D print does), Screenshot the size', async ({
+    page,
+  }, info) => {
+    test.setTimeout(120_000);
+    for (const [width, height] of [
+      [1440, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto('/viewer');
+      const viewer = viewerOf(page);
+      await open(page, 'rigged');
+      const menu = viewer.locator('details.model-viewer__menu');
+      await menu.locator('summary').click();
+      await menu.getByRole('button', { name: 'STL for slicers (mm, Z up)…', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'STL for slicers' });
+      const input = dialog.getByLabel('Printed height (mm)');
+      // The same default as 3D print, focused, and the size it would be at the file's own scale.
+      await expect(input).toBeFocused();
+      await expect(input).toHaveValue('100');
+      await expect(dialog).toContainText('it would be 1,800 mm tall');
+      // Bad input is refused by name, before any file is made.
+      await input.fill('0');
+      await dialog.getByRole('button', { name: 'Save STL' }).click();
+      await expect(dialog.locator('.error')).toHaveText(
+        'height_mm must be from 1 to 5,000 millimetres.',
+      );
+      await expect(input).toHaveAttribute('aria-invalid', 'true');
+      expect(await overflowing(page)).toEqual([]);
+      await shot(page, info, `stl-dialog-${width}`);
+      await expectAccessible(page);
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+
+      // The screenshot dialog: four sizes, two backgrounds, in reach at both widths.
+      await menu.locator('summary').click();
+      await menu.getByRole('button', { name: 'Screenshot (PNG)…', exact: true }).click();
+      const pictures = page.getByRole('dialog', { name: 'Screenshot' });
+      await expect(pictures.getByRole('radio')).toHaveCount(6);
+      for (const label of [
+        /^As shown \d+ × \d+$/,
+        '1080p 1920 × 1080',
+        '4K 3840 × 2160',
+        'Square 2048 × 2048',
+      ])
+        await expect(pictures.getByRole('radio', { name: label })).toBeVisible();
+      await expect(pictures.getByRole('radio', { name: /^As shown/ })).toBeChecked();
+      await expect(pictures.getByRole('radio', { name: 'The stage, as seen' })).toBeChecked();
+      await expect(pictures.getByRole('button', { name: 'Save PNG' })).toBeFocused();
+      expect(await overflowing(page)).toEqual([]);
+      await shot(page, info, `screenshot-dialog-${width}`);
+      await expectAccessible(page);
+      await page.keyboard.press('Escape');
+      await expect(pictures).toBeHidden();
+    }
+    const stl = await saveSlicerStl(viewerOf(page), '180');
+    const up = new STLLoader().parse(new Uint8Array(stl.bytes).buffer);
+    up.computeBoundingBox();
+    // The 1.8 m figure, 180 mm tall: 50 mm wide and 30 mm deep (it follows the height).
+    const size = up.boundingBox!.getSize(new Vector3());
+    expect(size.z).toBeCloseTo(180, 1);
+    expect(size.x).toBeCloseTo(50, 1);
+    expect(size.y).toBeCloseTo(30, 1);
   });
 
   test('frees GPU memory: after 20 models the renderer is back at its baseline', async ({
@@ -657,7 +900,8 @@ test('a generated model opens in the viewer and compares with another from the l
   const firstId = first!.id;
   await page.goto(`/tasks/${firstId}`);
   await page.getByRole('link', { name: 'Open in viewer' }).click();
-  await expect(page).toHaveURL(/\/viewer\?src=.*&task=/);
+  // By the entry's id alone: nothing in the address expires.
+  await expect(page).toHaveURL(new RegExp(`/viewer\\?task=${firstId}$`));
   const subject = `“${first!.prompt!.length > 40 ? first!.prompt!.slice(0, 37) : first!.prompt!}`;
   await expect(page.getByTestId('slot-name').first()).toContainText(subject);
   await expect(page.getByTestId('slot-name').first()).not.toContainText('….glb');
@@ -705,6 +949,25 @@ test('a generated model opens in the viewer and compares with another from the l
   await page.screenshot({ path: info.outputPath('viewer-phone-one.png'), fullPage: true });
   await expectAccessible(page);
   await page.setViewportSize({ width: 1280, height: 720 });
+
+  // A bookmarked compare link keeps working: by ids, and an old one whose signed addresses have
+  // expired (the ids beside them are read, and the library gives fresh addresses).
+  const [one, two] = await archived();
+  const expired = (url: string) => encodeURIComponent(url.replace(/exp=\d+/, 'exp=1'));
+  for (const link of [
+    `/viewer?a_task=${one!.id}&b_task=${two!.id}`,
+    `/viewer?a=${expired(one!.model_url!)}&a_task=${one!.id}&b=${expired(two!.model_url!)}&b_task=${two!.id}`,
+  ]) {
+    await page.goto(link);
+    await expect(page.getByLabel('Compare side by side')).toBeChecked();
+    await expectRenderedModel(page.getByTestId('model-viewer').nth(0));
+    await expectRenderedModel(page.getByTestId('model-viewer').nth(1));
+    await expect(page.getByTestId('slot-name').nth(1)).toContainText('“');
+  }
+  await page.screenshot({ path: info.outputPath('compare-by-ids.png') });
+  // An id that is not in this key's library says so.
+  await page.goto('/viewer?task=task_not_mine');
+  await expect(page.getByTestId('viewer-entry-missing')).toContainText('not in your library');
 
   // Addresses on other sites are not opened.
   await page.goto('/viewer?src=https%3A%2F%2Fexample.com%2Fx.glb');

@@ -72,14 +72,17 @@ const GameRequestSchema = z.strictObject({
   triangles: triangles.default(GAME_DEFAULTS.triangles),
   texture_size: textureSize.default(GAME_DEFAULTS.texture_size),
 });
+/** A printed model's height: 3D print's `height_mm`, and the viewer's STL for slicers. */
+export const PrintHeightMmSchema = measure(
+  'height_mm',
+  'millimetres',
+  OPTIMISE_LIMITS.heightMm.min,
+  OPTIMISE_LIMITS.heightMm.max,
+);
+
 const PrintRequestSchema = z.strictObject({
   preset: z.literal('print'),
-  height_mm: measure(
-    'height_mm',
-    'millimetres',
-    OPTIMISE_LIMITS.heightMm.min,
-    OPTIMISE_LIMITS.heightMm.max,
-  ),
+  height_mm: PrintHeightMmSchema,
   /** A triangle budget for the printed mesh (none: as many as the model has). */
   triangles: triangles.nullable().optional(),
 });

@@ -65,7 +65,7 @@ describe('makeViewerFixtures', { timeout: TIMEOUT }, () => {
       .listExtensionsUsed()
       .map((e) => e.extensionName);
 
-  it('writes the seven fixtures into the given directory', () => {
+  it('writes the eight fixtures into the given directory', () => {
     expect(fixtures.map((f) => f.name)).toEqual([
       'draco.glb',
       'meshopt.glb',
@@ -74,6 +74,7 @@ describe('makeViewerFixtures', { timeout: TIMEOUT }, () => {
       'ktx2.glb',
       'rigged.glb',
       'jumping.glb',
+      'character.glb',
     ]);
     for (const f of fixtures) {
       expect(f.path.startsWith(outDir)).toBe(true);
@@ -185,6 +186,28 @@ describe('makeViewerFixtures', { timeout: TIMEOUT }, () => {
       'UNSUPPORTED_EXTENSION /extensionsUsed/0',
       'UNUSED_OBJECT /images/0',
     ]);
+  });
+
+  it('character.glb is a Mixamo character as Blender exports it, Draco-compressed, valid', () => {
+    const { doc, report, fixture } = get('character.glb');
+    expect(report.issues.numErrors, problems(report)).toBe(0);
+    // Blender's exporter puts the skinned meshes under the armature, which the validator notes.
+    const warnings = report.issues.messages.filter((m) => m.severity === 1).map((m) => m.code);
+    expect(warnings).toEqual(['NODE_SKINNED_MESH_NON_ROOT', 'NODE_SKINNED_MESH_NON_ROOT']);
+    expect(extensionsUsed('character.glb')).toEqual(['KHR_draco_mesh_compression']);
+    const root = doc.getRoot();
+    const [skin, ...others] = root.listSkins();
+    expect(others).toEqual([]);
+    expect(skin!.getSkeleton()).toBeNull();
+    const skinned = root.listNodes().filter((n) => n.getSkin() === skin);
+    expect(skinned.map((n) => n.getName())).toEqual(['Body', 'Head']);
+    const armature = root.listNodes().find((n) => n.getName() === 'Armature')!;
+    expect(armature.getScale()).toEqual([0.01, 0.01, 0.01]);
+    const hips = skin!.listJoints()[0]!;
+    expect(hips.getParentNode()).toBe(armature);
+    expect(hips.getTranslation()).toEqual([0, 90, 0]); // centimetres
+    expect(root.listAnimations().map((a) => a.getName())).toEqual(['Idle', 'Wave', 'Walk']);
+    expect(fixture.triangles).toBe(72);
   });
 
   it('keeps fixtures newer than the script on a second run', async () => {

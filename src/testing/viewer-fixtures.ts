@@ -8,6 +8,10 @@
 //   rigged.glb    a red 0.5 × 1.8 × 0.3 m box skinned to one joint under an armature scaled to
 //                 centimetres, as rigged characters are often exported
 //   jumping.glb   the same figure with a clip, "jump", that lifts it 1.5 m out of its rest box
+//   character.glb a character as Blender exports a Mixamo one (riggedCharacter): one skin with no
+//                 `skeleton` shared by two skinned meshes, an armature scaled 0.01 with joints in
+//                 centimetres, three clips, bound in a T-pose and saved with its arms down;
+//                 Draco-compressed, as the exporter's "Compression" option writes it
 //   ktx2.glb      the hamburger photo's model, its textures re-encoded as KTX2 (Basis Universal
 //                 ETC1S with BasisLZ supercompression, full mip chain; KHR_texture_basisu,
 //                 required), each resized to power-of-two sides first, as the optimiser does
@@ -284,6 +288,234 @@ export function riggedFigure(jump = false): Document {
   return doc;
 }
 
+/** A joint of `riggedCharacter`: its bind position (metres, world), its parent, its file pose. */
+interface CharacterJoint {
+  name: string;
+  parent: string | null;
+  /** Where the joint is in the bind pose (a T-pose), in metres, in the world. */
+  at: vec3;
+  /** The joint's rotation as saved in the file (the pose the file is in), else none. */
+  rotation?: vec4;
+}
+
+/** −90° about Z (an arm held out to +X turned down), and +90° (one held out to −X). */
+const ARM_DOWN_LEFT: vec4 = [0, 0, -Math.SQRT1_2, Math.SQRT1_2];
+const ARM_DOWN_RIGHT: vec4 = [0, 0, Math.SQRT1_2, Math.SQRT1_2];
+
+const CHARACTER_JOINTS: CharacterJoint[] = [
+  { name: 'mixamorig:Hips', parent: null, at: [0, 0.9, 0] },
+  { name: 'mixamorig:Spine', parent: 'mixamorig:Hips', at: [0, 1, 0] },
+  { name: 'mixamorig:Neck', parent: 'mixamorig:Spine', at: [0, 1.5, 0] },
+  { name: 'mixamorig:Head', parent: 'mixamorig:Neck', at: [0, 1.55, 0] },
+  {
+    name: 'mixamorig:LeftArm',
+    parent: 'mixamorig:Spine',
+    at: [0.2, 1.45, 0],
+    rotation: ARM_DOWN_LEFT,
+  },
+  {
+    name: 'mixamorig:RightArm',
+    parent: 'mixamorig:Spine',
+    at: [-0.2, 1.45, 0],
+    rotation: ARM_DOWN_RIGHT,
+  },
+  { name: 'mixamorig:LeftUpLeg', parent: 'mixamorig:Hips', at: [0.11, 0.9, 0] },
+  { name: 'mixamorig:RightUpLeg', parent: 'mixamorig:Hips', at: [-0.11, 0.9, 0] },
+];
+
+/** `riggedCharacter`'s size as posed in the file (arms down): W × H × D in metres. */
+export const CHARACTER_POSED_SIZE: vec3 = [0.5, 1.8, 0.2];
+/** …and in its bind pose (a T-pose, arms out): what a reading of the bind pose would say. */
+export const CHARACTER_BIND_SIZE: vec3 = [1.6, 1.8, 0.2];
+
+/**
+ * A rigged character as Blender's glTF exporter writes a Mixamo one: one skin with no
+ * `skeleton`, shared by two skinned meshes ("Body": torso, legs and arms; "Head"), joints under
+ * an armature node scaled 0.01 with their translations in centimetres, vertices in metres, and
+ * three clips. Bound in a T-pose (the inverse bind matrices: arms out, 1.6 m wide) and saved
+ * with its arms turned down (the arm joints' rotations), so that it stands 0.5 × 1.8 × 0.2 m as
+ * posed in the file: only a measure through the joints, vertex by vertex, finds that size. The
+ * shoulders' inner vertices are weighted half to the spine, half to the arm. `compress` Draco-
+ * compresses the meshes, as the exporter's "Compression" option does (the viewer's fixture).
+ */
+export async function riggedCharacter({ compress = false } = {}): Promise<Document> {
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const accessor = (
+    type: 'SCALAR' | 'VEC4' | 'VEC3' | 'MAT4',
+    array: Float32Array | Uint8Array | Uint16Array,
+  ) => doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
+
+  // Joints: translations relative to the parent, in centimetres, under the armature's 0.01.
+  const nodes = new Map<string, Node>();
+  const armature = doc.createNode('Armature').setScale([0.01, 0.01, 0.01]);
+  for (const joint of CHARACTER_JOINTS) {
+    const parent = joint.parent ? CHARACTER_JOINTS.find((j) => j.name === joint.parent)! : null;
+    const local = joint.at.map((v, k) => Math.round((v - (parent?.at[k] ?? 0)) * 1e4) / 100);
+    const node = doc.createNode(joint.name).setTranslation(local as vec3);
+    if (joint.rotation) node.setRotation(joint.rotation);
+    (parent ? nodes.get(parent.name)! : armature).addChild(node);
+    nodes.set(joint.name, node);
+  }
+  // inverse(S(0.01) · T(at in cm)) = T(−at in cm) · S(100), column-major, per joint.
+  const ibm = new Float32Array(
+    CHARACTER_JOINTS.flatMap(({ at }) => [
+      100,
+      0,
+      0,
+      0,
+      0,
+      100,
+      0,
+      0,
+      0,
+      0,
+      100,
+      0,
+      -at[0] * 100,
+      -at[1] * 100,
+      -at[2] * 100,
+      1,
+    ]),
+  );
+  const skin = doc.createSkin('Armature').setInverseBindMatrices(accessor('MAT4', ibm));
+  for (const joint of CHARACTER_JOINTS) skin.addJoint(nodes.get(joint.name)!);
+  const jointIndex = (name: string) =>
+    CHARACTER_JOINTS.findIndex((j) => j.name === `mixamorig:${name}`);
+
+  /** A box's 8 corners and 12 triangles, each corner weighted by `weigh`. */
+  type Weights = [number, number][];
+  const boxes = (
+    parts: { min: vec3; max: vec3; weigh: (corner: vec3) => Weights }[],
+  ): {
+    positions: Float32Array;
+    joints: Uint8Array;
+    weights: Float32Array;
+    indices: Uint16Array;
+  } => {
+    const positions: number[] = [];
+    const joints: number[] = [];
+    const weights: number[] = [];
+    const indices: number[] = [];
+    // prettier-ignore
+    const faces = [0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4,
+                   3, 7, 6, 3, 6, 2, 0, 4, 7, 0, 7, 3, 1, 2, 6, 1, 6, 5];
+    for (const { min, max, weigh } of parts) {
+      const base = positions.length / 3;
+      for (const [x, y, z] of [
+        [min[0], min[1], min[2]],
+        [max[0], min[1], min[2]],
+        [max[0], max[1], min[2]],
+        [min[0], max[1], min[2]],
+        [min[0], min[1], max[2]],
+        [max[0], min[1], max[2]],
+        [max[0], max[1], max[2]],
+        [min[0], max[1], max[2]],
+      ] as vec3[]) {
+        positions.push(x, y, z);
+        const w = weigh([x, y, z]);
+        for (let k = 0; k < 4; k++) {
+          joints.push(w[k]?.[0] ?? 0);
+          weights.push(w[k]?.[1] ?? 0);
+        }
+      }
+      indices.push(...faces.map((i) => base + i));
+    }
+    return {
+      positions: new Float32Array(positions),
+      joints: new Uint8Array(joints),
+      weights: new Float32Array(weights),
+      indices: new Uint16Array(indices),
+    };
+  };
+  const only = (name: string) => (): Weights => [[jointIndex(name), 1]];
+  // An arm's inner end (at the shoulder) is shared between the spine and the arm.
+  const arm =
+    (name: string, inner: number) =>
+    ([x]: vec3): Weights =>
+      Math.abs(x - inner) < 1e-6
+        ? [
+            [jointIndex('Spine'), 0.5],
+            [jointIndex(name), 0.5],
+          ]
+        : [[jointIndex(name), 1]];
+  const material = (name: string, color: vec4) =>
+    doc.createMaterial(name).setBaseColorFactor(color).setRoughnessFactor(0.6);
+  const skinnedMesh = (name: string, data: ReturnType<typeof boxes>, color: vec4) =>
+    doc
+      .createNode(name)
+      .setSkin(skin)
+      .setMesh(
+        doc
+          .createMesh(name)
+          .addPrimitive(
+            doc
+              .createPrimitive()
+              .setAttribute('POSITION', accessor('VEC3', data.positions))
+              .setAttribute('JOINTS_0', accessor('VEC4', data.joints))
+              .setAttribute('WEIGHTS_0', accessor('VEC4', data.weights))
+              .setIndices(accessor('SCALAR', data.indices))
+              .setMaterial(material(name, color)),
+          ),
+      );
+  const body = boxes([
+    { min: [-0.2, 0.9, -0.1], max: [0.2, 1.5, 0.1], weigh: only('Spine') },
+    { min: [0.05, 0, -0.08], max: [0.18, 0.9, 0.08], weigh: only('LeftUpLeg') },
+    { min: [-0.18, 0, -0.08], max: [-0.05, 0.9, 0.08], weigh: only('RightUpLeg') },
+    { min: [0.2, 1.4, -0.05], max: [0.8, 1.5, 0.05], weigh: arm('LeftArm', 0.2) },
+    { min: [-0.8, 1.4, -0.05], max: [-0.2, 1.5, 0.05], weigh: arm('RightArm', -0.2) },
+  ]);
+  const head = boxes([{ min: [-0.1, 1.5, -0.1], max: [0.1, 1.8, 0.1], weigh: only('Head') }]);
+  armature.addChild(skinnedMesh('Body', body, [0.8, 0.05, 0.05, 1]));
+  armature.addChild(skinnedMesh('Head', head, [0.85, 0.1, 0.1, 1]));
+  doc.getRoot().setDefaultScene(doc.createScene('Scene').addChild(armature));
+
+  // Three clips, as a Mixamo pack brings: "Idle" (the hips bob 0.8 cm, inside the box the file
+  // poses it in), "Wave" (the left arm up and down) and "Walk" (the legs swing).
+  const clip = (
+    name: string,
+    joint: string,
+    path: 'translation' | 'rotation',
+    keys: number[][],
+  ) => {
+    const times = keys.map((_, i) => i * 0.5);
+    const sampler = doc
+      .createAnimationSampler()
+      .setInput(accessor('SCALAR', new Float32Array(times)))
+      .setOutput(accessor(path === 'rotation' ? 'VEC4' : 'VEC3', new Float32Array(keys.flat())))
+      .setInterpolation('LINEAR');
+    const channel = doc
+      .createAnimationChannel()
+      .setTargetNode(nodes.get(`mixamorig:${joint}`)!)
+      .setTargetPath(path)
+      .setSampler(sampler);
+    doc.createAnimation(name).addSampler(sampler).addChannel(channel);
+  };
+  clip('Idle', 'Hips', 'translation', [
+    [0, 90, 0],
+    [0, 90.8, 0],
+    [0, 90, 0],
+  ]);
+  const s = Math.SQRT1_2;
+  clip('Wave', 'LeftArm', 'rotation', [
+    ARM_DOWN_LEFT,
+    [0, 0, 0, 1],
+    [0, 0, s, s],
+    [0, 0, 0, 1],
+    ARM_DOWN_LEFT,
+  ]);
+  const swing = (degrees: number): vec4 => [
+    Math.sin((degrees * Math.PI) / 360),
+    0,
+    0,
+    Math.cos((degrees * Math.PI) / 360),
+  ];
+  clip('Walk', 'LeftUpLeg', 'rotation', [swing(0), swing(25), swing(0), swing(-25), swing(0)]);
+
+  if (compress) await doc.transform(draco({ method: 'edgebreaker' }));
+  return doc;
+}
+
 /**
  * A torus (major radius 0.35, minor 0.15) of `radial × tubular` quads, two triangles each,
  * with positions, normals and uint32 indices.
@@ -364,6 +596,7 @@ const FIXTURES: { name: string; build: (io: NodeIO) => Promise<Document> }[] = [
   { name: 'ktx2.glb', build: ktx2Hamburger },
   { name: 'rigged.glb', build: () => Promise.resolve(riggedFigure()) },
   { name: 'jumping.glb', build: () => Promise.resolve(riggedFigure(true)) },
+  { name: 'character.glb', build: () => riggedCharacter({ compress: true }) },
 ];
 
 async function mtimeMs(path: string): Promise<number | undefined> {

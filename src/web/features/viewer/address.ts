@@ -34,20 +34,36 @@ export function originQuery(search: string): { a: SlotOrigin; b: SlotOrigin } {
   };
 }
 
-/** A /viewer address: one model, or two compared, each with whose it is. */
+/**
+ * A /viewer address: one model, or two compared, each with whose it is. A library entry's own
+ * model is named by its id alone (`task=`, `a_task=`, `b_task=`): its file's signed address
+ * expires, the id does not, so a bookmark keeps working (the page asks the library for a fresh
+ * address). An optimised copy has no entry of its own: its address stays, with its entry's id.
+ */
 export function viewerHref(
   a: { url: string; taskId?: string; optimised?: string },
   b?: { url: string; taskId?: string; optimised?: string },
 ): string {
   const params = new URLSearchParams();
-  params.set(b ? 'a' : 'src', a.url);
-  if (a.taskId) params.set(b ? 'a_task' : 'task', a.taskId);
-  if (a.optimised) params.set('a_optimised', a.optimised);
-  if (b) {
-    params.set('b', b.url);
-    if (b.taskId) params.set('b_task', b.taskId);
-    if (b.optimised) params.set('b_optimised', b.optimised);
-  }
+  const side = (
+    model: { url: string; taskId?: string; optimised?: string },
+    names: { url: string; task: string; optimised: string },
+  ) => {
+    if (!model.taskId || model.optimised) params.set(names.url, model.url);
+    if (model.taskId) params.set(names.task, model.taskId);
+    if (model.optimised) params.set(names.optimised, model.optimised);
+  };
+  side(
+    a,
+    b
+      ? { url: 'a', task: 'a_task', optimised: 'a_optimised' }
+      : {
+          url: 'src',
+          task: 'task',
+          optimised: 'a_optimised',
+        },
+  );
+  if (b) side(b, { url: 'b', task: 'b_task', optimised: 'b_optimised' });
   return `/viewer?${params.toString()}`;
 }
 

@@ -1,4 +1,4 @@
-// Pictures of the view: a PNG as shown (Save picture), and the gallery's picture of the model.
+// The gallery's picture of the model (screenshots are screenshot.ts).
 import type { RootState } from '@react-three/fiber';
 import type { Object3D } from 'three';
 
@@ -6,24 +6,6 @@ import type { Object3D } from 'three';
 const PICTURE_ZOOM = 0.85;
 
 type View = Pick<RootState, 'gl' | 'scene' | 'camera' | 'invalidate'>;
-
-/** A PNG of the view as shown; with `transparent`, without the background colour. */
-export async function captureView(
-  { gl, scene, camera, invalidate }: View,
-  transparent: boolean,
-): Promise<Blob> {
-  const background = scene.background;
-  if (transparent) scene.background = null;
-  // Drawn and read in one task: the drawing buffer is not preserved past it.
-  gl.render(scene, camera);
-  const blob = await new Promise<Blob | null>((resolve) =>
-    gl.domElement.toBlob(resolve, 'image/png'),
-  );
-  scene.background = background;
-  invalidate();
-  if (!blob) throw new Error('the browser could not encode the picture.');
-  return blob;
-}
 
 /**
  * A picture of the model for the gallery: `width` × `height` from the middle of the view,

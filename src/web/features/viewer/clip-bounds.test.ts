@@ -1,11 +1,19 @@
-import { Box3, Object3D, type Group, type SkinnedMesh, type AnimationClip } from 'three';
+import { Box3, Object3D, Vector3, type Group, type SkinnedMesh, type AnimationClip } from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 import { describe, expect, it } from 'vitest';
-import { fixtureIO, riggedFigure } from '../../../testing/viewer-fixtures.ts';
+import {
+  CHARACTER_POSED_SIZE,
+  fixtureIO,
+  riggedCharacter,
+  riggedFigure,
+} from '../../../testing/viewer-fixtures.ts';
 import { fitSkinnedBounds, motionSize } from './clip-bounds.ts';
 
-async function load(jump: boolean): Promise<{ scene: Group; animations: AnimationClip[] }> {
-  const glb = await (await fixtureIO()).writeBinary(riggedFigure(jump));
+async function load(
+  jump: boolean | 'character',
+): Promise<{ scene: Group; animations: AnimationClip[] }> {
+  const doc = jump === 'character' ? await riggedCharacter() : riggedFigure(jump);
+  const glb = await (await fixtureIO()).writeBinary(doc);
   const buffer = glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength) as ArrayBuffer;
   return new Promise((resolve, reject) => new GLTFLoader().parse(buffer, '', resolve, reject));
 }
@@ -49,6 +57,18 @@ describe('fitSkinnedBounds', () => {
     expect(mesh.boundingSphere!.radius).toBeGreaterThan(1.6); // never culled mid-jump
     // The exact rest box is still what a precise measure finds.
     expect(new Box3().setFromObject(scene, true).max.y).toBeCloseTo(1.8, 3);
+  });
+
+  it('measures a character with two skinned meshes as posed in the file, from its vertices', async () => {
+    // The size the facts panel shows when the file's own vertices are compressed: both meshes,
+    // each vertex where its joints (and weights) put it, arms down, not the T-pose it is bound in.
+    const { scene, animations } = await load('character');
+    const fitted = fitSkinnedBounds(scene, animations)!;
+    const size = fitted.rest.getSize(new Vector3()).toArray();
+    for (let k = 0; k < 3; k++) expect(size[k]).toBeCloseTo(CHARACTER_POSED_SIZE[k]!, 3);
+    expect(fitted.rest.min.y).toBeCloseTo(0, 3);
+    // Its first clip ("Idle", a 0.8 cm bob) stays inside that box: one size.
+    expect(motionSize(fitted)).toBeNull();
   });
 
   it('tells the framed size only when a clip leaves the box the file poses it in', async () => {

@@ -25,6 +25,13 @@ function readFacts(bytes: Uint8Array): GlbFacts | Error {
   }
 }
 
+/** The model's size in words: from the file, else (compressed skinned vertices) the viewer's. */
+function sizeText(facts: GlbFacts, posedSize: [number, number, number] | null): string {
+  if (facts.bounds) return facts.bounds.size.map(metres).join(' × ');
+  if (!facts.skinUnread) return 'no geometry';
+  return posedSize ? posedSize.map(metres).join(' × ') : 'measured once the model is shown';
+}
+
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
@@ -32,10 +39,16 @@ function plural(n: number, one: string, many = `${one}s`): string {
 export default function FactsPanel({
   bytes,
   motionSize = null,
+  posedSize = null,
 }: {
   bytes: Uint8Array;
   /** The size the view is framed to when the playing clip moves the model beyond it (see scene). */
   motionSize?: [number, number, number] | null;
+  /**
+   * A skinned model's size as posed in the file, measured by the viewer on its decoded vertices:
+   * shown when the bytes alone cannot say it (compressed skinned vertices).
+   */
+  posedSize?: [number, number, number] | null;
 }) {
   const facts = useMemo(() => readFacts(bytes), [bytes]);
   const [report, setReport] = useState<{ bytes: Uint8Array; report: Report } | null>(null);
@@ -77,9 +90,13 @@ export default function FactsPanel({
           />
           <Fact term="Materials" value={formatCount(facts.materials)} id="materials" />
           <Fact
-            term={facts.posed ? 'Size (W × H × D), as posed in the file' : 'Size (W × H × D)'}
+            term={
+              facts.posed || facts.skinUnread
+                ? 'Size (W × H × D), as posed in the file'
+                : 'Size (W × H × D)'
+            }
             id="dimensions"
-            value={facts.bounds ? facts.bounds.size.map(metres).join(' × ') : 'no geometry'}
+            value={sizeText(facts, posedSize)}
           />
           {motionSize && (
             <Fact

@@ -151,9 +151,14 @@ export default function LibrarySlot({
 }) {
   const library = useLibrary();
   const url = slot.kind === 'url' ? slot.url : null;
-  const taskId = slot.kind === 'url' ? slot.taskId : undefined;
+  const taskId = slot.kind === 'url' || slot.kind === 'entry' ? slot.taskId : undefined;
   const optimised = slot.kind === 'url' ? slot.optimised : undefined;
-  const byId = useLibraryEntryIf(taskId);
+  const { data: byId, isError: missing } = useLibraryEntryIf(taskId);
+  // Named by its id alone (a bookmark): opened at the address the library gives it now.
+  const resolved = slot.kind === 'entry' && byId?.model_url ? slotFromEntry(byId) : null;
+  useEffect(() => {
+    if (resolved) onPick(resolved);
+  }, [resolved?.kind, byId?.id]); // eslint-disable-line react-hooks/exhaustive-deps
   const byAddress = url
     ? library.data?.pages
         .flatMap((p) => p.data)
@@ -166,6 +171,17 @@ export default function LibrarySlot({
     // The label is the entry's; the file stays the one the address names (an optimised copy).
     onNamed(named.kind === 'url' ? { ...named, url } : null);
   }, [entry, url, optimised, onNamed]);
+  if (slot.kind === 'entry' && (missing || (byId && !byId.model_url)))
+    return (
+      <>
+        <p className="error small" role="alert" data-testid="viewer-entry-missing">
+          {missing
+            ? 'This link names a model that is not in your library (deleted, or made with another key).'
+            : 'This model is not kept in your library yet: open it again in a moment.'}
+        </p>
+        <LibraryPicker id={id} slot={slot} shown={undefined} onPick={onPick} />
+      </>
+    );
   return (
     <>
       {/* The model shown is the entry's own: it can be named here (an optimised copy cannot). */}
@@ -179,11 +195,11 @@ export default function LibrarySlot({
   );
 }
 
-/** The entry with this id, when there is one to ask for. */
-function useLibraryEntryIf(taskId: string | undefined): LibraryEntry | undefined {
+/** The entry with this id, when there is one to ask for (an error: there is none to read). */
+function useLibraryEntryIf(taskId: string | undefined) {
   const scope = useKeyScope();
   return useQuery({
     ...entryQuery(scope, taskId ?? ''),
     enabled: Boolean(taskId) && scope !== NO_KEY,
-  }).data;
+  });
 }

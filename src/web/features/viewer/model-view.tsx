@@ -7,6 +7,7 @@ import { clone as cloneObject } from 'three/examples/jsm/utils/SkeletonUtils.js'
 import { Animation } from './animation.tsx';
 import type { CameraLink } from './camera-link.ts';
 import { fitSkinnedBounds, motionSize } from './clip-bounds.ts';
+import { fitMargin } from './framing.ts';
 import { LinkedCamera } from './linked-camera.tsx';
 import { isDark } from './lighting.tsx';
 import { acquire, loadModel, release, type LoadedModel } from './loaders.ts';
@@ -15,8 +16,6 @@ import { ReadySignal } from './ready-signal.tsx';
 import { backgroundColor, type ViewerSettings } from './settings.ts';
 import { ViewControls } from './view-controls.tsx';
 import type { ViewHandle } from './view-handle.ts';
-
-const FIT_MARGIN = 1.2;
 
 /** What a loaded model tells the DOM side. */
 export interface ModelInfo {
@@ -27,6 +26,11 @@ export interface ModelInfo {
    * skinned model beyond the box it has as posed in the file; null when the two are the same.
    */
   motionSize: [number, number, number] | null;
+  /**
+   * A skinned model's size (W × H × D) as posed in the file, measured on its decoded vertices
+   * where its joints put them; null for a model with no skinned mesh.
+   */
+  posedSize: [number, number, number] | null;
 }
 
 export interface ModelProps {
@@ -78,7 +82,7 @@ function LoadedModelView({
   // A copy per viewer (sharing geometry, materials and textures): an object has one parent, and
   // the looks swap materials on this copy's meshes only.
   const object = useMemo(() => cloneObject(model.gltf.scene), [model]);
-  const { unit, size, motion } = useMemo(() => {
+  const { unit, size, motion, posed } = useMemo(() => {
     // A skinned mesh keeps the box it first computes (Bounds' fit and "Reset view" read it): make
     // it now, with every joint in place (not whenever it is first asked for, with the joints
     // moved by the centring), and wide enough for every pose its clips take it to.
@@ -91,8 +95,13 @@ function LoadedModelView({
       unit,
       size: raw.multiplyScalar(unit),
       motion: fitted ? motionSize(fitted) : null,
+      posed: fitted ? fitted.rest.getSize(new Vector3()).toArray() : null,
     };
   }, [object, model]);
+  // Room under (and around) every model: more than Bounds' own for a wide, flat one.
+  const fov = useThree((s) => (s.camera as { fov?: number }).fov ?? 35);
+  const aspect = useThree((s) => s.size.width / Math.max(1, s.size.height));
+  const margin = useMemo(() => fitMargin(size, fov, aspect), [size, fov, aspect]);
   useEffect(() => {
     acquire(model);
     return () => release(model);
@@ -105,8 +114,9 @@ function LoadedModelView({
         model,
         clips: model.gltf.animations.map((c, i) => c.name || `Clip ${i + 1}`),
         motionSize: motion,
+        posedSize: posed,
       }),
-    [model, onLoaded, motion],
+    [model, onLoaded, motion, posed],
   );
 
   const { look, wireframe } = settings;
@@ -131,7 +141,7 @@ function LoadedModelView({
 
   return (
     <>
-      <Bounds fit clip observe margin={FIT_MARGIN} maxDuration={0.6}>
+      <Bounds fit clip observe margin={margin} maxDuration={0.6}>
         <group scale={unit}>
           <Center>
             <primitive object={object} />

@@ -22,6 +22,7 @@ import type { CameraLink } from './camera-link.ts';
 import { saveBlob as downloadBlob } from '../../lib/save-blob.ts';
 import { isGlb } from './loaders.ts';
 import type { SaveWhat } from './save-menu.tsx';
+import type { ScreenshotOptions } from './screenshot.ts';
 import {
   backgroundColor,
   DEFAULT_SETTINGS,
@@ -42,6 +43,8 @@ import './viewer.css';
 const FactsPanel = lazy(() => import('./facts-panel.tsx'));
 // With the muxer and the GIF encoder: fetched when "Turntable…" is first chosen.
 const TurntableDialog = lazy(() => import('./turntable/turntable-dialog.tsx'));
+const StlDialog = lazy(() => import('./stl-dialog.tsx'));
+const ScreenshotDialog = lazy(() => import('./screenshot-dialog.tsx'));
 
 export interface ModelViewerProps {
   /** Where the GLB is (same origin, or an object URL); null shows an empty viewer to drop into. */
@@ -169,6 +172,10 @@ export default function ModelViewer({
   const handle = useRef<ViewHandle | null>(null);
   const figure = useRef<HTMLElement>(null);
   const [turning, setTurning] = useState(false);
+  /** "STL for slicers…" is asking the printed height; with the model's height at file scale. */
+  /** "Screenshot (PNG)…" is asking the size and background; with the view's size shown. */
+  const [shooting, setShooting] = useState<{ width: number; height: number } | null>(null);
+  const [slicing, setSlicing] = useState<{ fileHeightMm: number | null } | null>(null);
 
   // The gallery's picture of `url`'s model: once per URL, when first settled in the default look
   // (the exposure and the shadow as they start; the background and grid are left out anyway).
@@ -223,18 +230,33 @@ export default function ModelViewer({
     noDrag: !openFiles,
   });
 
+  const sceneColour = backgroundColor(settings);
+  const screenshot = useCallback(
+    async (options: ScreenshotOptions) => {
+      const stage = handle.current?.turntable();
+      if (!stage) throw new Error('the view is not drawn yet: try again in a moment.');
+      const { takeScreenshot, screenshotFileName } = await import('./screenshot.ts');
+      const blob = await takeScreenshot(stage, figure.current, sceneColour, options);
+      downloadBlob(blob, screenshotFileName(name, options));
+    },
+    [name, sceneColour],
+  );
+
   const act = useCallback(
-    async (what: SaveWhat) => {
+    /** A Save menu choice, or "png" (the shortcut: a screenshot as shown, the stage as seen). */
+    async (what: SaveWhat | 'png') => {
       try {
         if (what === 'turntable') {
           setTurning(true);
           return;
         }
-        if (what === 'png' || what === 'png-transparent') {
-          const view = handle.current;
-          if (!view) return;
-          const blob = await view.capture(what === 'png-transparent');
-          downloadBlob(blob, `${name}${what === 'png' ? '' : '-transparent'}.png`);
+        if (what === 'screenshot') {
+          const canvas = figure.current?.querySelector('canvas');
+          setShooting({ width: canvas?.width ?? 0, height: canvas?.height ?? 0 });
+          return;
+        }
+        if (what === 'png') {
+          await screenshot({ size: 'shown', background: 'stage' });
           return;
         }
         if (!model) return;
@@ -245,7 +267,12 @@ export default function ModelViewer({
           );
           return;
         }
-        const { exportModel, exportFileNameFor } = await import('./export/export-model.ts');
+        const { exportModel, exportFileNameFor, fileHeightMm } =
+          await import('./export/export-model.ts');
+        if (what === 'stl-z-up') {
+          setSlicing({ fileHeightMm: fileHeightMm(model.model.gltf.scene) });
+          return;
+        }
         const blob = await exportModel(what, model.model.gltf.scene);
         downloadBlob(blob, exportFileNameFor(what, name));
         setNotice(null);
@@ -253,7 +280,7 @@ export default function ModelViewer({
         setNotice(`The export failed: ${e instanceof Error ? e.message : String(e)}`);
       }
     },
-    [model, name],
+    [model, name, screenshot],
   );
 
   const run = useCallback(
@@ -343,6 +370,7 @@ export default function ModelViewer({
                   onReady={lifecycle.onReady}
                   onError={lifecycle.onError}
                   onLoaded={lifecycle.onLoaded}
+                  onFirstFrame={lifecycle.onFirstFrame}
                   handleRef={handle}
                   cameraLink={cameraLink}
                 />
@@ -351,6 +379,7 @@ export default function ModelViewer({
           ) : null}
           <StageOverlays
             state={state}
+            drawn={lifecycle.drawn}
             lost={lifecycle.lost}
             percent={lifecycle.percent}
             dragging={isDragActive}
@@ -391,7 +420,11 @@ export default function ModelViewer({
         )}
         {settings.facts && model && (
           <Suspense fallback={<p className="muted small">Reading the file…</p>}>
-            <FactsPanel bytes={model.model.bytes} motionSize={model.motionSize} />
+            <FactsPanel
+              bytes={model.model.bytes}
+              motionSize={model.motionSize}
+              posedSize={model.posedSize}
+            />
           </Suspense>
         )}
         <figcaption id={captionId} className="visually-hidden">
@@ -400,12 +433,34 @@ export default function ModelViewer({
         </figcaption>
       </figure>
       {/* Beside the figure, not in it: keys typed in the dialog are not the viewer's shortcuts. */}
+      {shooting && (
+        <Suspense fallback={null}>
+          <ScreenshotDialog
+            shown={shooting}
+            onSave={screenshot}
+            onClose={() => setShooting(null)}
+          />
+        </Suspense>
+      )}
+      {slicing && model && (
+        <Suspense fallback={null}>
+          <StlDialog
+            fileHeightMm={slicing.fileHeightMm}
+            onSave={async (heightMm) => {
+              const { exportModel, exportFileNameFor } = await import('./export/export-model.ts');
+              const blob = await exportModel('stl-z-up', model.model.gltf.scene, { heightMm });
+              downloadBlob(blob, exportFileNameFor('stl-z-up', name));
+            }}
+            onClose={() => setSlicing(null)}
+          />
+        </Suspense>
+      )}
       {turning && (
         <Suspense fallback={null}>
           <TurntableDialog
             stage={() => handle.current?.turntable() ?? null}
             viewer={() => figure.current}
-            sceneColour={backgroundColor(settings)}
+            sceneColour={sceneColour}
             fileBase={name}
             onClose={() => setTurning(false)}
           />

@@ -6,6 +6,9 @@ import { Vector3 } from 'three';
 /** Marked once per page, at the first frame drawn with a model (read by bench/viewer). */
 const FIRST_FRAME_MARK = 'kiln:viewer:first-frame';
 
+/** The longest a view is waited for to settle after its first frame (the fit takes 0.6 s). */
+const SETTLE_AT_MOST_MS = 2000;
+
 /**
  * Calls `onReady` once the model has been drawn and the camera has settled (the initial fit
  * animates): on the first frame whose camera pose equals the previous frame's. Until then it
@@ -21,6 +24,7 @@ export function ReadySignal({
   const last = useRef<Vector3 | null>(null);
   const frames = useRef(0);
   const done = useRef(false);
+  const first = useRef(0);
   useFrame(({ camera, invalidate }) => {
     if (done.current) return;
     frames.current += 1;
@@ -32,8 +36,11 @@ export function ReadySignal({
           performance.mark(FIRST_FRAME_MARK);
         onFirstFrame();
       });
+    if (frames.current === 1) first.current = performance.now();
     const previous = last.current;
-    if (previous && frames.current > 3 && previous.distanceToSquared(camera.position) < 1e-12) {
+    // A camera that never rests (auto-rotate turning it) is settled once the fit is over.
+    const still = previous && previous.distanceToSquared(camera.position) < 1e-12;
+    if (frames.current > 3 && (still || performance.now() - first.current > SETTLE_AT_MOST_MS)) {
       done.current = true;
       onReady();
       return;

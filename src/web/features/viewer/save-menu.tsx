@@ -2,13 +2,14 @@ import { useRef } from 'react';
 
 /** The Save menu: screenshots need the view drawn, files only the loaded model. */
 const SAVE_ITEMS = [
-  { what: 'png', label: 'Screenshot (PNG)', needs: 'view' },
-  { what: 'png-transparent', label: 'Screenshot, transparent background', needs: 'view' },
+  // Asks the size (as shown, 1080p, 4K, square) and the background (the stage, or none).
+  { what: 'screenshot', label: 'Screenshot (PNG)…', needs: 'view' },
   { what: 'turntable', label: 'Turntable…', needs: 'view' },
   { what: 'glb', label: 'Original GLB', needs: 'model' },
   { what: 'obj', label: 'OBJ', needs: 'model' },
   { what: 'stl', label: 'STL (binary)', needs: 'model' },
-  { what: 'stl-z-up', label: 'STL for slicers (mm, Z up)', needs: 'model' },
+  // Asks the printed height first (a glTF metre would be a 1,000 mm print).
+  { what: 'stl-z-up', label: 'STL for slicers (mm, Z up)…', needs: 'model' },
   { what: 'usdz', label: 'USDZ (AR Quick Look)', needs: 'model' },
 ] as const;
 export type SaveWhat = (typeof SAVE_ITEMS)[number]['what'];

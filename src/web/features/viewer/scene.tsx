@@ -12,7 +12,7 @@ import { attachRenderer, releaseRenderer } from './loaders.ts';
 import { Model, type ModelProps } from './model-view.tsx';
 import { backgroundColor } from './settings.ts';
 
-export type StageProps = Omit<ModelProps, 'onSize' | 'onFirstFrame'>;
+export type StageProps = Omit<ModelProps, 'onSize'>;
 
 /** Keeps frames coming while something moves on its own (auto-rotate, an animation). */
 function KeepRendering() {
@@ -26,12 +26,15 @@ function KeepRendering() {
  * been drawn: their shaders (a depth pass and two blurs) are then compiled after the model's first
  * frame rather than before it, which on a software renderer shows the model about 0.4 s sooner.
  */
-export function Stage({ url, settings, ...props }: StageProps) {
+export function Stage({ url, settings, onFirstFrame: onDrawn, ...props }: StageProps) {
   const [fitted, setFitted] = useState<{ url: string; size: Vector3 } | null>(null);
   const size = fitted?.url === url ? fitted.size : null;
   const onSize = useCallback((size: Vector3) => setFitted({ url, size }), [url]);
   const [decorated, setDecorated] = useState(false);
-  const onFirstFrame = useCallback(() => setDecorated(true), []);
+  const onFirstFrame = useCallback(() => {
+    setDecorated(true);
+    onDrawn();
+  }, [onDrawn]);
   const color = backgroundColor(settings);
   const dark = isDark(color);
   // Here rather than in <Model>, which suspends (its effects wait for the load, and a load with

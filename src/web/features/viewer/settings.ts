@@ -148,7 +148,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: [' '], label: 'Play / pause the animation', run: { type: 'toggle', key: 'playing' } },
   { keys: [']', '['], label: 'Next / previous animation', run: { type: 'next-clip', step: 1 } },
   { keys: ['i'], label: 'Facts panel', run: { type: 'toggle', key: 'facts' } },
-  { keys: ['p'], label: 'Save a screenshot (PNG)', run: { type: 'screenshot' } },
+  { keys: ['p'], label: 'Save a screenshot as shown (PNG)', run: { type: 'screenshot' } },
   { keys: ['o'], label: 'Open a .glb file', run: { type: 'open-file' } },
   { keys: ['?'], label: 'This help', run: { type: 'toggle', key: 'help' } },
 ];

@@ -14,13 +14,31 @@ export interface UrlSlot {
   optimised?: string;
 }
 
-export type Slot = { kind: 'none' } | UrlSlot | { kind: 'file'; file: LocalFile };
+/**
+ * A library entry's model named by its id: the library gives its file's address (a fresh signed
+ * one) to a signed-in user; `url` is the address an older link carried beside the id, if any.
+ */
+interface EntrySlot {
+  kind: 'entry';
+  taskId: string;
+  url: string | null;
+}
 
+export type Slot = { kind: 'none' } | UrlSlot | EntrySlot | { kind: 'file'; file: LocalFile };
+
+/**
+ * What one side of a /viewer address opens. An entry's id is read first when the library can be
+ * asked (`signedIn`): a link whose signed address has expired still opens it. Without a key, the
+ * address it carries (if any) is opened as it is.
+ */
 export function slotFromQuery(
   value: string | null,
   origin: { taskId: string | null; optimised: string | null } = { taskId: null, optimised: null },
+  signedIn = false,
 ): Slot {
   const path = sameOriginPath(value);
+  if (origin.taskId && !origin.optimised && (signedIn || !path))
+    return { kind: 'entry', taskId: origin.taskId, url: path };
   if (!path) return { kind: 'none' };
   const whose = {
     ...(origin.taskId ? { taskId: origin.taskId } : {}),

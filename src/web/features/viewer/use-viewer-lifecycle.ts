@@ -42,6 +42,8 @@ export function useViewerLifecycle(source: string | null) {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [progress, setProgress] = useState<{ key: string; percent: number } | null>(null);
   const [info, setInfo] = useState<{ key: string; info: ModelInfo } | null>(null);
+  // The source whose model has been drawn once (the view may still be settling).
+  const [drawnKey, setDrawnKey] = useState<string | null>(null);
   // Listeners on the current canvas (for WebGL context loss).
   const listening = useRef<AbortController | null>(null);
 
@@ -61,6 +63,7 @@ export function useViewerLifecycle(source: string | null) {
     [key],
   );
   const onLoaded = useCallback((loaded: ModelInfo) => setInfo({ key, info: loaded }), [key]);
+  const onFirstFrame = useCallback(() => setDrawnKey(key), [key]);
   const retry = useCallback(() => {
     listening.current?.abort();
     if (source) forget(source);
@@ -110,11 +113,14 @@ export function useViewerLifecycle(source: string | null) {
     attempt,
     percent,
     model,
+    /** The model is on screen (drawn once), though the view may still be settling. */
+    drawn: drawnKey === key,
     retry,
     onReady,
     onError,
     onProgress,
     onLoaded,
+    onFirstFrame,
     onCreated,
   };
 }

@@ -3,7 +3,7 @@ import { useEffect, useLayoutEffect, type ComponentRef, type RefObject } from 'r
 import { useThree } from '@react-three/fiber';
 import { useBounds, type OrbitControls } from '@react-three/drei';
 import { PerspectiveCamera, Sphere, type AnimationMixer } from 'three';
-import { captureView, pictureOfView } from './capture.ts';
+import { pictureOfView } from './capture.ts';
 import { VIEW_DIRECTION, type ViewHandle } from './view-handle.ts';
 
 /** Fills the viewer's handle with camera moves and captures, for its buttons and keys. */
@@ -42,7 +42,6 @@ export function ViewControls({
         // three-stdlib's dollyIn multiplies the distance by its argument (and updates).
         controls.dollyIn(factor);
       },
-      capture: (transparent) => captureView(get(), transparent),
       picture: (width, height) => pictureOfView(get(), width, height),
       turntable() {
         const { gl, scene, camera, invalidate } = get();

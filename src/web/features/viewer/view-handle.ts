@@ -25,8 +25,6 @@ export interface ViewHandle {
   reset(): void;
   orbit(azimuth: number, polar: number): void;
   zoom(factor: number): void;
-  /** A PNG of the view as shown; with `transparent`, without the background colour. */
-  capture(transparent: boolean): Promise<Blob>;
   /**
    * A picture of the model for the gallery: `width` × `height` from the middle of the view,
    * without background or grid (the contact shadow stays), WebP where the browser writes it.

@@ -3,6 +3,7 @@ import { SHORTCUTS, keyLabel } from './settings.ts';
 /** What the stage shows over (or instead of) the canvas, by the viewer's state. */
 export function StageOverlays({
   state,
+  drawn,
   lost,
   percent,
   dragging,
@@ -10,6 +11,8 @@ export function StageOverlays({
   onRetry,
 }: {
   state: 'empty' | 'loading' | 'ready' | 'error' | 'lost';
+  /** The model is on screen: nothing covers it while its view settles. */
+  drawn: boolean;
   lost: 'lost' | 'gone' | null;
   /** Download progress, when known. */
   percent: number | null;
@@ -42,7 +45,7 @@ export function StageOverlays({
           )}
         </div>
       )}
-      {state === 'loading' && (
+      {state === 'loading' && !drawn && (
         <div className="model-viewer__overlay model-viewer__loading">
           {/* The live region says "Loading model…" once; the figure is for the eyes. */}
           <p role="status">

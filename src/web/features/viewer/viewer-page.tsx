@@ -1,7 +1,8 @@
 // /viewer: inspect any GLB (one from the library, a same-origin URL, or a file from this device),
 // or two side by side with linked cameras. Works without an API key for local files.
-//   /viewer?src=/api/assets/….glb        one model
-//   /viewer?a=…&b=…                      two models, compared
+//   /viewer?task=task_…                  one model of the library, by its id
+//   /viewer?a_task=…&b_task=…            two, compared
+//   /viewer?src=/api/assets/….glb        one model by address (a=…&b=… to compare)
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useApiKey } from '../../lib/key-store.ts';
 import { modelQuery, originQuery, sameOriginPath } from './address.ts';
@@ -35,7 +36,15 @@ function SlotView({
   const [fromLibrary, setFromLibrary] = useState<UrlSlot | null>(null);
   const named = slot.kind === 'url' && fromLibrary?.url === slot.url ? fromLibrary : slot;
   const shown =
-    named.kind === 'url' ? named.label : named.kind === 'file' ? named.file.name : 'No model yet';
+    named.kind === 'url'
+      ? named.label
+      : named.kind === 'file'
+        ? named.file.name
+        : named.kind === 'entry'
+          ? signedIn
+            ? 'Opening it from your library…'
+            : 'A model from a library: enter its key to open it'
+          : 'No model yet';
   return (
     <section className="viewer-slot" aria-label={title}>
       <div className="viewer-slot__head">
@@ -78,9 +87,9 @@ export default function ViewerPage() {
   const key = useApiKey();
   const query = useMemo(() => modelQuery(location.search), []);
   const origin = useMemo(() => originQuery(location.search), []);
-  const [a, setA] = useState<Slot>(() => slotFromQuery(query.a, origin.a));
-  const [b, setB] = useState<Slot>(() => slotFromQuery(query.b, origin.b));
-  const [compare, setCompare] = useState(() => query.b !== null);
+  const [a, setA] = useState<Slot>(() => slotFromQuery(query.a, origin.a, Boolean(key)));
+  const [b, setB] = useState<Slot>(() => slotFromQuery(query.b, origin.b, Boolean(key)));
+  const [compare, setCompare] = useState(() => query.b !== null || origin.b.taskId !== null);
   const [linked, setLinked] = useState(true);
   const [link] = useState(() => new CameraLink());
   useEffect(() => {

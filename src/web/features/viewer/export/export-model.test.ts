@@ -27,6 +27,7 @@ import {
   exportClone,
   exportFileName,
   exportModel,
+  fileHeightMm,
   toObj,
   toObjZip,
   toStl,
@@ -174,6 +175,24 @@ describe('toStl', () => {
     const loaded = readStl(buffer);
     expect(loaded.geometry.getAttribute('position').count).toBe(3 * triangles);
     expectBox(worldBox(loaded), SOURCE_BOX);
+  });
+
+  it('scales the slicer file to the printed height asked for, centred and on the bed', () => {
+    // The box is 7.25 m tall: 7,250 mm at the file's scale, 120 mm as asked.
+    const root = exportClone(sourceScene());
+    expect(fileHeightMm(root)).toBeCloseTo(7250, 2);
+    const box = worldBox(readStl(toStl(root, { zUp: true, heightMm: 120 })));
+    const size = box.getSize(new Vector3());
+    expect(size.z).toBeCloseTo(120, 3);
+    // Evenly: width and depth follow.
+    expect(size.y).toBeCloseTo((3250 * 120) / 7250, 3);
+    expect(box.min.z).toBeCloseTo(0, 4);
+    expect(box.min.x + box.max.x).toBeCloseTo(0, 3);
+    expect(box.min.y + box.max.y).toBeCloseTo(0, 3);
+    const header = new TextDecoder().decode(
+      new Uint8Array(toStl(root, { zUp: true, heightMm: 120 }), 0, 80),
+    );
+    expect(header).toMatch(/^Kiln STL: millimetres, Z up, on Z=0; [\d.]+ x 53\.8 x 120\.0 mm/);
   });
 
   it('writes the slicer file in millimetres, Z up, centred and resting on Z = 0, and says so', () => {

@@ -53,11 +53,11 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = [
   },
   {
     id: 'stl-z-up',
-    label: 'STL for slicers (mm, Z up)',
+    label: 'STL for slicers (mm, Z up)…',
     extension: 'stl',
     mimeType: 'model/stl',
     description:
-      'Triangles in millimetres (a glTF metre is 1000 mm), Z up, centred, resting on the bed at Z = 0.',
+      'Triangles in millimetres at the printed height asked for (else a glTF metre is 1000 mm), Z up, centred, resting on the bed at Z = 0.',
     variant: 'mm-z-up',
   },
   {
@@ -218,9 +218,13 @@ function stlHeader(text: string): Uint8Array {
  * Binary STL of every mesh under `root`, in world space (glTF's units and axes). `zUp` makes
  * the file for slicers (issue 23): glTF's +Y up turned into +Z up, (x, y, z) → (x, −z, y), in
  * millimetres (metres × 1000), centred on X and Y and resting on Z = 0, with a header that says
- * so. The work happens in a wrapper around a copy: `root` is not touched.
+ * so; with `heightMm`, scaled (evenly) to stand that many millimetres tall. The work happens in
+ * a wrapper around a copy: `root` is not touched.
  */
-export function toStl(root: Object3D, options: { zUp?: boolean } = {}): ArrayBuffer {
+export function toStl(
+  root: Object3D,
+  options: { zUp?: boolean; heightMm?: number } = {},
+): ArrayBuffer {
   assertHasMeshes(root);
   if (options.zUp !== true) return new STLExporter().parse(root, { binary: true }).buffer;
   const wrapper = new Group();
@@ -236,8 +240,14 @@ export function toStl(root: Object3D, options: { zUp?: boolean } = {}): ArrayBuf
   const box = new Box3().setFromObject(wrapper, true);
   const centre = box.getCenter(new Vector3());
   wrapper.matrix.premultiply(new Matrix4().makeTranslation(-centre.x, -centre.y, -box.min.z));
-  wrapper.updateMatrixWorld(true);
   const size = box.getSize(new Vector3());
+  if (options.heightMm !== undefined && size.z > 0) {
+    // About the origin, where the model now stands centred on the bed: it stays so.
+    const k = options.heightMm / size.z;
+    wrapper.matrix.premultiply(new Matrix4().makeScale(k, k, k));
+    size.multiplyScalar(k);
+  }
+  wrapper.updateMatrixWorld(true);
   const out = new STLExporter().parse(wrapper, { binary: true });
   const bytes = new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   bytes.set(
@@ -292,8 +302,24 @@ export function exportFileNameFor(format: ExportFormatId, base: string): string 
   return exportFileName(base, f.extension as 'stl' | 'usdz', f.variant);
 }
 
-/** The file for `format`, built from a fresh exportClone of the loaded `scene`. */
-export async function exportModel(format: ExportFormatId, scene: Object3D): Promise<Blob> {
+/**
+ * How tall the model stands in millimetres at its file's own scale (a glTF metre is 1000 mm):
+ * what "STL for slicers" makes without a height of its own. Null for a model without meshes.
+ */
+export function fileHeightMm(scene: Object3D): number | null {
+  const box = new Box3().setFromObject(exportClone(scene), true);
+  return box.isEmpty() ? null : (box.max.y - box.min.y) * MM_PER_METRE;
+}
+
+/**
+ * The file for `format`, built from a fresh exportClone of the loaded `scene`; `heightMm` is the
+ * slicer STL's printed height (none: the file's own size).
+ */
+export async function exportModel(
+  format: ExportFormatId,
+  scene: Object3D,
+  options: { heightMm?: number } = {},
+): Promise<Blob> {
   const type = EXPORT_FORMATS.find((f) => f.id === format)?.mimeType;
   if (type === undefined) throw new Error(`unknown export format: ${String(format)}`);
   const root = exportClone(scene);
@@ -302,7 +328,10 @@ export async function exportModel(format: ExportFormatId, scene: Object3D): Prom
       return new Blob([await toObjZip(root)], { type });
     case 'stl':
     case 'stl-z-up':
-      return new Blob([toStl(root, { zUp: format === 'stl-z-up' })], { type });
+      return new Blob(
+        [format === 'stl-z-up' ? toStl(root, { zUp: true, ...options }) : toStl(root)],
+        { type },
+      );
     case 'usdz':
       return new Blob([await toUsdz(root)], { type });
   }

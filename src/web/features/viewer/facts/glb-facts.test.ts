@@ -9,6 +9,9 @@ import {
   fixtureIO,
   LARGE_MIN_TRIANGLES,
   makeViewerFixtures,
+  CHARACTER_BIND_SIZE,
+  CHARACTER_POSED_SIZE,
+  riggedCharacter,
   riggedFigure,
   type ViewerFixture,
 } from '../../../../testing/viewer-fixtures.ts';
@@ -170,9 +173,24 @@ describe('glbFacts on the viewer fixtures', () => {
     for (const texture of facts.textures) expect(texture.mimeType).toBe('image/ktx2');
   });
 
+  it('character.glb: Draco-compressed skinned vertices are left to the viewer, not "no geometry"', () => {
+    // The file alone cannot say where the joints put compressed vertices (their accessors have
+    // no buffer view and would read as zeros): no size from the bytes, and it says why.
+    const { facts } = get('character.glb');
+    expect(facts.extensionsUsed).toContain('KHR_draco_mesh_compression');
+    expect(facts.bounds).toBeNull();
+    expect(facts.skinUnread).toBe(true);
+    expect(facts.posed).toBe(false);
+    expect(facts.triangles).toBe(72);
+    expect(facts.meshes).toBe(2);
+    expect(facts.animations.map((a) => a.name)).toEqual(['Idle', 'Wave', 'Walk']);
+  });
+
   it('every fixture: bounds as @gltf-transform/core getBounds, textures as it sizes them', async () => {
     expect(fixtures.size).toBeGreaterThanOrEqual(4);
     for (const { name, data, facts } of fixtures.values()) {
+      // Its skinned vertices are Draco-compressed: the viewer measures it (the test below).
+      if (name === 'character.glb') continue;
       const doc = await io.readBinary(data);
       const scene = doc.getRoot().getDefaultScene() ?? doc.getRoot().listScenes()[0]!;
       // getBounds places a skinned mesh by its node, not its joints: the rigged figures are
@@ -262,6 +280,24 @@ describe('glbFacts on synthetic scenes', () => {
     expect(size[0]).toBeCloseTo(0.5, 4);
     expect(size[1]).toBeCloseTo(1.8, 4);
     expect(size[2]).toBeCloseTo(0.3, 4);
+  });
+
+  it('measures a Mixamo-style character (two meshes, one skin, no skeleton) as posed in the file', async () => {
+    // Bound in a T-pose (1.6 m wide), saved with its arms down, under an armature scaled 0.01:
+    // each vertex is placed by bind matrix × joint world matrix, weighted (the shoulders half to
+    // the spine, half to the arm), across both meshes.
+    const doc = await riggedCharacter();
+    const root = doc.getRoot();
+    expect(root.listSkins()).toHaveLength(1);
+    expect(root.listSkins()[0]!.getSkeleton()).toBeNull();
+    expect(root.listNodes().filter((n) => n.getSkin())).toHaveLength(2);
+    const facts = glbFacts(await (await fixtureIO()).writeBinary(doc));
+    expect(facts.posed).toBe(true);
+    expect(facts.skinUnread).toBe(false);
+    for (let k = 0; k < 3; k++)
+      expect(facts.bounds!.size[k]).toBeCloseTo(CHARACTER_POSED_SIZE[k]!, 4);
+    expect(facts.bounds!.size[0]).not.toBeCloseTo(CHARACTER_BIND_SIZE[0], 1);
+    expect(facts.bounds!.min[1]).toBeCloseTo(0, 4);
   });
 
   it('measures a figure posed away from its bind pose where its joints put each vertex', async () => {

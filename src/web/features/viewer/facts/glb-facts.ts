@@ -6,6 +6,7 @@ import { Box3, Vector3 } from 'three';
 import { imageSize } from '../../../../formats/index.ts';
 import { Reader, dataUriBytes } from './accessors.ts';
 import {
+  type Json,
   finite,
   isIndex,
   isObject,
@@ -81,6 +82,20 @@ export interface GlbFacts {
   bounds: GlbBounds | null;
   /** True when skinned meshes are measured as their joints pose them in the file. */
   posed: boolean;
+  /**
+   * True when a skinned mesh's vertices cannot be read from the bytes (Draco or Meshopt
+   * compressed, sparse), so where its joints put them is unknown here: `bounds` is then null and
+   * the viewer, which decodes them, measures the figure as posed in the file.
+   */
+  skinUnread: boolean;
+}
+
+/**
+ * KHR_draco_mesh_compression: the primitive's accessors have no buffer view (they would read as
+ * zeros); its vertices are in the extension's compressed buffer view.
+ */
+function isDracoCompressed(primitive: Json): boolean {
+  return isObject(primitive.extensions) && 'KHR_draco_mesh_compression' in primitive.extensions;
 }
 
 /** Extensions whose `source` replaces the texture's own (the image a capable viewer shows). */
@@ -164,6 +179,7 @@ export function glbFacts(bytes: Uint8Array): GlbFacts {
   let vertices = 0;
   const box = new Box3();
   let posed = false;
+  let skinUnread = false;
   for (const { mesh, copies, matrices, joints } of meshInstances(reader)) {
     for (const value of list(mesh.primitives)) {
       if (!isObject(value)) continue;
@@ -174,9 +190,12 @@ export function glbFacts(bytes: Uint8Array): GlbFacts {
       triangles += trianglesOf(mode, count) * copies;
       vertices += positions * copies;
       // A skinned mesh is measured where its joints put each vertex (the pose the file is in,
-      // which the viewer shows and frames), not by its whole box through every joint.
-      if (joints && expandBySkinnedPrimitive(box, reader, attributes, joints)) {
-        posed = true;
+      // which the viewer shows and frames), not by its whole box through every joint. Compressed
+      // vertices cannot be read here: the viewer measures them once decoded.
+      if (joints) {
+        if (!isDracoCompressed(value) && expandBySkinnedPrimitive(box, reader, attributes, joints))
+          posed = true;
+        else skinUnread = true;
         continue;
       }
       const range = reader.range3(attributes.POSITION);
@@ -184,13 +203,15 @@ export function glbFacts(bytes: Uint8Array): GlbFacts {
     }
   }
 
-  const bounds: GlbBounds | null = box.isEmpty()
-    ? null
-    : {
-        min: box.min.toArray(),
-        max: box.max.toArray(),
-        size: box.getSize(new Vector3()).toArray(),
-      };
+  // Part of a figure would be a wrong size: with a skinned mesh unread, the viewer gives it all.
+  const bounds: GlbBounds | null =
+    skinUnread || box.isEmpty()
+      ? null
+      : {
+          min: box.min.toArray(),
+          max: box.max.toArray(),
+          size: box.getSize(new Vector3()).toArray(),
+        };
 
   return {
     fileBytes: bytes.byteLength,
@@ -211,5 +232,6 @@ export function glbFacts(bytes: Uint8Array): GlbFacts {
     extensionsRequired: strings(json.extensionsRequired),
     bounds,
     posed,
+    skinUnread,
   };
 }

@@ -118,12 +118,8 @@ export function meshInstances(reader: Reader): MeshInstance[] {
   }
   for (const { mesh, skin, fallback } of skinned) {
     const joints = jointMatrices(reader, skin, worlds);
-    out.push({
-      mesh,
-      copies: 1,
-      matrices: skinMatrices(reader, skin, worlds) ?? [fallback],
-      ...(joints ? { joints } : {}),
-    });
+    // With no joint in the scene, the mesh is placed by its node.
+    out.push({ mesh, copies: 1, matrices: [fallback], ...(joints ? { joints } : {}) });
   }
   return out;
 }
@@ -155,8 +151,8 @@ const PART = new Vector3();
 /**
  * Grows `target` by a skinned primitive's vertices where its joints put them in the file's
  * pose: each vertex moved by its joints' matrices, weighted (glTF 2.0 §3.7.3.3; what three's
- * `SkinnedMesh.computeBoundingBox` does). False when the primitive has no usable skin data (the
- * caller falls back on the joint-matrix bounds).
+ * `SkinnedMesh.computeBoundingBox` does). False when the primitive has no usable skin data or
+ * no vertex a joint in the scene moves: nothing was measured.
  */
 export function expandBySkinnedPrimitive(
   target: Box3,
@@ -170,6 +166,7 @@ export function expandBySkinnedPrimitive(
   if (!positions || !indices || !weights) return false;
   const count = Math.floor(positions.length / 3);
   if (indices.length < count * 4 || weights.length < count * 4) return false;
+  let placed = false;
   for (let v = 0; v < count; v++) {
     SKINNED.set(0, 0, 0);
     let total = 0;
@@ -184,34 +181,12 @@ export function expandBySkinnedPrimitive(
       SKINNED.add(PART);
       total += w;
     }
-    if (total > 0) target.expandByPoint(SKINNED.divideScalar(total));
+    if (total > 0) {
+      target.expandByPoint(SKINNED.divideScalar(total));
+      placed = true;
+    }
   }
-  return true;
-}
-
-/**
- * Where a skinned mesh's vertices go in its bind pose: glTF ignores the mesh node's own
- * transform and moves each vertex by its joints' `world × inverseBind` (three's
- * `SkinnedMesh.computeBoundingBox` does the same per vertex). The box is taken through every
- * distinct joint matrix, which is exact when they agree (a rest pose) and safe when they do not.
- * Null when the skin names no joint in the scene.
- */
-function skinMatrices(reader: Reader, skin: Json, worlds: Map<number, Matrix4>): Matrix4[] | null {
-  const joints = list(skin.joints);
-  const ibm =
-    skin.inverseBindMatrices === undefined ? null : reader.values(skin.inverseBindMatrices);
-  const matrices: Matrix4[] = [];
-  joints.forEach((joint, i) => {
-    const world = isIndex(joint) ? worlds.get(joint) : undefined;
-    if (!world) return;
-    const inverse =
-      ibm && ibm.length >= (i + 1) * 16
-        ? new Matrix4().fromArray(Array.from(ibm.subarray(i * 16, i * 16 + 16)))
-        : new Matrix4();
-    const m = world.clone().multiply(inverse);
-    if (!matrices.some((other) => other.equals(m))) matrices.push(m);
-  });
-  return matrices.length > 0 ? matrices : null;
+  return placed;
 }
 
 export function trianglesOf(mode: number, count: number): number {

@@ -44,6 +44,11 @@ export class FrameRenderer {
     backdrop: Backdrop,
     /** The animation's time at each frame: the model is kept in frame in every pose. */
     times: readonly number[],
+    /**
+     * False: the camera stays as far as the view as shown (a screenshot as shown); else it moves
+     * back as far as it must for the model to stay whole in this frame's proportions.
+     */
+    fit = true,
   ) {
     const canvas = (w: number, h: number) =>
       Object.assign(document.createElement('canvas'), { width: w, height: h });
@@ -74,12 +79,9 @@ export class FrameRenderer {
     this.camera.aspect = width / height;
     this.camera.updateProjectionMatrix();
     const shown = stage.camera.position.clone().sub(stage.target);
-    const distance = orbitDistance(
-      shown.length(),
-      reachOver(stage, times),
-      this.camera,
-      width / height,
-    );
+    const distance = fit
+      ? orbitDistance(shown.length(), reachOver(stage, times), this.camera, width / height)
+      : shown.length();
     this.offset = shown.setLength(distance);
   }
 
