@@ -49,7 +49,7 @@ function SlotView({
     <section className="viewer-slot" aria-label={title}>
       <div className="viewer-slot__head">
         <h2>{title}</h2>
-        <span className="viewer-slot__name" data-testid="slot-name">
+        <span className="viewer-slot__name" data-testid="slot-name" title={shown}>
           {shown}
         </span>
         {signedIn && (
