@@ -55,12 +55,7 @@ export default function GalleryPage() {
   const modelIds = useMemo(() => (models.data?.models ?? []).map((m) => m.id), [models.data]);
 
   return (
-    <main
-      className={`page gallery-page${selected.length > 0 ? ' has-selection' : ''}${
-        // The selection bar says which are shared (decision 0095): a taller bar to scroll past.
-        !filters.hidden && selected.some((e) => e.share) ? ' has-shared-selection' : ''
-      }`}
-    >
+    <main className={`page gallery-page${selected.length > 0 ? ' has-selection' : ''}`}>
       <div className="gallery-head">
         {collection ? (
           <CollectionHead

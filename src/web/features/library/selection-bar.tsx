@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { ZIP_MAX_IDS, downloadModelsZip } from '../../api/library.ts';
 import { megabytes, useZipDownload } from '../../lib/use-zip-download.ts';
@@ -52,8 +53,10 @@ export function SelectionBar({
     ),
   );
 
+  const barRef = useScrollRoomBelow();
+
   return (
-    <div className="gallery-selection card" role="region" aria-label="Selected tasks">
+    <div className="gallery-selection card" role="region" aria-label="Selected tasks" ref={barRef}>
       <p className="gallery-selection-count" aria-live="polite">
         <strong>{count}</strong> selected
       </p>
@@ -131,4 +134,27 @@ export function SelectionBar({
       )}
     </div>
   );
+}
+
+/**
+ * The bar floats over the grid: the page keeps as much room below its last card as the bar is
+ * tall (`--selection-bar-height` on `.gallery-page`), measured, so no card stays under it
+ * whatever the bar holds (shared words, an error, a phone's wrapped buttons).
+ */
+function useScrollRoomBelow() {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const bar = ref.current;
+    const page = bar?.closest<HTMLElement>('.gallery-page');
+    if (!bar || !page) return;
+    const observer = new ResizeObserver(() =>
+      page.style.setProperty('--selection-bar-height', `${bar.offsetHeight}px`),
+    );
+    observer.observe(bar);
+    return () => {
+      observer.disconnect();
+      page.style.removeProperty('--selection-bar-height');
+    };
+  }, []);
+  return ref;
 }
