@@ -48,6 +48,8 @@ describe('describePrompt', () => {
     expect(describePrompt('a red and blue car').unused).toEqual(['blue']);
     expect(describePrompt('a teapot with a green thing').unused).toEqual(['green', 'thing']);
     expect(describePrompt('a very big happy red robot').unused).toEqual(['big', 'happy']);
+    // A made-up word with digits is said whole, as typed, not in pieces of letters.
+    expect(describePrompt('zvmx0u6rl3 shared bowl').unused).toEqual(['zvmx0u6rl3', 'shared']);
     // Everything read is used: the noun (and another noun of the same object), colours with
     // their shade, materials, parts (even ones the object lacks, said as ignored), proportions.
     for (const prompt of [

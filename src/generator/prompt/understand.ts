@@ -157,6 +157,15 @@ export interface PromptReading {
 }
 
 /** Lower-case, trimmed, single-spaced: prompts differing only in case or spacing are the same. */
+/** The run of letters and digits around the letters at `at` (`length` long), as typed. */
+function typedWord(text: string, at: number, length: number): string {
+  let start = at;
+  let end = at + length;
+  while (start > 0 && /[a-z0-9]/.test(text[start - 1] ?? '')) start--;
+  while (end < text.length && /[a-z0-9]/.test(text[end] ?? '')) end++;
+  return text.slice(start, end);
+}
+
 function normalise(prompt: string): string {
   return prompt.trim().toLowerCase().replace(/\s+/g, ' ');
 }
@@ -185,7 +194,8 @@ function featureOf(word: string): { feature: string; wanted: boolean } | null {
  */
 export function readPrompt(prompt: string): PromptReading {
   const normalised = normalise(prompt);
-  const words = normalised.match(/[a-z]+/g) ?? [];
+  const spans = [...normalised.matchAll(/[a-z]+/g)];
+  const words = spans.map((m) => m[0]);
   const noun = findNoun(words, (w) => colourWordOf(w) !== null || materialOf(w) !== null);
   const inNoun = (i: number): boolean => noun !== null && i >= noun.at && i < noun.at + noun.length;
 
@@ -285,7 +295,12 @@ export function readPrompt(prompt: string): PromptReading {
   for (const other of nounsIn(words))
     if (noun && other.template === noun.template)
       for (let k = other.at; k < other.at + other.length; k++) used.add(k);
-  const unread = words.filter((w, i) => !inNoun(i) && !used.has(i) && !FUNCTION_WORDS.has(w));
+  // Said as typed: a made-up word with digits ("zvmx0u6rl3") whole, not its letters' pieces.
+  const unread = words.flatMap((w, i) =>
+    !inNoun(i) && !used.has(i) && !FUNCTION_WORDS.has(w)
+      ? [typedWord(normalised, spans[i]?.index ?? 0, w.length)]
+      : [],
+  );
   return {
     normalised,
     words,
