@@ -9,6 +9,7 @@ import {
   expectAccessible,
   generate,
   hiddenAfterEach,
+  keptPromptModel,
   overflowing,
   photo,
   pickModel,
@@ -20,25 +21,7 @@ const auth = { authorization: `Bearer ${DEMO_KEY}` };
 const madeHere = hiddenAfterEach();
 
 /** A prompt model made through Kiln's proxy, read until it is kept: its task id. */
-async function made(page: Page, prompt: string): Promise<string> {
-  const res = await page.request.post('/api/v1/3d/generations', {
-    headers: auth,
-    data: { model: 'beta-text', prompt },
-  });
-  expect(res.status(), await res.text()).toBe(202);
-  const { id } = (await res.json()) as { id: string };
-  madeHere.push(id);
-  await expect
-    .poll(
-      async () => {
-        const entry = await page.request.get(`/api/library/${id}`, { headers: auth });
-        return ((await entry.json()) as { archived: boolean }).archived;
-      },
-      { timeout: 40_000 },
-    )
-    .toBe(true);
-  return id;
-}
+const made = (page: Page, prompt: string) => keptPromptModel(page, prompt, madeHere);
 
 test('the prompt check: Generate waits for the verdict on the text as typed, which names the words that did not shape the model', async ({
   page,

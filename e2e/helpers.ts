@@ -130,6 +130,35 @@ export async function finishedPromptModel(page: Page, prompt: string) {
   return { id, detail };
 }
 
+/**
+ * A prompt model made through Kiln's proxy with the demo key, read until Kiln keeps it; its
+ * task id is pushed onto `madeHere` (a `hiddenAfterEach()` list) and returned.
+ */
+export async function keptPromptModel(
+  page: Page,
+  prompt: string,
+  madeHere: string[],
+): Promise<string> {
+  const auth = { authorization: `Bearer ${DEMO_KEY}` };
+  const res = await page.request.post('/api/v1/3d/generations', {
+    headers: auth,
+    data: { model: 'beta-text', prompt },
+  });
+  expect(res.status(), await res.text()).toBe(202);
+  const { id } = (await res.json()) as { id: string };
+  madeHere.push(id);
+  await expect
+    .poll(
+      async () => {
+        const entry = await page.request.get(`/api/library/${id}`, { headers: auth });
+        return ((await entry.json()) as { archived: boolean }).archived;
+      },
+      { timeout: 40_000 },
+    )
+    .toBe(true);
+  return id;
+}
+
 /** Elements that run past the window's right edge (the first six), for "nothing sticks out". */
 export async function overflowing(page: Page): Promise<string[]> {
   return page.evaluate(() =>
