@@ -9,6 +9,7 @@ import {
   type ScreenshotOptions,
   type ScreenshotSizeId,
 } from './screenshot.ts';
+import { useSave } from './use-save.ts';
 import './save-dialog.css';
 
 const BACKGROUNDS: { id: ScreenshotBackground; label: string }[] = [
@@ -30,22 +31,11 @@ export default function ScreenshotDialog({
   const saveRef = useRef<HTMLButtonElement>(null);
   const [size, setSize] = useState<ScreenshotSizeId>('shown');
   const [background, setBackground] = useState<ScreenshotBackground>('stage');
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [done, setDone] = useState(false);
+  const { error, saving, done, save } = useSave('The screenshot failed');
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (saving) return;
-    setError(null);
-    setSaving(true);
-    try {
-      await onSave({ size, background });
-      setDone(true);
-    } catch (e) {
-      setError(`The screenshot failed: ${e instanceof Error ? e.message : String(e)}`);
-      setSaving(false);
-    }
+    await save(() => onSave({ size, background }));
   };
 
   return (

@@ -4,6 +4,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { PRINT_DEFAULT_HEIGHT_MM, PrintHeightMmSchema } from '../../../contract/index.ts';
 import { Modal } from '../../ui/modal.tsx';
 import { formatCount } from './facts/format-facts.ts';
+import { useSave } from './use-save.ts';
 import './save-dialog.css';
 
 /** The printed height typed, or the contract's sentence on what is wrong with it. */
@@ -30,9 +31,7 @@ export default function StlDialog({
   const inputRef = useRef<HTMLInputElement>(null);
   const id = useId();
   const [text, setText] = useState(String(PRINT_DEFAULT_HEIGHT_MM));
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [done, setDone] = useState(false);
+  const { error, setError, saving, done, save } = useSave('The export failed');
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -43,15 +42,7 @@ export default function StlDialog({
       inputRef.current?.focus();
       return;
     }
-    setError(null);
-    setSaving(true);
-    try {
-      await onSave(checked.heightMm);
-      setDone(true);
-    } catch (e) {
-      setError(`The export failed: ${e instanceof Error ? e.message : String(e)}`);
-      setSaving(false);
-    }
+    await save(() => onSave(checked.heightMm));
   };
 
   return (
