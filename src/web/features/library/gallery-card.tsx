@@ -15,7 +15,7 @@ import { StatusBadge } from '../../ui/status-badge.tsx';
 import { StillShared } from '../share/index.ts';
 import { CardActions } from './gallery-card-actions.tsx';
 import { Thumbnail } from './gallery-thumbnail.tsx';
-import { RenameForm } from './rename-form.tsx';
+import { RenameForm } from '../../ui/rename-form.tsx';
 
 export interface GalleryCardProps {
   entry: LibraryEntry;

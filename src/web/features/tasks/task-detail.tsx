@@ -16,7 +16,7 @@ import { LazyModelViewer, viewerHref } from '../viewer/index.ts';
 import { CompareWith } from './compare-with.tsx';
 import { StageStepper } from './stage-stepper.tsx';
 import { ShareButton, StillShared } from '../share/index.ts';
-import { Renamable } from '../library/index.ts';
+import { Renamable } from '../../ui/rename-form.tsx';
 import { CollectionsButton } from '../collections/index.ts';
 import './tasks.css';
 
