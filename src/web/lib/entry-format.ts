@@ -89,7 +89,7 @@ export function madeFromOf(entry: Pick<LibraryEntry, 'prompt' | 'images'>): stri
 }
 
 /** The file name of an entry's first photo ("chair.png", "chair.png + 3 views"), if it has one. */
-export function photoNameOf(entry: { images?: LibraryEntry['images'] }): string | null {
+function photoNameOf(entry: { images?: LibraryEntry['images'] }): string | null {
   const images = entry.images ?? [];
   const name = images.find((i) => i.name)?.name;
   if (!name) return null;
