@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import pluginQuery from '@tanstack/eslint-plugin-query';
 import globals from 'globals';
+import { kilnPlugin } from './scripts/no-feature-cycle.mjs';
 
 /** The folders of src/web/features. */
 const WEB_FEATURES = readdirSync(new URL('./src/web/features', import.meta.url), {
@@ -191,6 +192,14 @@ export default tseslint.config(
   // A feature's index.ts is its public entry (the viewer, the share button, the studio's parts):
   // that one file may be imported. Every page lives in a feature (features/studio composes the
   // generate form and the tasks through their index.ts).
+  // …and never in a circle (decision 0107): a feature imports no feature that reaches it back,
+  // through any number of index.ts files (a file-level cycle check cannot see this).
+  {
+    files: ['src/web/features/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    plugins: { kiln: kilnPlugin },
+    rules: { 'kiln/no-feature-cycle': 'error' },
+  },
   ...WEB_FEATURES.map((feature) => ({
     files: [`src/web/features/${feature}/**/*.{ts,tsx}`],
     ignores: ['**/*.test.{ts,tsx}'],

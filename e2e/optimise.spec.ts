@@ -165,7 +165,7 @@ test('optimise a result for Web / AR: progress, before and after side by side, t
   // Before and after: triangles, file size in words and in bytes, textures, what it needs.
   const table = result.getByRole('table');
   await expect(table.getByRole('row', { name: /^Triangles/ })).toContainText('30,000');
-  await expect(table.getByRole('row', { name: /^File size/ })).toContainText(/KB .*bytes/);
+  await expect(table.getByRole('row', { name: /^File size/ })).toContainText(/kB .*bytes/);
   await expect(table.getByRole('row', { name: /^File size/ })).toContainText('−');
   await expect(table.getByRole('row', { name: /^Textures/ })).toContainText('WebP');
   await expect(table.getByRole('row', { name: /^Needs/ })).toContainText('Meshopt');

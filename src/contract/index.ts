@@ -11,3 +11,4 @@ export * from './model-name.ts';
 export * from './prompt-check.ts';
 export * from './collections.ts';
 export * from './api-key.ts';
+export * from './model-title.ts';

@@ -37,8 +37,8 @@ export type Share = z.infer<typeof ShareSchema>;
  */
 export const PUBLIC_MODEL_FACTS = {
   /**
-   * A title for the page: the model's own name, else the prompt, else "A 3D model from a photo,
-   * made with beta on 25 Nov 2026".
+   * A title for the page, by the one rule (`modelTitle`): the model's own name, else the prompt
+   * in quotes, else "A 3D model from a photo, made with beta on 25 Nov 2026".
    */
   title: z.string(),
   /** The generation model (`beta`, `gamma-text`, …). */

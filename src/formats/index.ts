@@ -1,3 +1,4 @@
+export * from './byte-size.ts';
 export * from './file-name.ts';
 export * from './glb-header.ts';
 export * from './image-kind.ts';

@@ -1,4 +1,4 @@
-import { IMAGE_MAX_BYTES } from '../formats/index.ts';
+import { IMAGE_MAX_BYTES, formatBytes } from '../formats/index.ts';
 import { SafeFetchError, exactOrigins, safeFetch, type SafeFetchOptions } from '../net/index.ts';
 
 /** Why an input image could not be had; the engine fails the task with this sentence. */
@@ -73,7 +73,7 @@ function sentenceFor(
     case 'bad_url':
       return `${label} is not an http, https or data: URL the mock can fetch.`;
     case 'too_large':
-      return `${label} is larger than ${limits.maxBytes / 1024 / 1024} MB.`;
+      return `${label} is larger than ${formatBytes(limits.maxBytes)}.`;
     case 'timeout':
       return `${label} did not arrive within ${Math.round(limits.timeoutMs / 1000)} s.`;
     case 'http_status':
@@ -99,7 +99,7 @@ export function decodeDataUri(url: string, label: string, maxBytes = IMAGE_MAX_B
   const meta = url.slice(5, comma);
   const payload = url.slice(comma + 1);
   if (payload.length > (maxBytes * 4) / 3 + 4)
-    throw new ImageFetchError(`${label} is larger than ${maxBytes / 1024 / 1024} MB.`);
+    throw new ImageFetchError(`${label} is larger than ${formatBytes(maxBytes)}.`);
   const bytes = meta.endsWith(';base64')
     ? Buffer.from(payload, 'base64')
     : Buffer.from(decodeURIComponent(payload), 'utf8');

@@ -369,7 +369,7 @@ describe('library, archive and credits', () => {
       model_url: asset,
       prompt: null,
     });
-    expect(entry?.images[0]?.url).toMatch(/^data:image\/png \(\d+ KB\)$/);
+    expect(entry?.images[0]?.url).toMatch(/^data:image\/png \([\d.]+ (B|kB)\)$/);
 
     const glb = await server.request(asset ?? '', { key: null });
     expect(glb.status).toBe(200);

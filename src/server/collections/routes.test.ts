@@ -458,7 +458,7 @@ describe('collections: zip and public link', () => {
     });
     expect(shared.models.map((m) => [m.index, m.title, m.name, m.input])).toEqual([
       [0, 'My <b>mug</b>', 'My <b>mug</b>', 'prompt'],
-      [1, 'a small red vase', null, 'prompt'],
+      [1, '“a small red vase”', null, 'prompt'],
     ]);
     expect(shared.models[0]).toMatchObject({
       model_url: `/api/collection-shares/${link.token}/models/0/model.glb`,

@@ -8,6 +8,7 @@ import {
   type LibraryImage,
   type Task,
 } from '../../contract/index.ts';
+import { formatBytes } from '../../formats/index.ts';
 import type { LibraryRow, LibraryStore } from '../storage/library.ts';
 import type { IntentStore } from '../storage/intents.ts';
 import type { AssetSigner } from './asset-access.ts';
@@ -73,7 +74,7 @@ function imageRef(url: string, upload = uploadOf(url)): LibraryImage {
   const ref = upload ? `/api/uploads/${upload.sha256}.${upload.ext}` : null;
   if (url.startsWith('data:')) {
     const mime = DATA_URI.exec(url)?.[1] ?? 'text/plain';
-    return { url: `data:${mime} (${Math.round((url.length * 3) / 4 / 1024)} KB)`, upload: ref };
+    return { url: `data:${mime} (${formatBytes((url.length * 3) / 4)})`, upload: ref };
   }
   return { url: url.length > 2048 ? `${url.slice(0, 2045)}…` : url, upload: ref };
 }

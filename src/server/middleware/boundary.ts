@@ -7,6 +7,7 @@ import {
   unstorableTextAt,
   unstorableTextMessage,
 } from '../../contract/index.ts';
+import { formatBytes } from '../../formats/index.ts';
 import { ApiError } from '../../http/index.ts';
 
 /** The largest JSON body Kiln's own routes read (creates, uploads and pictures have their own). */
@@ -34,7 +35,7 @@ export function apiBoundary(ownLimit: (c: Context) => boolean): MiddlewareHandle
     onError: () => {
       throw new ApiError(413, {
         code: ERROR_CODES.bodyTooLarge,
-        message: `The request body is too large: Kiln reads at most ${JSON_BODY_MAX_BYTES / 1024} KB here.`,
+        message: `The request body is too large: Kiln reads at most ${formatBytes(JSON_BODY_MAX_BYTES)} here.`,
       });
     },
   });

@@ -65,7 +65,7 @@ describe('the link preview picture', () => {
       false,
     ]);
     expect(renders).toHaveBeenCalledTimes(1);
-    expect(renders.mock.calls[0]![0]).toMatchObject({ title: 'a small red vase', picture: null });
+    expect(renders.mock.calls[0]![0]).toMatchObject({ title: '“a small red vase”', picture: null });
 
     // Again: the same bytes from the blob store, not drawn again.
     const second = await getPreview(server, link.token);
@@ -137,7 +137,7 @@ describe('the link preview picture', () => {
     renders.mockClear();
     const res = await getPreview(server, link.token);
     expect(res.status).toBe(200);
-    expect(renders.mock.calls[0]![0].title).toBe('<b>bold</b> & "quoted" ]]> vase');
+    expect(renders.mock.calls[0]![0].title).toBe('“<b>bold</b> & "quoted" ]]> vase”');
   });
 });
 

@@ -20,7 +20,7 @@ const PREVIEW_LAYOUT = 1;
 
 /** What a preview shows. */
 export interface PreviewInput {
-  /** The model's name, else its prompt, else what it was made from (shareTitle). */
+  /** The model's name, else its prompt, else what it was made from (`modelTitle` of src/contract). */
   title: string;
   /** A line under the title: the prompt of a named model, or what it was made from. */
   subtitle: string;

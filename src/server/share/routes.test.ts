@@ -50,7 +50,7 @@ describe('share links', () => {
     expect(link.url).toBe(`${ORIGIN}/s/${link.token}`);
     expect(link.embed_url).toBe(`${ORIGIN}/s/${link.token}/embed`);
     expect(link.embed_html).toBe(
-      `<iframe src="${link.embed_url}" title="a small red vase — 3D model on Kiln" width="640" height="480" style="border:0;max-width:100%" loading="lazy"></iframe>`,
+      `<iframe src="${link.embed_url}" title="“a small red vase” — 3D model on Kiln" width="640" height="480" style="border:0;max-width:100%" loading="lazy"></iframe>`,
     );
 
     // Re-sharing answers the link there is; reading it too.
@@ -74,7 +74,7 @@ describe('share links', () => {
     expect(facts.headers.get('cache-control')).toBe('no-store');
     expect(PublicShareSchema.parse(await facts.json())).toEqual({
       object: 'shared_model',
-      title: 'a small red vase',
+      title: '“a small red vase”',
       name: null,
       model: 'beta-text',
       input: 'prompt',
@@ -300,14 +300,14 @@ describe('the share page shell', () => {
     });
     const link = ShareSchema.parse(await (await share(server, id, 'POST')).json());
     expect(link.embed_html).toContain(
-      'title="a red &quot;vase&quot; &lt;script&gt;alert(1)&lt;/script&gt; &amp; co — 3D model on Kiln"',
+      'title="“a red &quot;vase&quot; &lt;script&gt;alert(1)&lt;/script&gt; &amp; co” — 3D model on Kiln"',
     );
 
     let res = await server.request(`/s/${link.token}`, { key: null });
     let html = await res.text();
     expect(res.headers.get('x-robots-tag')).toBe('noindex, nofollow');
     expect(res.headers.get('cache-control')).toBe('no-store');
-    const escaped = 'a red &quot;vase&quot; &lt;script&gt;alert(1)&lt;/script&gt; &amp; co';
+    const escaped = '“a red &quot;vase&quot; &lt;script&gt;alert(1)&lt;/script&gt; &amp; co”';
     expect(html).toContain(`<title>${escaped} · Kiln</title>`);
     expect(html).not.toContain('<script>alert(1)');
     expect(html).toContain('<meta name="robots" content="noindex, nofollow" />');

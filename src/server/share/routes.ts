@@ -27,9 +27,9 @@ import {
   newShareToken,
   ownerView,
   previewSubtitle,
+  publicTitle,
   publicView,
   shareDescription,
-  shareTitle,
   shareUrls,
   sharedFiles,
 } from './service.ts';
@@ -63,7 +63,7 @@ const notShared = (message: string) =>
 
 /** A library row's title as a share names it. */
 const titleOfRow = (row: LibraryRow) =>
-  shareTitle({
+  publicTitle({
     prompt: row.prompt,
     name: row.name,
     photos: row.images.length,
@@ -209,7 +209,7 @@ export function shareRoutes(deps: ShareRouteDeps) {
   app.get('/shares/:token/preview.jpg', async (c) => {
     const token = c.req.param('token');
     const model = await resolve(token);
-    const title = shareTitle(model);
+    const title = publicTitle(model);
     const subtitle = previewSubtitle(model);
     return previews.serve(c, {
       token,
@@ -268,7 +268,7 @@ export function sharePageRoutes(deps: SharePageDeps) {
     modules: SHARE_MODULES,
     resolve: (token) => deps.shares.resolve(token),
     meta: (base, token, model) => {
-      const title = shareTitle(model);
+      const title = publicTitle(model);
       return {
         title,
         description: shareDescription(model),

@@ -1,7 +1,13 @@
 // Public links to a model: tokens, addresses, the embed snippet, and what a link shows anyone.
 // Pure functions over what the share store gives; the routes (routes.ts) do the HTTP.
 import { randomBytes } from 'node:crypto';
-import { SHARE_TOKEN, type PublicShare, type Share, neutraliseBidi } from '../../contract/index.ts';
+import {
+  SHARE_TOKEN,
+  modelTitle,
+  neutraliseBidi,
+  type PublicShare,
+  type Share,
+} from '../../contract/index.ts';
 import { escapeHtml } from '../spa-shell.ts';
 import type { ShareRow, SharedModel } from '../storage/shares.ts';
 
@@ -31,37 +37,6 @@ function embedSnippet(embedUrl: string, title: string): string {
     `width="640" height="480" style="border:0;max-width:100%" ` +
     `loading="lazy"></iframe>`
   );
-}
-
-const SHARE_DAY = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
-
-/**
- * A title for a shared model: its own name (decision 0085), else its prompt (shortened), else
- * what it was made from.
- */
-export function shareTitle(
-  model: Pick<SharedModel, 'prompt' | 'photos'> &
-    Partial<Pick<SharedModel, 'model' | 'created' | 'name'>>,
-): string {
-  // Directional controls are taken out: a name or a prompt cannot turn the preview's words
-  // around (a name with overrides is refused when given; older text may still hold marks).
-  const name = model.name && neutraliseBidi(model.name).trim().replace(/\s+/g, ' ');
-  if (name) return name;
-  const prompt = model.prompt && neutraliseBidi(model.prompt).trim().replace(/\s+/g, ' ');
-  if (prompt) return prompt.length > 100 ? `${prompt.slice(0, 99)}…` : prompt;
-  // The photos' names stay private (0067): a photo's share is told apart by its model and day.
-  const from =
-    model.photos > 1 ? `A 3D model from ${model.photos} photos` : 'A 3D model from a photo';
-  const made = [
-    model.model ? `made with ${model.model}` : null,
-    model.created ? `on ${SHARE_DAY.format(new Date(model.created * 1000))}` : null,
-  ].filter(Boolean);
-  return made.length ? `${from}, ${made.join(' ')}` : from;
 }
 
 /** What a model was made from, in words: "a text prompt", "a photo", "3 photos". */
@@ -142,12 +117,27 @@ export function sharedFiles(token: string) {
 }
 
 /**
+ * A shared model's title: the one rule (`modelTitle`), from its public facts only (a photo's
+ * name stays private, decision 0067), saying with what and when when nothing else names it.
+ */
+export function publicTitle(
+  model: Pick<SharedModel, 'name' | 'prompt' | 'photos' | 'model' | 'created'>,
+): string {
+  return modelTitle({
+    name: model.name,
+    prompt: model.prompt,
+    photos: model.photos,
+    made: { model: model.model, created: model.created },
+  });
+}
+
+/**
  * The public facts of a shared model, as a model's link and a collection's page show them
  * alike; `files` are where its GLB and picture are served.
  */
 export function publicModelFacts(model: SharedModel, files: { model: string; thumbnail: string }) {
   return {
-    title: shareTitle(model),
+    title: publicTitle(model),
     name: neutraliseBidi(model.name ?? '').trim() || null,
     model: model.model,
     input: model.prompt?.trim()

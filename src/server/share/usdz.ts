@@ -4,6 +4,7 @@
 // whose first file is the USD layer (`.usda` or `.usdc`) Quick Look opens.
 import { unzipSync } from 'fflate';
 import { ERROR_CODES } from '../../contract/index.ts';
+import { formatBytes } from '../../formats/index.ts';
 import { ApiError } from '../../http/index.ts';
 
 /** A USDZ's body: the generator's finest model with 2048 px textures is well under this. */
@@ -21,7 +22,7 @@ const badBody = (why: string) =>
 export const usdzTooLarge = () =>
   new ApiError(413, {
     code: ERROR_CODES.bodyTooLarge,
-    message: `The body is larger than ${USDZ_MAX_BYTES / 1024 / 1024} MB, the limit for a USDZ.`,
+    message: `The body is larger than ${formatBytes(USDZ_MAX_BYTES)}, the limit for a USDZ.`,
     param: 'body',
   });
 

@@ -190,9 +190,9 @@ describe('normaliseImage: refusals', () => {
     const err = await refusal(photo('chair.png'), { maxBytes: 100_000 });
     expect(err).toMatchObject({ status: 413, code: 'file_too_large' });
     expect(err.message).toBe(
-      'The file is 112 KB; the limit is 98 KB per image, so pick a smaller image.',
+      'The file is 115 kB; the limit is 100 kB per image, so pick a smaller image.',
     );
-    const big = new Uint8Array(21 * 1024 * 1024);
+    const big = new Uint8Array(21_000_000);
     big.set(photo('chair.png'));
     expect((await refusal(big)).message).toBe(
       'The file is 21 MB; the limit is 20 MB per image, so pick a smaller image.',

@@ -1,6 +1,11 @@
 import sharp from 'sharp';
 import { ApiError } from '../../http/index.ts';
-import { IMAGE_MAX_BYTES, imageKind, unusableImageSentence } from '../../formats/index.ts';
+import {
+  IMAGE_MAX_BYTES,
+  formatBytes,
+  imageKind,
+  unusableImageSentence,
+} from '../../formats/index.ts';
 
 /** 50 megapixels, checked from the header before any pixel is decoded. */
 const UPLOAD_MAX_PIXELS = 50_000_000;
@@ -54,22 +59,15 @@ const FORMATS = {
 
 const ACCEPTED = 'upload a PNG, JPEG or WebP photo';
 
-/** "21 MB", "20.5 MB", "112 KB" (binary units, as file managers and the 20 MB cap count). */
-function formatSize(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-  const mb = bytes / 1024 / 1024;
-  return Number.isInteger(mb) ? `${mb} MB` : `${mb.toFixed(1)} MB`;
-}
-
 /** The 413 for too many bytes; `size` is unknown when the body was cut off while streaming. */
 export function tooLarge(size: number | undefined, maxBytes: number): UploadError {
-  const limit = formatSize(maxBytes);
+  const limit = formatBytes(maxBytes);
   return new UploadError(
     413,
     'file_too_large',
     size === undefined
       ? `The file is larger than ${limit}, the limit for one image; pick a smaller image.`
-      : `The file is ${formatSize(size)}; the limit is ${limit} per image, so pick a smaller image.`,
+      : `The file is ${formatBytes(size)}; the limit is ${limit} per image, so pick a smaller image.`,
   );
 }
 

@@ -252,7 +252,7 @@ describe('POST /api/uploads', () => {
 
   it('refuses at once when Content-Length is over the cap', async () => {
     const res = await postRaw(photo('chair.png'), 'image/png', {
-      'content-length': String(200 * 1024 * 1024),
+      'content-length': String(200_000_000),
     });
     const message = await refused(res, 413, 'file_too_large');
     expect(message).toBe(

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import sharp from 'sharp';
 import { bodyLimit } from 'hono/body-limit';
 import { ERROR_CODES, type UploadResult } from '../../contract/index.ts';
-import { IMAGE_MAX_BYTES } from '../../formats/index.ts';
+import { IMAGE_MAX_BYTES, formatBytes } from '../../formats/index.ts';
 import { SafeFetchError } from '../../net/index.ts';
 import { ApiError } from '../../http/index.ts';
 import { readJson } from '../middleware/boundary.ts';
@@ -315,7 +315,7 @@ function fetchProblem(url: string, err: unknown, maxBytes: number): string {
     case 'bad_url':
       return `${at} cannot be used: Kiln fetches images only from public http(s) addresses. Download it and upload the file instead.`;
     case 'too_large':
-      return `${at} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB. Use a smaller image.`;
+      return `${at} is larger than ${formatBytes(maxBytes)}. Use a smaller image.`;
     case 'timeout':
       return `${at} took too long to arrive. Check the address, or upload the file instead.`;
     case 'http_status':

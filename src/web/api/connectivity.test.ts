@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { APIConnectionError, APIError, APITimeoutError } from '../../client/errors.ts';
-import { outageOf } from './connectivity.ts';
+import { outage, outageOf, reportError } from './connectivity.ts';
 
 const apiError = (status: number, code?: string, message = 'x') =>
   APIError.from(
@@ -31,5 +31,39 @@ describe('what a failed request says about reachability', () => {
       expect(outageOf(apiError(status, 'invalid_value')), String(status)).toBeNull();
     expect(outageOf(new Error('boom'))).toBeNull();
     expect(outageOf(undefined)).toBeNull();
+  });
+});
+
+describe('the outage store (lib/store.ts)', () => {
+  afterEach(() => {
+    outage.set(null);
+    vi.useRealTimers();
+  });
+
+  it('holds what a failed request said, and tells its listeners once per change', () => {
+    // Fake timers: the probe a report schedules never runs (no request leaves the test).
+    vi.useFakeTimers();
+    const heard = vi.fn();
+    const stop = outage.subscribe(heard);
+    reportError(apiError(400, 'invalid_value'));
+    expect(outage.get()).toBeNull();
+    expect(heard).not.toHaveBeenCalled();
+
+    reportError(new APIConnectionError());
+    const first = outage.get();
+    expect(first).toEqual({ kind: 'kiln' });
+    reportError(new APITimeoutError());
+    // The same outage again keeps the same value: nobody renders again for it.
+    expect(outage.get()).toBe(first);
+    expect(heard).toHaveBeenCalledTimes(1);
+
+    reportError(apiError(503, 'service_unavailable', 'Kiln cannot reach its database just now.'));
+    reportError(apiError(503, 'service_unavailable', 'Kiln cannot reach its file store just now.'));
+    expect(outage.get()).toEqual({
+      kind: 'storage',
+      message: 'Kiln cannot reach its file store just now.',
+    });
+    expect(heard).toHaveBeenCalledTimes(3);
+    stop();
   });
 });

@@ -1,5 +1,5 @@
-import { useSyncExternalStore } from 'react';
 import { currentApiKey } from '../lib/key-store.ts';
+import { createStore, useStore } from '../lib/store.ts';
 import { API_BASE, probe } from './transport.ts';
 
 /**
@@ -18,18 +18,20 @@ export type Outage =
   /** Kiln answers, but the upstream API does not. */
   | { kind: 'upstream' };
 
-let outage: Outage | null = null;
-const listeners = new Set<() => void>();
+/** The outage this tab knows of, or null when everything answers (the one store pattern, 0081). */
+export const outage = createStore<Outage | null>(null);
 let nextProbe: ReturnType<typeof setTimeout> | undefined;
 let recovered: (() => void) | undefined;
 
+/** Two outages that read alike: the same kind (and, for storage, the same message). */
+function alike(a: Outage | null, b: Outage | null): boolean {
+  if (a?.kind !== b?.kind) return false;
+  return a?.kind !== 'storage' || (b?.kind === 'storage' && a.message === b.message);
+}
+
+/** Sets the outage; one that reads as the current one keeps it (its listeners hear nothing). */
 function set(next: Outage | null) {
-  const same =
-    next?.kind === outage?.kind &&
-    (next?.kind !== 'storage' || (outage?.kind === 'storage' && next.message === outage.message));
-  if (same) return;
-  outage = next;
-  for (const l of listeners) l();
+  outage.set((previous) => (alike(previous, next) ? previous : next));
 }
 
 interface ErrorLike {
@@ -93,22 +95,13 @@ async function check(): Promise<void> {
   } catch {
     next = { kind: 'kiln' };
   }
-  const was = outage;
+  const was = outage.get();
   set(next);
   if (next) schedule();
   else if (was) recovered?.();
 }
 
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
 /** The current outage, or null when everything answers (as far as this tab knows). */
 export function useOutage(): Outage | null {
-  return useSyncExternalStore(
-    subscribe,
-    () => outage,
-    () => null,
-  );
+  return useStore(outage);
 }

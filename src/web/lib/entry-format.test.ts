@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { libraryEntry } from '../../testing/library-entry.ts';
+import { modelTitle } from '../../contract/index.ts';
 import {
   archiveNote,
   outageListNote,
@@ -10,9 +11,8 @@ import {
   nameOf,
   promptExcerpt,
   statusView,
-  subjectOf,
   madeFromOf,
-  modelTitle,
+  titleOf,
   taskLabel,
 } from './entry-format.ts';
 
@@ -242,15 +242,15 @@ describe('describeEntry', () => {
         ],
       }),
     );
-    expect(views).toMatch(/^beta-multiview · front\.png \+ 1 · /);
+    expect(views).toMatch(/^beta-multiview · front\.png \+ 1 more · /);
     expect(describeEntry(entry({ images: [{ url: 'u', upload: null }] }))).toMatch(
-      / · one photo · /,
+      / · A 3D model from a photo · /,
     );
   });
 
-  it('quotes a prompt, cut at 40 characters, and tells two entries a minute apart', () => {
-    const long = describeEntry(entry({ model: 'beta-text', prompt: 'a'.repeat(60) }));
-    expect(long).toContain(`“${'a'.repeat(37)}…”`);
+  it('quotes a prompt, cut as every title is, and tells two entries a minute apart', () => {
+    const long = describeEntry(entry({ model: 'beta-text', prompt: 'a'.repeat(200) }));
+    expect(long).toContain(`“${'a'.repeat(97)}…”`);
     const a = describeEntry(entry({ prompt: 'a cube' }));
     const b = describeEntry(
       entry({ prompt: 'a cube', created: Date.UTC(2026, 10, 24, 15, 33) / 1000 }),
@@ -282,7 +282,7 @@ describe('names (decision 0085)', () => {
     expect(taskLabel(named, 'today')).toBe('Blue teapot, beta-text task “a red vase” from today');
     expect(describeEntry(named)).toMatch(/^beta-text · Blue teapot \(“a red vase”\) · /);
     expect(nameOf(named)).toBe('Blue teapot');
-    expect(subjectOf(named)).toBe('“a red vase”');
+    expect(madeFromOf(named)).toBe('“a red vase”');
   });
 
   it('reads as before without a name (null, absent or blank)', () => {
@@ -292,13 +292,13 @@ describe('names (decision 0085)', () => {
       expect(taskLabel(entry, 'today')).toBe('beta-text task “a red vase” from today');
       expect(describeEntry(entry)).toMatch(/^beta-text · “a red vase” · /);
     }
-    expect(
-      subjectOf({ prompt: null, images: [{ url: 'x', upload: 'u', name: 'chair.png' }] }),
-    ).toBe('chair.png');
+    expect(titleOf({ prompt: null, images: [{ url: 'x', upload: 'u', name: 'chair.png' }] })).toBe(
+      'chair.png',
+    );
   });
 });
 
-describe('madeFromOf and modelTitle (the one title rule)', () => {
+describe('titleOf and madeFromOf (the one title rule, modelTitle of src/contract)', () => {
   const photo = (name?: string) => ({ url: 'u', upload: null, ...(name ? { name } : {}) });
   it('says what a task was made from: the prompt, the photo’s name, or how many photos', () => {
     expect(madeFromOf({ prompt: '  a red vase ', images: [] })).toBe('“a red vase”');
@@ -306,15 +306,19 @@ describe('madeFromOf and modelTitle (the one title rule)', () => {
     expect(madeFromOf({ prompt: null, images: [photo('front.png'), photo()] })).toBe(
       'front.png + 1 more',
     );
-    expect(madeFromOf({ prompt: null, images: [photo(), photo(), photo()] })).toBe('3 photos');
-    expect(madeFromOf({ prompt: null, images: [photo()] })).toBe('one photo');
+    expect(madeFromOf({ prompt: null, images: [photo(), photo(), photo()] })).toBe(
+      'A 3D model from 3 photos',
+    );
+    expect(madeFromOf({ prompt: null, images: [photo()] })).toBe('A 3D model from a photo');
   });
-  it('calls a model by its name, else by what it was made from', () => {
-    expect(modelTitle({ prompt: 'a red vase', images: [], name: ' Blue teapot ' })).toBe(
+  it('calls a model by its name, else by what it was made from, as a shared page does', () => {
+    expect(titleOf({ prompt: 'a red vase', images: [], name: ' Blue teapot ' })).toBe(
       'Blue teapot',
     );
-    expect(modelTitle({ prompt: 'a red vase', images: [], name: null })).toBe('“a red vase”');
-    expect(modelTitle({ prompt: null, images: [photo('robot.jpg')], name: '' })).toBe('robot.jpg');
-    expect(modelTitle({ prompt: 'x'.repeat(80), images: [] })).toBe(`“${'x'.repeat(60)}…”`);
+    expect(titleOf({ prompt: 'a red vase', images: [], name: null })).toBe('“a red vase”');
+    expect(titleOf({ prompt: null, images: [photo('robot.jpg')], name: '' })).toBe('robot.jpg');
+    const long = { prompt: 'x'.repeat(200), images: [] };
+    expect(titleOf(long)).toBe(modelTitle(long));
+    expect(titleOf(long)).toBe(`“${'x'.repeat(97)}…”`);
   });
 });

@@ -1,4 +1,4 @@
-import type { ArchiveOutage, LibraryEntry } from '../../contract/index.ts';
+import { modelTitle, type ArchiveOutage, type LibraryEntry } from '../../contract/index.ts';
 
 /**
  * How a library entry reads: its status badge, its name, a prompt excerpt, its dates.
@@ -70,46 +70,26 @@ export function nameOf(entry: { name?: string | null | undefined }): string | nu
 }
 
 /**
- * What a task was made from, in a few words: its prompt (quoted, shortened), or its photo's
- * file name; null when neither is known. Shown beside a model's name, or in its place.
+ * What a model is called (the one rule, `modelTitle` of src/contract, which the server's share
+ * pages use too): its own name, else its prompt (quoted), else its photo's name. The SPA's lines
+ * say the model beside it themselves, so no "made with …" here.
  */
-export function subjectOf(
-  entry: Pick<LibraryEntry, 'prompt'> & { images?: LibraryEntry['images'] },
-  maxWords = 6,
-  maxChars = 48,
-): string | null {
-  if (entry.prompt?.trim()) return `“${promptExcerpt(entry.prompt, maxWords, maxChars)}”`;
-  return photoNameOf(entry);
+export function titleOf(
+  entry: Pick<LibraryEntry, 'prompt' | 'images'> & { name?: LibraryEntry['name'] },
+): string {
+  return modelTitle({ name: entry.name, prompt: entry.prompt, images: entry.images });
 }
 
 /**
- * What a task was made from, always in words: {@link subjectOf}, else how many photos ("one
- * photo", "3 photos") when they came without names.
+ * What a model was made from, said beside its name: its title without the name ("“a red vase”",
+ * "chair.png + 1 more", "A 3D model from 3 photos").
  */
-export function madeFromOf(
-  entry: Pick<LibraryEntry, 'prompt'> & { images?: LibraryEntry['images'] },
-  maxWords = 6,
-  maxChars = 48,
-): string {
-  const n = entry.images?.length ?? 0;
-  return subjectOf(entry, maxWords, maxChars) ?? (n > 1 ? `${n} photos` : 'one photo');
-}
-
-/**
- * What a model is called wherever one line names it (the share dialog, the optimise page's
- * heading): its own name (decision 0085), else what it was made from ({@link madeFromOf}).
- */
-export function modelTitle(
-  entry: Pick<LibraryEntry, 'prompt'> & {
-    images?: LibraryEntry['images'];
-    name?: LibraryEntry['name'];
-  },
-): string {
-  return nameOf(entry) ?? madeFromOf(entry, 12, 60);
+export function madeFromOf(entry: Pick<LibraryEntry, 'prompt' | 'images'>): string {
+  return modelTitle({ prompt: entry.prompt, images: entry.images });
 }
 
 /** The file name of an entry's first photo ("chair.png", "chair.png + 3 views"), if it has one. */
-export function photoNameOf(entry: { images?: LibraryEntry['images'] }): string | null {
+function photoNameOf(entry: { images?: LibraryEntry['images'] }): string | null {
   const images = entry.images ?? [];
   const name = images.find((i) => i.name)?.name;
   if (!name) return null;
@@ -225,16 +205,9 @@ export function outageListNote(
  * "beta · Blue teapot (chair.png) · 24 Nov 2026, 15:32".
  */
 export function describeEntry(entry: LibraryEntry): string {
-  const names = entry.images.map((i) => i.name).filter((n): n is string => Boolean(n));
-  const subject = entry.prompt
-    ? `“${entry.prompt.length > 40 ? `${entry.prompt.slice(0, 37)}…` : entry.prompt}”`
-    : names[0]
-      ? `${names[0]}${entry.images.length > 1 ? ` + ${entry.images.length - 1}` : ''}`
-      : entry.images.length === 1
-        ? 'one photo'
-        : `${entry.images.length} photos`;
   const name = nameOf(entry);
-  return `${entry.model} · ${name ? `${name} (${subject})` : subject} · ${formatDateTime(entry.created * 1000)}`;
+  const title = name ? `${titleOf(entry)} (${madeFromOf(entry)})` : titleOf(entry);
+  return `${entry.model} · ${title} · ${formatDateTime(entry.created * 1000)}`;
 }
 
 const timeWithSeconds = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });

@@ -6,9 +6,6 @@ import { saveBlob } from './save-blob.ts';
 export type ZipState =
   { state: 'idle' } | { state: 'busy'; bytes: number } | { state: 'failed'; message: string };
 
-/** "12.3 MB": a zip's bytes so far. */
-export const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
-
 /**
  * Download a zip the server makes (a selection's, a collection's) and save it: `download` starts
  * it (a new one stops the one under way), `zip` says how far it is or why it failed.

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { useDropzone } from 'react-dropzone';
 import { useCredits } from '../../api/account.ts';
 import { FALLBACK_CHOICES, useModels, type ModelChoice } from '../../api/tasks.ts';
-import { checkImageFile } from '../../lib/file-check.ts';
+import { ACCEPTED_IMAGES, checkImageFile } from '../../lib/file-check.ts';
 import { formatNumber } from '../../lib/entry-format.ts';
 import {
   MAX_BATCH,
@@ -113,7 +113,7 @@ function PhotoDrop({ onFiles, full }: { onFiles: (files: File[]) => void; full: 
           ? `${MAX_BATCH} photos: the batch is full.`
           : isDragActive
             ? 'Drop them here'
-            : `…or drop up to ${MAX_BATCH} here. One task per photo; PNG, JPEG or WebP up to 20 MB each.`}
+            : `…or drop up to ${MAX_BATCH} here. One task per photo; ${ACCEPTED_IMAGES} each.`}
       </span>
     </div>
   );

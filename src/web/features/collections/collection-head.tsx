@@ -8,7 +8,8 @@ import {
   useRenameCollection,
 } from '../../api/collections.ts';
 import { describeError } from '../../lib/describe-error.ts';
-import { megabytes, useZipDownload } from '../../lib/use-zip-download.ts';
+import { formatBytes } from '../../../formats/index.ts';
+import { useZipDownload } from '../../lib/use-zip-download.ts';
 import { useAskFirst } from '../../ui/use-ask-first.ts';
 import { modelCount } from './collection-name.ts';
 import { NameField } from './name-field.tsx';
@@ -116,7 +117,7 @@ export function CollectionHead({
           title={collection.count === 0 ? 'Nothing in this collection yet' : undefined}
         >
           {zip.state === 'busy'
-            ? `Preparing zip…${zip.bytes > 0 ? ` ${megabytes(zip.bytes)}` : ''}`
+            ? `Preparing zip…${zip.bytes > 0 ? ` ${formatBytes(zip.bytes)}` : ''}`
             : 'Download as zip'}
         </button>
         <button

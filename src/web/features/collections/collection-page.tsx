@@ -14,10 +14,6 @@ import { chosenModel, modelSearch } from './collection-choice.ts';
 import { modelCount } from './collection-name.ts';
 import './collections.css';
 
-/** How a model is titled: its name, else its prompt in quotes, else the server's words. */
-const titleOf = (model: PublicCollectionModel) =>
-  model.name ? model.title : model.input === 'prompt' ? `“${model.title}”` : model.title;
-
 /** A link that does not work. */
 function Gone({ embed }: { embed: boolean }) {
   return (
@@ -104,14 +100,14 @@ export default function CollectionPage({ token, embed }: { token: string; embed:
                 url={chosen.model_url}
                 // Named after the collection, then the model chosen (issue 32): in an <iframe> on
                 // another site this is what the page's model is called.
-                label={`${collection.name}: ${titleOf(chosen)}`}
+                label={`${collection.name}: ${chosen.title}`}
                 fileName={`kiln-${slugify(chosen.title) || 'model'}`}
                 openFiles={false}
                 className="collection-page__viewer"
               />
             </Suspense>
             <div className="collection-page__caption">
-              <h2 id="chosen-title">{titleOf(chosen)}</h2>
+              <h2 id="chosen-title">{chosen.title}</h2>
               {chosen.name && chosen.prompt?.trim() && (
                 <p className="collection-page__facts">“{chosen.prompt.trim()}”</p>
               )}
@@ -144,7 +140,7 @@ export default function CollectionPage({ token, embed }: { token: string; embed:
                       }}
                     >
                       <Picture model={model} />
-                      <span className="collection-page__pick-title">{titleOf(model)}</span>
+                      <span className="collection-page__pick-title">{model.title}</span>
                     </a>
                   </li>
                 );

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { createPortal } from 'react-dom';
 import type { LibraryEntry } from '../../../contract/index.ts';
-import { nameOf, subjectOf } from '../../lib/entry-format.ts';
+import { titleOf } from '../../lib/entry-format.ts';
 import { createStore, useStore } from '../../lib/store.ts';
 import type { EntryTarget } from './entry-collections-dialog.tsx';
 
@@ -54,7 +54,7 @@ export function CollectionsButton({
 }) {
   const count = entry.collections?.length ?? 0;
   // What the dialog calls the model: "Granny’s teapot", "“a red vase”", "chair.png".
-  const title = nameOf(entry) ?? subjectOf(entry) ?? `this ${entry.model} model`;
+  const title = titleOf(entry);
   return (
     <>
       <button

@@ -10,7 +10,8 @@ import {
   formatTime,
   isoDateTime,
   nameOf,
-  subjectOf,
+  madeFromOf,
+  titleOf,
 } from '../../lib/entry-format.ts';
 import { useLibrary } from '../../api/library.ts';
 import { useModels } from '../../api/tasks.ts';
@@ -182,16 +183,12 @@ function TaskCostsSection() {
                           href={`/tasks/${encodeURIComponent(entry.id)}`}
                           {...(nameOf(entry) ? { className: 'credits-name' } : {})}
                         >
-                          {nameOf(entry) ?? entry.model}
+                          {nameOf(entry) ? titleOf(entry) : entry.model}
                         </Link>
-                        {(nameOf(entry) || subjectOf(entry)) && (
-                          <span className="muted small credits-subject">
-                            {' · '}
-                            {[nameOf(entry) ? entry.model : null, subjectOf(entry)]
-                              .filter(Boolean)
-                              .join(' · ')}
-                          </span>
-                        )}
+                        <span className="muted small credits-subject">
+                          {' · '}
+                          {nameOf(entry) ? `${entry.model} · ${madeFromOf(entry)}` : titleOf(entry)}
+                        </span>
                       </td>
                       <td data-label="Status">
                         <StatusBadge entry={entry} />

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   LIMITS,
+  modelTitle,
   parseCreateRequest,
   type CreateGenerationInput,
   type Task,
@@ -261,9 +262,7 @@ export function GenerateForm({
   );
 }
 
-/** What a request makes, as the task list says it: a prompt excerpt, or its photos. */
+/** What a request makes, as the task list says it (the one title rule, `modelTitle`). */
 function subjectOf(req: CreateGenerationInput): string {
-  if (req.prompt) return `“${req.prompt.length > 60 ? `${req.prompt.slice(0, 57)}…` : req.prompt}”`;
-  const n = req.image_urls?.length ?? 1;
-  return n === 1 ? 'one photo' : `${n} photos`;
+  return modelTitle({ prompt: req.prompt, photos: req.image_urls?.length ?? 1 });
 }

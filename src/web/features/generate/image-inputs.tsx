@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { LIMITS } from '../../../contract/index.ts';
+import { ACCEPTED_IMAGES } from '../../lib/file-check.ts';
 import type { ImageItem, ImageItems } from './use-image-items.ts';
 
 function ItemStatus({ item }: { item: ImageItem }) {
@@ -187,7 +188,7 @@ export function SingleImageInput({
           onFiles={onFiles}
           multiple={false}
           label="Choose a photo"
-          hint="…or drop it here, or paste it. PNG, JPEG or WebP up to 20 MB."
+          hint={`…or drop it here, or paste it. ${ACCEPTED_IMAGES}.`}
         />
       )}
       {error && (
@@ -352,7 +353,7 @@ export function MultiViewInput({
               ? 'Choose 2–4 photos'
               : `Add view ${count + 1}: the ${next.id}${next.id === 'front' ? '' : ' side'}`
           }
-          hint="…or drop them here, in the order above. PNG, JPEG or WebP up to 20 MB each."
+          hint={`…or drop them here, in the order above. ${ACCEPTED_IMAGES} each.`}
         />
       )}
       {overflow && (

@@ -6,16 +6,16 @@ import {
   archiveNote,
   formatDateTime,
   isoDateTime,
+  madeFromOf,
   nameOf,
-  photoNameOf,
-  subjectOf,
   taskLabel,
+  titleOf,
 } from '../../lib/entry-format.ts';
 import { StatusBadge } from '../../ui/status-badge.tsx';
 import { StillShared } from '../share/index.ts';
 import { CardActions } from './gallery-card-actions.tsx';
 import { Thumbnail } from './gallery-thumbnail.tsx';
-import { RenameForm } from './rename-form.tsx';
+import { RenameForm } from '../../ui/rename-form.tsx';
 
 export interface GalleryCardProps {
   entry: LibraryEntry;
@@ -102,18 +102,17 @@ export const GalleryCard = memo(function GalleryCard({
             ) : name ? (
               // Named: the name first, the model and what it was made from beside it, smaller.
               <h2>
-                {name}
+                {titleOf(entry)}
                 <span className="gallery-photo-name name-subject">
                   {' · '}
-                  {[entry.model, subjectOf(entry, 5, 40)].filter(Boolean).join(' · ')}
+                  {entry.model} · {madeFromOf(entry)}
                 </span>
               </h2>
             ) : (
+              // Unnamed: the model, and its title (the prompt, or the photo's name) beside it.
               <h2>
                 {entry.model}
-                {photoNameOf(entry) && (
-                  <span className="gallery-photo-name"> · {photoNameOf(entry)}</span>
-                )}
+                <span className="gallery-photo-name"> · {titleOf(entry)}</span>
               </h2>
             )}
             <StatusBadge entry={entry} />

@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
 import { ZIP_MAX_IDS, downloadModelsZip } from '../../api/library.ts';
-import { megabytes, useZipDownload } from '../../lib/use-zip-download.ts';
+import { formatBytes } from '../../../formats/index.ts';
+import { useZipDownload } from '../../lib/use-zip-download.ts';
 import { AddToCollectionButton, ShareSelectionButton, type Added } from '../collections/index.ts';
 import { ShareButton, StillShared } from '../share/index.ts';
 
@@ -92,7 +93,7 @@ export function SelectionBar({
           }
         >
           {zip.state === 'busy'
-            ? `Preparing zip…${zip.bytes > 0 ? ` ${megabytes(zip.bytes)}` : ''}`
+            ? `Preparing zip…${zip.bytes > 0 ? ` ${formatBytes(zip.bytes)}` : ''}`
             : `Download ${Math.min(withModel.length, ZIP_MAX_IDS)} as zip`}
         </button>
         <AddToCollectionButton entries={selected} onAdded={onAdded} className="small" />

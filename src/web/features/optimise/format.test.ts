@@ -5,22 +5,12 @@ import {
   describePlan,
   describeSize,
   describeTextures,
-  formatBytes,
   formatChange,
   largestTexture,
   resultFileName,
 } from './format.ts';
 
 describe('optimise page words', () => {
-  it('sizes in bytes, KB and MB', () => {
-    expect(formatBytes(1)).toBe('1 byte');
-    expect(formatBytes(950)).toBe('950 bytes');
-    expect(formatBytes(1536)).toBe('1.5 KB');
-    expect(formatBytes(831_540)).toBe('812 KB');
-    expect(formatBytes(1_468_006)).toBe('1.4 MB');
-    expect(formatBytes(1024 * 1024)).toBe('1 MB');
-  });
-
   it('changes as signed percentages', () => {
     expect(formatChange(30_000, 4900)).toBe('−84%');
     expect(formatChange(100, 112)).toBe('+12%');

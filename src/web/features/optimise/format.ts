@@ -1,20 +1,6 @@
 // Words and numbers for the optimise page: sizes, counts, changes, textures, dimensions.
 import type { OptimiseFacts, OptimisePlan } from '../../../contract/index.ts';
 
-/** "812 KB", "1.4 MB", "950 bytes" (1 KB = 1,024 bytes, as file managers say). */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} byte${n === 1 ? '' : 's'}`;
-  const units = ['KB', 'MB', 'GB'] as const;
-  let value = n / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const shown = value >= 100 ? Math.round(value).toString() : value.toFixed(1).replace(/\.0$/, '');
-  return `${shown} ${units[unit]}`;
-}
-
 /** "30,000" */
 export const formatCount = (n: number): string => n.toLocaleString('en');
 

@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { NotFoundError } from '../../../client/index.ts';
+import { formatBytes } from '../../../formats/index.ts';
 import { ERROR_CODES, type OptimiseJob, type OptimiseResult } from '../../../contract/index.ts';
 import { useOptimiseJob } from '../../api/optimise.ts';
 import { describeError } from '../../lib/describe-error.ts';
@@ -11,7 +12,6 @@ import {
   describePlan,
   describeSize,
   describeTextures,
-  formatBytes,
   formatChange,
   formatCount,
   presetName,

@@ -7,7 +7,7 @@ import type { LibraryEntry, OptimiseJob } from '../../../contract/index.ts';
 import { useLibraryEntry } from '../../api/library.ts';
 import { useStartOptimise } from '../../api/optimise.ts';
 import { describeError } from '../../lib/describe-error.ts';
-import { modelTitle } from '../../lib/entry-format.ts';
+import { titleOf } from '../../lib/entry-format.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { Link } from '../../ui/link.tsx';
 import { QueryState } from '../../ui/query-state.tsx';
@@ -54,8 +54,8 @@ function Optimise({ entry }: { entry: LibraryEntry }) {
   const [error, setError] = useState<FieldError | null>(null);
   const [jobId, setJobId] = useState<string | null>(jobInAddress);
   const start = useStartOptimise(entry.id);
-  // The model's name, else what it was made from (the one title rule, lib/entry-format.ts).
-  const subject = modelTitle(entry);
+  // The model's name, else what it was made from (the one title rule, modelTitle).
+  const subject = titleOf(entry);
 
   if (!entry.archived || !entry.model_url)
     return (

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { createPortal } from 'react-dom';
 import type { LibraryEntry } from '../../../contract/index.ts';
-import { modelTitle } from '../../lib/entry-format.ts';
+import { titleOf } from '../../lib/entry-format.ts';
 import type { ShareTarget } from './share-dialog.tsx';
 import './share-button.css';
 
@@ -37,7 +37,7 @@ export function ShareButton({
         aria-haspopup="dialog"
         aria-label={label ? `${shared ? 'Shared' : 'Share'}: ${label}` : undefined}
         data-shared={shared || undefined}
-        onClick={() => setTarget({ id: entry.id, title: modelTitle(entry) })}
+        onClick={() => setTarget({ id: entry.id, title: titleOf(entry) })}
       >
         <svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none">
           <path

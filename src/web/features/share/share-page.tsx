@@ -88,9 +88,7 @@ export default function SharePage({ token, embed }: { token: string; embed: bool
     <div className="share-page" data-testid="share-page">
       <PublicHead what="model" />
       <main id="main" className="share-page__main">
-        <h1 className="share-page__title">
-          {model.name ? model.title : model.input === 'prompt' ? `“${model.title}”` : model.title}
-        </h1>
+        <h1 className="share-page__title">{model.title}</h1>
         {/* A named model: what it was made from stays beside its name. */}
         {model.name && model.prompt?.trim() && (
           <p className="share-page__facts">“{model.prompt.trim()}”</p>

@@ -1,11 +1,8 @@
 import { progressOf, shownStage, type LibraryEntry } from '../../../contract/index.ts';
-import { madeFromOf } from '../../lib/entry-format.ts';
+import { madeFromOf, titleOf } from '../../lib/entry-format.ts';
 import { Link } from '../../ui/link.tsx';
 import { useTask } from '../../api/tasks.ts';
 import './tasks.css';
-
-/** What the task was made from: the prompt (shortened), the photo's name, or how many photos. */
-const title = (entry: LibraryEntry) => madeFromOf(entry, 8, 40);
 
 /** A compact line for a recent task; a pending one is polled and shows its stage. */
 export function TaskCard({
@@ -44,14 +41,14 @@ export function TaskCard({
           {/* A named model says its name first, the model and what it was made from beside it. */}
           {entry.name?.trim() ? (
             <>
-              <strong>{entry.name.trim()}</strong>{' '}
+              <strong>{titleOf(entry)}</strong>{' '}
               <span className="muted">
-                {entry.model} · {title(entry)}
+                {entry.model} · {madeFromOf(entry)}
               </span>
             </>
           ) : (
             <>
-              <strong>{entry.model}</strong> <span className="muted">{title(entry)}</span>
+              <strong>{entry.model}</strong> <span className="muted">{titleOf(entry)}</span>
             </>
           )}
           <span
@@ -65,7 +62,7 @@ export function TaskCard({
         <div
           className="progress"
           role="progressbar"
-          aria-label={`${entry.model} ${title(entry)}`}
+          aria-label={`${entry.model} ${titleOf(entry)}`}
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={progress}

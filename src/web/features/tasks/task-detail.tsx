@@ -11,29 +11,23 @@ import { requestFor } from '../../lib/request-memory.ts';
 import { newIdempotencyKey, useCreateTask, useModels, useTask } from '../../api/tasks.ts';
 import { useLibraryEntry, useUnhideTask, useKeepThumbnail } from '../../api/library.ts';
 import { glbFileName } from '../../lib/file-name.ts';
-import { archiveNote, formatNumber } from '../../lib/entry-format.ts';
+import { archiveNote, formatNumber, madeFromOf, nameOf, titleOf } from '../../lib/entry-format.ts';
 import { LazyModelViewer, viewerHref } from '../viewer/index.ts';
 import { CompareWith } from './compare-with.tsx';
 import { StageStepper } from './stage-stepper.tsx';
 import { ShareButton, StillShared } from '../share/index.ts';
-import { Renamable } from '../library/index.ts';
+import { Renamable } from '../../ui/rename-form.tsx';
 import { CollectionsButton } from '../collections/index.ts';
 import './tasks.css';
 
-function subjectOf(entry: LibraryEntry | undefined, task: Task): string {
-  if (entry?.prompt)
-    return `“${entry.prompt.length > 60 ? `${entry.prompt.slice(0, 57)}…` : entry.prompt}”`;
-  if (!entry) return task.id;
-  // The photo's own name when it came with one ("chair.png", "front.png + 1").
-  const name = entry.images.find((i) => i.name)?.name;
-  if (name) return entry.images.length > 1 ? `${name} + ${entry.images.length - 1}` : name;
-  return entry.images.length === 1 ? 'one photo' : `${entry.images.length} photos`;
-}
+/** What the task was made from (its title without a name), or its id before its entry loads. */
+const subjectOf = (entry: LibraryEntry | undefined, task: Task) =>
+  entry ? madeFromOf(entry) : task.id;
 
-/** The model's name, what it was made from beside it: "Blue teapot (“a red vase”)". */
-function titleOf(entry: LibraryEntry | undefined, task: Task): string {
-  const name = entry?.name?.trim();
-  return name ? `${name} (${subjectOf(entry, task)})` : subjectOf(entry, task);
+/** The model's title, what it was made from beside a name: "Blue teapot (“a red vase”)". */
+function labelOf(entry: LibraryEntry | undefined, task: Task): string {
+  if (!entry) return task.id;
+  return nameOf(entry) ? `${titleOf(entry)} (${madeFromOf(entry)})` : titleOf(entry);
 }
 
 function FailurePanel({
@@ -149,7 +143,7 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
         <Suspense fallback={<div className="viewer-placeholder">Loading the viewer…</div>}>
           <LazyModelViewer
             url={url}
-            label={`3D model of ${titleOf(entry, task)}`}
+            label={`3D model of ${labelOf(entry, task)}`}
             fileName={name.replace(/\.glb$/, '')}
             turntable
             {...(needsPicture ? { onPicture } : {})}
@@ -313,7 +307,7 @@ function TaskShown({
       {t.status !== 'completed' && (
         <StageStepper
           task={t}
-          label={`Progress of ${titleOf(e, t)}`}
+          label={`Progress of ${labelOf(e, t)}`}
           fromPrompt={Boolean(e?.prompt?.trim())}
           endedAt={e && isTerminal(t) ? e.updated_ms / 1000 : null}
         />
@@ -344,7 +338,7 @@ function TaskHeading({
   entry: LibraryEntry | undefined;
 }) {
   const model = entry?.model ?? String(task.data?.model ?? 'Task');
-  const name = entry?.name?.trim();
+  const name = entry && nameOf(entry) ? titleOf(entry) : null;
   return (
     <H id={`task-${id}`} ref={headingRef} tabIndex={-1}>
       {name ? (

@@ -1,7 +1,8 @@
 // The facts panel: what is in the GLB (read from its bytes), and the Khronos glTF-Validator's
 // report on it (run in a worker, loaded only when the panel opens).
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { formatBytes, formatCount, glbFacts, type GlbFacts } from './facts/glb-facts.ts';
+import { formatBytes } from '../../../formats/index.ts';
+import { formatCount, glbFacts, type GlbFacts } from './facts/glb-facts.ts';
 import { validateGlb, type ValidationSummary } from './facts/validate.ts';
 
 type Report =

@@ -9,7 +9,7 @@ import { describeEntries, describeEntry, outageListNote } from '../../lib/entry-
 import { glbFileName } from '../../lib/file-name.ts';
 import { NO_KEY, useKeyScope } from '../../api/query-keys.ts';
 import { entryQuery, useLibrary } from '../../api/library.ts';
-import { Renamable } from '../library/index.ts';
+import { Renamable } from '../../ui/rename-form.tsx';
 import { addressPath } from './address.ts';
 import type { Slot, UrlSlot } from './slot.ts';
 

@@ -17,14 +17,7 @@ import {
 } from '../../../../testing/viewer-fixtures.ts';
 import { imageToGlb } from '../../../../generator/index.ts';
 import { PHOTOS_DIR, VIEWER_FIXTURES_DIR } from '../../../../testing/fixtures.ts';
-import {
-  formatBytes,
-  formatCount,
-  glbFacts,
-  GlbFormatError,
-  imageSize,
-  type GlbFacts,
-} from './glb-facts.ts';
+import { formatCount, glbFacts, GlbFormatError, imageSize, type GlbFacts } from './glb-facts.ts';
 
 // Shared with e2e: the script keeps fixtures newer than itself, so this is quick after once.
 const SETUP_TIMEOUT = 180_000;
@@ -673,22 +666,7 @@ describe('imageSize', () => {
   });
 });
 
-describe('formatBytes and formatCount', () => {
-  it('formats byte counts in SI units with three significant digits at most', () => {
-    expect(formatBytes(0)).toBe('0 B');
-    expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(999)).toBe('999 B');
-    expect(formatBytes(1000)).toBe('1.0 kB');
-    expect(formatBytes(12_345)).toBe('12.3 kB');
-    expect(formatBytes(123_456)).toBe('123 kB');
-    expect(formatBytes(999_960)).toBe('1.0 MB');
-    expect(formatBytes(1_400_000)).toBe('1.4 MB');
-    expect(formatBytes(6_310_960)).toBe('6.3 MB');
-    expect(formatBytes(2.5e9)).toBe('2.5 GB');
-    expect(formatBytes(-1)).toBe('—');
-    expect(formatBytes(Number.NaN)).toBe('—');
-  });
-
+describe('formatCount (byte sizes: src/formats/byte-size.test.ts)', () => {
   it('formats counts with thousands separators', () => {
     expect(formatCount(262_144)).toBe('262,144');
     expect(formatCount(12)).toBe('12');

@@ -24,7 +24,7 @@ import {
 
 // The pieces, for the panel and the tests.
 export { GlbFormatError } from './glb-container.ts';
-export { formatBytes, formatCount } from './format-facts.ts';
+export { formatCount } from './format-facts.ts';
 export { imageSize } from '../../../../formats/index.ts';
 
 import type { Vec3 } from './accessors.ts';

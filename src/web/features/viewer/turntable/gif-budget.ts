@@ -1,3 +1,5 @@
+import { formatBytes } from '../../../../formats/index.ts';
+
 // A GIF for chat apps stays under 5 MB: made at the first size and frame rate of a ladder, and
 // made again one rung smaller while it is over. The last rung is under the limit whatever the
 // frames hold (see worstCaseGifBytes), so the ladder always ends under it.
@@ -35,7 +37,7 @@ export function worstCaseGifBytes(pixels: number, frames: number): number {
 export class GifTooLargeError extends Error {
   constructor(bytes: number) {
     super(
-      `Even the smallest GIF was ${(bytes / 1e6).toFixed(1)} MB, over the 5 MB limit: choose a shorter length.`,
+      `Even the smallest GIF was ${formatBytes(bytes)}, over the ${formatBytes(GIF_LIMIT_BYTES)} limit: choose a shorter length.`,
     );
     this.name = 'GifTooLargeError';
   }

@@ -6,7 +6,8 @@ import type { TurntableStage } from '../view-handle.ts';
 import type { Backdrop } from './backdrop.ts';
 import { FrameRenderer } from './frame-renderer.ts';
 import { frameAngle, frameSchedule, frameTime, frameTimestampUs, gifDelays } from './frames.ts';
-import { encodeWithinLimit, type GifRung } from './gif-budget.ts';
+import { formatBytes } from '../../../../formats/index.ts';
+import { GIF_LIMIT_BYTES, encodeWithinLimit, type GifRung } from './gif-budget.ts';
 import { FORMATS, SIZES, VIDEO_FPS, scaledSize, type TurntableOptions } from './options.ts';
 import type { Support } from './support.ts';
 
@@ -137,7 +138,7 @@ async function makeGif(
   const { bytes } = await encodeWithinLimit(encode, {
     onRung: (rung, _, previous) => {
       if (previous !== null)
-        retry = `It came to ${(previous / 1e6).toFixed(1)} MB, over 5 MB: making it again at ${rung.longSide} px, ${rung.fps} frames a second.`;
+        retry = `It came to ${formatBytes(previous)}, over ${formatBytes(GIF_LIMIT_BYTES)}: making it again at ${rung.longSide} px, ${rung.fps} frames a second.`;
     },
   });
   return new Blob([bytes.slice()], { type: FORMATS.gif.mime });

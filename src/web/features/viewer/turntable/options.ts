@@ -1,6 +1,9 @@
 // What a turntable is made of: its formats, sizes, length and background, checked as the dialog
 // gives them, and the name of the file it becomes. Plain TypeScript (no three.js, no encoder).
 
+import { formatBytes } from '../../../../formats/index.ts';
+import { GIF_LIMIT_BYTES } from './gif-budget.ts';
+
 /** Frames a second of the videos (WebM, MP4). */
 export const VIDEO_FPS = 30;
 
@@ -18,7 +21,11 @@ export const SIZE_IDS = Object.keys(SIZES) as SizeId[];
 export const FORMATS = {
   webm: { label: 'WebM video', ext: 'webm', mime: 'video/webm' },
   mp4: { label: 'MP4 video (H.264)', ext: 'mp4', mime: 'video/mp4' },
-  gif: { label: 'Animated GIF for chat (under 5 MB)', ext: 'gif', mime: 'image/gif' },
+  gif: {
+    label: `Animated GIF for chat (under ${formatBytes(GIF_LIMIT_BYTES)})`,
+    ext: 'gif',
+    mime: 'image/gif',
+  },
 } as const;
 export type Format = keyof typeof FORMATS;
 export const FORMAT_IDS = Object.keys(FORMATS) as Format[];

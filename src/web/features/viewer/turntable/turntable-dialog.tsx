@@ -2,10 +2,12 @@
 // Cancel; the file is downloaded when done. A modal <dialog>: Escape or Close also cancels a turn
 // under way, and focus goes back to the viewer. Loaded (with the muxer) when first opened.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { formatBytes } from '../../../../formats/index.ts';
 import { saveBlob } from '../../../lib/save-blob.ts';
 import { Modal } from '../../../ui/modal.tsx';
 import type { TurntableStage } from '../view-handle.ts';
 import { stageBackdrop, type Backdrop } from './backdrop.ts';
+import { GIF_LIMIT_BYTES } from './gif-budget.ts';
 import { makeTurntable, type Progress } from './make-turntable.ts';
 import {
   FORMAT_IDS,
@@ -39,13 +41,6 @@ type Phase =
   | { kind: 'done'; message: string }
   | { kind: 'cancelled' }
   | { kind: 'failed'; message: string };
-
-/** "1.2 MB", "840 KB". */
-function sizeOf(bytes: number): string {
-  return bytes >= 1e6
-    ? `${(bytes / 1e6).toFixed(1)} MB`
-    : `${Math.max(1, Math.round(bytes / 1e3))} KB`;
-}
 
 export default function TurntableDialog({
   stage,
@@ -146,7 +141,7 @@ export default function TurntableDialog({
       if (controller.signal.aborted) throw new DOMException('cancelled', 'AbortError');
       const name = turntableFileName(fileBase, format);
       saveBlob(blob, name);
-      setPhase({ kind: 'done', message: `Saved ${name} (${sizeOf(blob.size)}).` });
+      setPhase({ kind: 'done', message: `Saved ${name} (${formatBytes(blob.size)}).` });
     } catch (e) {
       if (controller.signal.aborted || (e instanceof DOMException && e.name === 'AbortError'))
         setPhase({ kind: 'cancelled' });
@@ -260,7 +255,8 @@ export default function TurntableDialog({
             {format === 'gif' && (
               <p className="muted small">
                 The GIF is smaller, for chat apps: 480 pixels on its longer side in these
-                proportions, 15 frames a second (less if needed to stay under 5 MB).
+                proportions, 15 frames a second (less if needed to stay under{' '}
+                {formatBytes(GIF_LIMIT_BYTES)}).
               </p>
             )}
           </fieldset>

@@ -1,11 +1,11 @@
 // Naming a model (decision 0085): a "Rename" button that turns a title into a field with Save
-// and Cancel. Offered to the task result and the viewer by features/library/index.ts; the gallery
-// card uses the form directly (its Rename button sits with its other actions).
+// and Cancel. Shared UI (decision 0107): the task result, the viewer and the gallery card use it,
+// so no feature reaches another for it (the viewer once did through the library, a cycle).
 import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
-import { checkModelName, type LibraryEntry } from '../../../contract/index.ts';
-import { useRenameTask } from '../../api/library.ts';
-import { describeError } from '../../lib/describe-error.ts';
+import { checkModelName, type LibraryEntry } from '../../contract/index.ts';
+import { useRenameTask } from '../api/library.ts';
+import { describeError } from '../lib/describe-error.ts';
 import './rename.css';
 
 /** "name must …" as the field says it: "Name must …". */

@@ -3,10 +3,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { libraryEntry } from '../../../testing/library-entry.ts';
+import { libraryEntry } from '../../testing/library-entry.ts';
 import { RenameForm } from './rename-form.tsx';
 
-vi.mock('../../lib/key-store.ts', () => ({
+vi.mock('../lib/key-store.ts', () => ({
   currentApiKey: () => 'tr_test',
   useApiKey: () => 'tr_test',
 }));
