@@ -9,5 +9,6 @@ export * from './optimise.ts';
 export * from './text.ts';
 export * from './model-name.ts';
 export * from './prompt-check.ts';
+export * from './input-check.ts';
 export * from './collections.ts';
 export * from './api-key.ts';
