@@ -44,8 +44,10 @@ export const ViewsCheckSchema = z.object({
   object: z.literal('mock.views_check'),
   /** False when the views seem to show different objects (or one cannot be modelled). */
   agree: z.boolean(),
-  /** One sentence for a person. */
+  /** One sentence for a person, before the task is made. */
   message: z.string(),
+  /** The same about a model made from these views ("The views did not show one object: …"). */
+  made_message: z.string(),
   views: z.array(
     z.object({
       side: z.enum(VIEW_SIDES),

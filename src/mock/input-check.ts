@@ -72,17 +72,34 @@ function cutoutBody(cutout: PhotoCutout): CutoutCheck {
 
 const sideOf = (i: number) => `the ${VIEW_SIDES[i]} (image ${i + 1})`;
 
-/** The views check in one sentence. */
-function viewsWords(pairs: readonly ViewPair[], refused: number[]): string {
-  if (refused.length)
-    return `${refused.map((i) => `Image ${i + 1}`).join(' and ')} cannot be modelled: choose another photo.`;
-  if (pairs.length === 0) return 'These look like views of one object.';
-  const reasons = pairs.map((p) =>
-    p.differs.includes('outline')
-      ? `${sideOf(p.b)} does not mirror the outline of ${sideOf(p.a)}`
-      : `${sideOf(p.a)} and ${sideOf(p.b)} differ in colour`,
-  );
-  return `These may not be views of one object: ${reasons.join('; ')}. Kiln would carve them into one model that is none of them.`;
+/** The views check in one sentence, before the task and after it. */
+function viewsWords(
+  pairs: readonly ViewPair[],
+  refused: number[],
+): Pick<ViewsCheck, 'message' | 'made_message'> {
+  if (refused.length) {
+    const which = refused.map((i) => `Image ${i + 1}`).join(' and ');
+    return {
+      message: `${which} cannot be modelled: choose another photo.`,
+      made_message: `${which} could not be modelled.`,
+    };
+  }
+  if (pairs.length === 0)
+    return {
+      message: 'These look like views of one object.',
+      made_message: 'The views showed one object.',
+    };
+  const reasons = pairs
+    .map((p) =>
+      p.differs.includes('outline')
+        ? `${sideOf(p.b)} does not mirror the outline of ${sideOf(p.a)}`
+        : `${sideOf(p.a)} and ${sideOf(p.b)} differ in colour`,
+    )
+    .join('; ');
+  return {
+    message: `These may not be views of one object: ${reasons}. Kiln would carve them into one model that is none of them.`,
+    made_message: `The views did not show one object (${reasons}), so this model mixes them.`,
+  };
 }
 
 function badUrls(urls: string[], max: number): never | void {
@@ -164,7 +181,7 @@ export function inputCheckRoutes(deps: InputCheckDeps) {
     const body: ViewsCheck = {
       object: 'mock.views_check',
       agree: refused.length === 0 && disagreeing.length === 0,
-      message: viewsWords(disagreeing, refused),
+      ...viewsWords(disagreeing, refused),
       views: cutouts.map((cut, i) => ({
         side: VIEW_SIDES[i]!,
         usable: cut.usable,
