@@ -169,7 +169,7 @@ function colourSignature({ raster, mask }: Subject): number[] {
 
 /** Left-out samples are shaded: the backdrop dark, parts that stood out but are not kept red. */
 const SHADE: Record<number, readonly [number, number, number, number]> = {
-  [CUTOUT_BACKDROP]: [12, 14, 24, 165],
+  [CUTOUT_BACKDROP]: [12, 14, 24, 140],
   [CUTOUT_DROPPED]: [214, 40, 57, 190],
   [CUTOUT_KEPT]: [0, 0, 0, 0],
 };

@@ -63,12 +63,18 @@ export function CutoutWords({
 export function CutoutKey({ dropped = true }: { dropped?: boolean }) {
   return (
     <span className="cutout-key" data-testid="cutout-key">
-      <i className="kept" aria-hidden="true" /> kept <i className="backdrop" aria-hidden="true" />{' '}
-      backdrop
+      <span>
+        <i className="kept" aria-hidden="true" /> kept
+      </span>{' '}
+      <span>
+        <i className="backdrop" aria-hidden="true" /> backdrop
+      </span>
       {dropped && (
         <>
           {' '}
-          <i className="dropped" aria-hidden="true" /> left out
+          <span>
+            <i className="dropped" aria-hidden="true" /> left out
+          </span>
         </>
       )}
     </span>
