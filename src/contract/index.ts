@@ -9,6 +9,7 @@ export * from './optimise.ts';
 export * from './text.ts';
 export * from './model-name.ts';
 export * from './prompt-check.ts';
+export * from './input-check.ts';
 export * from './collections.ts';
 export * from './api-key.ts';
 export * from './model-title.ts';

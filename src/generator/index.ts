@@ -19,4 +19,12 @@ export {
   PROMPT_EXAMPLES,
   type PromptDescription,
 } from './prompt/prompt-to-glb.ts';
+export {
+  cutoutOf,
+  photoCutout,
+  type Cutout,
+  type PhotoCutout,
+  type UsableCutout,
+} from './photo/cutout.ts';
+export { viewsAgreement, type ViewsAgreement, type ViewPair } from './views/views-agreement.ts';
 export { QUALITIES, IMAGE_QUALITY, VIEWS_QUALITY, type Quality } from './runtime/quality.ts';

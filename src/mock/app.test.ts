@@ -28,6 +28,7 @@ import {
   IMAGE_QUALITY,
   VIEWS_QUALITY,
   imageToGlb,
+  photoCutout,
   promptToGlb,
   viewsToGlb,
 } from '../generator/index.ts';
@@ -43,6 +44,7 @@ const inProcessGenerator: Generator = {
   viewsToGlb: (images, hooks, quality = 'standard') =>
     viewsToGlb(images, { ...VIEWS_QUALITY[quality], ...hooks }),
   promptToGlb: (prompt, hooks) => promptToGlb(prompt, hooks),
+  cutout: (image) => photoCutout(image),
   isInputError: (err) => err instanceof GeneratorInputError,
 };
 /** A PNG of one plain colour: an image, with no object to find in it. */

@@ -7,6 +7,7 @@ import { fetchImage as defaultFetchImage, type ImageFetchPolicy } from './fetch-
 import { memoryInputs, type InputFiles } from './inputs.ts';
 import { hashKey, type KeyGrant } from './keys.ts';
 import type { ModelFiles } from './model-files.ts';
+import { inputCheckRoutes } from './input-check.ts';
 import { promptKnowledgeRoutes } from './prompt-knowledge.ts';
 import { createRateLimiter, type RateLimit } from './rate-limit.ts';
 import { fileRoutes } from './routes/files.ts';
@@ -64,13 +65,14 @@ export function createMockApp(deps: MockAppDeps): MockApp {
   const now = deps.now ?? Date.now;
   const log = deps.log ?? (() => {});
   const inputs = deps.inputs ?? memoryInputs();
+  const fetchImage =
+    deps.fetchImage ?? ((url, signal) => defaultFetchImage(url, { signal, ...deps.imagePolicy }));
   const engine = createTaskEngine({
     store: deps.store,
     files: deps.files,
     inputs,
     generator: deps.generator,
-    fetchImage:
-      deps.fetchImage ?? ((url, signal) => defaultFetchImage(url, { signal, ...deps.imagePolicy })),
+    fetchImage,
     speed: deps.speed,
     now,
     log,
@@ -107,6 +109,7 @@ export function createMockApp(deps: MockAppDeps): MockApp {
     }),
   );
   app.route('/', taskRoutes(deps.store));
+  app.route('/', inputCheckRoutes({ generator: deps.generator, fetchImage }));
   // A catch-all rather than notFound(): a sub-app's notFound is not used when it is mounted with route().
   app.all('*', (c) => {
     throw new ApiError(404, {

@@ -16,6 +16,7 @@ export function pooledGenerator(pool: GeneratorPool): Generator {
     imageToGlb: (image, hooks, quality) => pool.imageToGlb(image, hooks, quality),
     viewsToGlb: (images, hooks, quality) => pool.viewsToGlb(images, hooks, quality),
     promptToGlb: (prompt, hooks) => pool.promptToGlb(prompt, hooks),
+    cutout: (image) => pool.cutout(image),
     isInputError: (err) => err instanceof GeneratorInputError,
   };
 }

@@ -1,5 +1,5 @@
 // What the mock's task engine is given (engine.ts makes it; task-run.ts runs each task with it).
-import type { Quality } from '../generator/index.ts';
+import type { PhotoCutout, Quality } from '../generator/index.ts';
 import type { MockStore } from './store.ts';
 import type { ModelFiles } from './model-files.ts';
 import type { InputFiles } from './inputs.ts';
@@ -20,6 +20,8 @@ export interface Generator {
     quality?: Quality,
   ): Promise<Uint8Array>;
   promptToGlb(prompt: string, hooks?: GeneratorHooks): Promise<Uint8Array>;
+  /** What a photo's task would model of it, with its overlay picture (never throws for bad input). */
+  cutout(image: Uint8Array): Promise<PhotoCutout>;
   /** True when an error means "the input is not a usable image". */
   isInputError(err: unknown): boolean;
 }

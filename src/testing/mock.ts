@@ -2,6 +2,7 @@
 import { Document, NodeIO } from '@gltf-transform/core';
 import { readFileSync } from 'node:fs';
 import { photoPath } from './fixtures.ts';
+import { photoCutout } from '../generator/index.ts';
 import { createMockApp, type MockApp, type MockAppDeps } from '../mock/app.ts';
 import type { Generator } from '../mock/engine.ts';
 import { dirname, join } from 'node:path';
@@ -32,6 +33,7 @@ export const fakeGenerator: Generator = {
   async promptToGlb() {
     return (emptyGlb ??= await new NodeIO().writeBinary(new Document()));
   },
+  cutout: (image) => photoCutout(image),
   isInputError: (err) => err instanceof FakeInputError,
 };
 class FakeInputError extends Error {}

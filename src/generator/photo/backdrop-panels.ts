@@ -62,6 +62,13 @@ const NONE: PanelStats = { outline: 0, inner: 0, surround: 0, reach: 0, noise: 0
 const RING_DEPTH = 2;
 /** A surface with the object in front fills at least this share of its convex hull. */
 const MIN_HULL_FILL = 0.9;
+/**
+ * A plain surface, apart from the backdrop, that fills nearly that much of its hull (a disc or a
+ * panel the object's own colour, or with the object's limbs over its edge) is kept, but the
+ * cut-out says it may be backdrop (issue 32: the horse on a chestnut disc, the flamingo and the
+ * horse on a blue panel).
+ */
+const SUSPECT_HULL_FILL = 0.8;
 
 /** Mask samples with a 4-neighbour outside it (not the frame: where the object reaches it). */
 function outline(mask: Mask): number[] {
@@ -277,7 +284,7 @@ export function peelBackdropPanel(
     )
       return keep(stats);
     stats.hullFill = hullFill(surfaceOnly, mask.inside, width, height);
-    if (stats.hullFill < MIN_HULL_FILL) return keep(stats);
+    if (stats.hullFill < MIN_HULL_FILL) return keep(stats, stats.hullFill >= SUSPECT_HULL_FILL);
     if (stats.surround < MIN_SURROUND || stats.reach < MIN_REACH) return keep(stats, true);
   }
   const coverage = mask.coverage

@@ -51,6 +51,11 @@ export interface Subject {
   raster: Raster;
   /** The object's silhouette on a grid with `gridLongSide` samples on the long side. */
   mask: Mask;
+  /**
+   * What first stood out from the backdrop, on the same grid, before a plain surface behind the
+   * object or other parts apart from it were left out (the cut-out shows what was).
+   */
+  candidate: Mask;
   /** The alpha channel is the mask (otherwise it was told from a plain backdrop). */
   usesAlpha: boolean;
   /** The backdrop the mask was told from, for opaque photos. */
@@ -221,6 +226,7 @@ function findSubject(look: Look, gridLongSide: number, panel: PanelMode): Subjec
   return {
     raster,
     mask,
+    candidate: found.candidate,
     usesAlpha,
     background,
     ...(found.panel.colour ? { panelColour: found.panel.colour } : {}),
@@ -244,13 +250,13 @@ function findMask(
   usesAlpha: boolean,
   chromaBlurred: boolean,
   panelMode: PanelMode,
-): { mask: Mask; background: Background | undefined; panel: PanelPeel } | undefined {
+): { mask: Mask; candidate: Mask; background: Background | undefined; panel: PanelPeel } | undefined {
   const [gw, gh] = gridSize(raster.width, raster.height, gridLongSide);
   const grid = sampleGrid(raster, gw, gh);
   const none = (mask: Mask): PanelPeel => ({ mask, peeled: false, suspect: false });
   if (usesAlpha) {
     const mask = cleanMask(maskFromAlpha(grid));
-    return { mask, background: undefined, panel: none(mask) };
+    return { mask, candidate: mask, background: undefined, panel: none(mask) };
   }
   const background = estimateBackground(grid);
   if (!background) return undefined;
@@ -262,7 +268,12 @@ function findMask(
     panelMode === 'keep'
       ? none(mask)
       : peelBackdropPanel(mask, grid, background, panelMode === 'decide' ? undefined : panelMode);
-  return { mask: edgeCoverage(panel.mask, grid, background, chromaBlurred), background, panel };
+  return {
+    mask: edgeCoverage(panel.mask, grid, background, chromaBlurred),
+    candidate: mask,
+    background,
+    panel,
+  };
 }
 
 /**

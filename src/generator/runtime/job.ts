@@ -2,6 +2,7 @@
 import { serveJob } from '../../workers/index.ts';
 import { GeneratorInputError, type InputProblem } from '../core/errors.ts';
 import type { GenerateHooks, GeneratorPhase } from '../core/hooks.ts';
+import { photoCutout, type PhotoCutout } from '../photo/cutout.ts';
 import { imageToGlb } from '../photo/image-to-glb.ts';
 import { promptToGlb } from '../prompt/prompt-to-glb.ts';
 import { viewsToGlb } from '../views/views-to-glb.ts';
@@ -13,7 +14,11 @@ export type { GenerateHooks, GeneratorPhase } from '../core/hooks.ts';
 export type GenerateJob =
   | { kind: 'image'; image: Uint8Array; quality?: Quality }
   | { kind: 'views'; images: Uint8Array[]; quality?: Quality }
-  | { kind: 'prompt'; prompt: string };
+  | { kind: 'prompt'; prompt: string }
+  | { kind: 'cutout'; image: Uint8Array };
+
+/** What a job gives back: a GLB, or a cut-out. */
+export type JobResult = Uint8Array | PhotoCutout;
 
 /** A GeneratorInputError as it crosses the thread boundary (errors do not keep their class). */
 export interface InputFailure {
@@ -23,7 +28,8 @@ export interface InputFailure {
 }
 
 /** Runs a job in this thread. */
-function runJob(job: GenerateJob, hooks: GenerateHooks = {}): Promise<Uint8Array> {
+function runJob(job: GenerateJob, hooks: GenerateHooks = {}): Promise<JobResult> {
+  if (job.kind === 'cutout') return photoCutout(job.image);
   return job.kind === 'image'
     ? imageToGlb(job.image, { ...IMAGE_QUALITY[job.quality ?? 'standard'], ...hooks })
     : job.kind === 'views'
@@ -49,7 +55,7 @@ export function reviveInputFailure({ message, imageIndex, reason }: InputFailure
   });
 }
 
-export default serveJob<GenerateJob, Uint8Array, GeneratorPhase, InputFailure>(
+export default serveJob<GenerateJob, JobResult, GeneratorPhase, InputFailure>(
   (job, report) => runJob(job, { onPhase: report }),
   inputFailureOf,
 );

@@ -31,6 +31,16 @@ describe('createGeneratorPool', () => {
     }
   });
 
+  it('draws a photo’s cut-out on a thread, and says why a photo cannot be modelled', async () => {
+    const cutout = await pool.cutout(await photo('robot.png'));
+    expect(cutout.usable).toBe(true);
+    expect(cutout.usable && cutout.overlayPng?.byteLength).toBeGreaterThan(100);
+    expect(await pool.cutout(new TextEncoder().encode('not an image'))).toMatchObject({
+      usable: false,
+      reason: 'not_an_image',
+    });
+  });
+
   it('passes input errors back as GeneratorInputError, with the image position', async () => {
     const chair = await photo('chair.png');
     const error: unknown = await pool

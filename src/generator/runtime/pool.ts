@@ -6,7 +6,9 @@ import {
   type GenerateJob,
   type GeneratorPhase,
   type InputFailure,
+  type JobResult,
 } from './job.ts';
+import type { PhotoCutout } from '../photo/cutout.ts';
 import type { Quality } from './quality.ts';
 
 export interface GeneratorPoolOptions {
@@ -23,6 +25,8 @@ export interface GeneratorPool {
     quality?: Quality,
   ): Promise<Uint8Array>;
   promptToGlb(prompt: string, hooks?: GenerateHooks): Promise<Uint8Array>;
+  /** What a photo's task would model of it (photo/cutout.ts), with its overlay picture. */
+  cutout(image: Uint8Array): Promise<PhotoCutout>;
   /** Thread id of the last finished job's worker (diagnostics: proves work left the main thread). */
   readonly lastThreadId: number | undefined;
   /** Finishes queued jobs, then stops the threads. */
@@ -35,7 +39,7 @@ export interface GeneratorPool {
  * with its imageIndex) as calling the functions directly; `hooks.onPhase` still fires.
  */
 export function createGeneratorPool(options: GeneratorPoolOptions = {}): GeneratorPool {
-  const pool = createWorkerPool<GenerateJob, Uint8Array, GeneratorPhase, InputFailure>({
+  const pool = createWorkerPool<GenerateJob, JobResult, GeneratorPhase, InputFailure>({
     job: new URL('./job.ts', import.meta.url),
     threads: options.threads ?? Math.min(2, availableParallelism()),
     // One thread starts at once, so the first task does not wait for a cold worker.
@@ -43,12 +47,15 @@ export function createGeneratorPool(options: GeneratorPoolOptions = {}): Generat
     revive: reviveInputFailure,
   });
 
-  const run = (job: GenerateJob, hooks: GenerateHooks = {}) =>
-    pool.run(job, {
+  const run = async (job: GenerateJob, hooks: GenerateHooks = {}): Promise<Uint8Array> => {
+    const glb = await pool.run(job, {
       onProgress: (phase) => {
         if (phase === 'processing') hooks.onPhase?.('processing');
       },
     });
+    if (!(glb instanceof Uint8Array)) throw new Error(`a ${job.kind} job gave no GLB`);
+    return glb;
+  };
 
   return {
     imageToGlb: (image, hooks, quality) =>
@@ -56,6 +63,11 @@ export function createGeneratorPool(options: GeneratorPoolOptions = {}): Generat
     viewsToGlb: (images, hooks, quality) =>
       run({ kind: 'views', images: [...images], ...(quality ? { quality } : {}) }, hooks),
     promptToGlb: (prompt, hooks) => run({ kind: 'prompt', prompt }, hooks),
+    cutout: async (image) => {
+      const cutout = await pool.run({ kind: 'cutout', image });
+      if (cutout instanceof Uint8Array) throw new Error('a cutout job gave a GLB');
+      return cutout;
+    },
     get lastThreadId() {
       return pool.lastThreadId;
     },

@@ -9,7 +9,13 @@ import {
   PendingTaskSchema,
   type OptimiseJob,
 } from '../../contract/index.ts';
-import { GeneratorInputError, imageToGlb, promptToGlb, viewsToGlb } from '../../generator/index.ts';
+import {
+  GeneratorInputError,
+  imageToGlb,
+  photoCutout,
+  promptToGlb,
+  viewsToGlb,
+} from '../../generator/index.ts';
 import { photoDataUri } from '../../testing/mock.ts';
 import { KEY, startTestServer, type TestServer } from '../../testing/server.ts';
 import { readStl } from '../../testing/stl.ts';
@@ -26,6 +32,7 @@ beforeAll(async () => {
         imageToGlb: (image) => imageToGlb(image),
         viewsToGlb: (images) => viewsToGlb(images),
         promptToGlb: (prompt) => promptToGlb(prompt),
+        cutout: (image) => photoCutout(image),
         isInputError: (err) => err instanceof GeneratorInputError,
       },
       keys: [

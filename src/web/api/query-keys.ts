@@ -35,6 +35,10 @@ export const queryKeys = {
   sharedCollection: (token: string) => ['shared-collection', token] as const,
   /** What the mock's demo generator understands of a prompt (mock mode; no key: the same for all). */
   promptCheck: (prompt: string) => ['prompt-check', prompt] as const,
+  /** What the demo generator will model of a photo (mock mode; the address names the image). */
+  cutout: (scope: string, url: string) => ['cutout', scope, url] as const,
+  /** Whether 2–4 photos show one object (mock mode), in the order sent. */
+  viewsCheck: (scope: string, urls: readonly string[]) => ['views-check', scope, ...urls] as const,
 };
 
 /** The scope while there is no key: queries that need one wait (`enabled: scope !== NO_KEY`). */

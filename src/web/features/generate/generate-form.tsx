@@ -19,10 +19,15 @@ import {
 import { describeError, fieldMessage, type ShownError } from '../../lib/describe-error.ts';
 import { takeDraft } from '../../lib/draft.ts';
 import { formatNumber } from '../../lib/entry-format.ts';
+import { useCutouts, useViewsCheck } from '../../api/input-check.ts';
+import { useWaitAtMost } from '../../ui/input-check.tsx';
 import { MultiViewInput, SingleImageInput } from './image-inputs.tsx';
 import { ModelPicker } from './model-picker.tsx';
 import { PromptInput, usePromptVerdictNow } from './prompt-input.tsx';
 import { useImageItems } from './use-image-items.ts';
+
+/** The longest Generate waits for the photos' check before going ahead without it. */
+const CHECK_HOLD_MS = 10_000;
 
 /** The studio's form: model, inputs for that model, mode, Generate. */
 export function GenerateForm({
@@ -71,6 +76,20 @@ export function GenerateForm({
       headingRef.current?.focus();
   }, [ready]);
 
+  // What the demo generator will make of the photos (mock mode): the cut-out of each, and
+  // whether the views show one object. Generate waits for them, a few seconds at most (issue 32).
+  const shownImages = model?.input === 'multiview' ? views : single;
+  const readyUrls = shownImages.items.map((i) => (i.status === 'ready' ? i.url : null));
+  const cutouts = useCutouts(model?.input === 'text' ? [] : readyUrls);
+  const allReady = readyUrls.length >= 2 && readyUrls.every((u) => u !== null);
+  const viewsCheck = useViewsCheck(readyUrls as string[], model?.input === 'multiview' && allReady);
+  const checkingViews = viewsCheck.isPending && viewsCheck.fetchStatus !== 'idle';
+  const checkingInput = useWaitAtMost(
+    cutouts.checking || checkingViews,
+    readyUrls.join(' '),
+    CHECK_HOLD_MS,
+  );
+
   if (models.isPending) return <p className="muted">Loading models…</p>;
   if (!model) return <p className="error">No models are available.</p>;
   const kind = model.input;
@@ -82,6 +101,11 @@ export function GenerateForm({
     (models.error instanceof AuthenticationError ? describeError(models.error) : null);
   const busyUploads = images.items.some((i) => i.status === 'checking' || i.status === 'uploading');
   const badUploads = images.items.some((i) => i.status === 'error');
+  // A photo no tier can model is refused here, before anything is charged.
+  const refusedAt = kind === 'text' ? -1 : cutouts.cutouts.findIndex((c) => c?.usable === false);
+  const cautioned =
+    kind !== 'text' &&
+    (cutouts.cutouts.some((c) => c?.warning) || viewsCheck.data?.agree === false);
 
   const body = (): CreateGenerationInput => {
     const mode = wait ? 'sync' : 'async';
@@ -104,6 +128,14 @@ export function GenerateForm({
       return setShown({
         at: kind === 'multiview' ? 'image_urls' : 'image_url',
         message: 'Remove the images that could not be used.',
+      });
+    if (refusedAt >= 0)
+      return setShown({
+        at: kind === 'multiview' ? 'image_urls' : 'image_url',
+        message:
+          kind === 'multiview'
+            ? `View ${refusedAt + 1} cannot be modelled: choose another photo. Nothing was charged.`
+            : 'This photo cannot be modelled: choose another photo. Nothing was charged.',
       });
     const req = body();
     const local = parseCreateRequest(req);
@@ -148,8 +180,13 @@ export function GenerateForm({
   const affordable =
     balance === null ? [] : choices.filter((m) => m.credits !== null && m.credits <= balance);
   const checkingPrompt = kind === 'text' && verdict.checking;
+  const checkingPhotos = kind !== 'text' && checkingInput;
   const disabled =
-    create.isPending || busyUploads || checkingPrompt || (shortBy > 0 && balanceExact);
+    create.isPending ||
+    busyUploads ||
+    checkingPrompt ||
+    checkingPhotos ||
+    (shortBy > 0 && balanceExact);
 
   return (
     <form
@@ -177,9 +214,20 @@ export function GenerateForm({
         <legend>
           {kind === 'text' ? 'Describe it' : kind === 'multiview' ? 'Photos (2–4 views)' : 'Photo'}
         </legend>
-        {kind === 'image' && <SingleImageInput images={single} error={errorAt('image_url')} />}
+        {kind === 'image' && (
+          <SingleImageInput
+            images={single}
+            error={errorAt('image_url')}
+            cutout={cutouts.cutouts[0]}
+          />
+        )}
         {kind === 'multiview' && (
-          <MultiViewInput images={views} error={errorAt('image_urls') ?? errorAt('image_url')} />
+          <MultiViewInput
+            images={views}
+            error={errorAt('image_urls') ?? errorAt('image_url')}
+            cutouts={cutouts.cutouts}
+            viewsCheck={viewsCheck.data}
+          />
         )}
         {kind === 'text' && (
           <PromptInput
@@ -249,7 +297,13 @@ export function GenerateForm({
               : 'Starting…'
             : checkingPrompt
               ? 'Checking the prompt…'
-              : 'Generate'}
+              : checkingPhotos
+                ? kind === 'multiview'
+                  ? 'Checking the views…'
+                  : 'Checking the photo…'
+                : cautioned
+                  ? 'Generate anyway'
+                  : 'Generate'}
         </button>
         <span id="price-note" className="muted small">
           {model.credits !== null ? `${model.credits} credits` : ''}

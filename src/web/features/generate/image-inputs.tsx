@@ -2,16 +2,19 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { LIMITS } from '../../../contract/index.ts';
 import { ACCEPTED_IMAGES } from '../../lib/file-check.ts';
+import type { CutoutCheck, ViewsCheck } from '../../api/input-check.ts';
+import { CutoutFigure, CutoutKey, CutoutWords, ViewsVerdict } from '../../ui/input-check.tsx';
 import type { ImageItem, ImageItems } from './use-image-items.ts';
 
-function ItemStatus({ item }: { item: ImageItem }) {
+function ItemStatus({ item, cutout }: { item: ImageItem; cutout?: CutoutCheck | undefined }) {
   if (item.status === 'error')
     return (
       <p className="error small" role="alert">
         {item.error}
       </p>
     );
-  if (item.status === 'ready') return <span className="ok small">Ready</span>;
+  if (item.status === 'ready')
+    return cutout?.usable === false ? null : <span className="ok small">Ready</span>;
   const pct = Math.round(item.progress * 100);
   return (
     <div className="upload-progress">
@@ -160,9 +163,12 @@ function UrlField({ onUrl, error }: { onUrl: (url: string) => void; error?: stri
 export function SingleImageInput({
   images,
   error,
+  cutout,
 }: {
   images: ImageItems;
   error?: string | undefined;
+  /** What the demo generator will model of the photo (mock mode). */
+  cutout?: CutoutCheck | undefined;
 }) {
   const item = images.items[0];
   const onFiles = (files: File[]) => {
@@ -174,10 +180,13 @@ export function SingleImageInput({
     <div className="image-input" ref={root}>
       {item ? (
         <div className="single-preview">
-          {item.preview && <img src={item.preview} alt={`Preview of ${item.name}`} />}
+          {item.preview && (
+            <CutoutFigure src={item.preview} alt={`Preview of ${item.name}`} check={cutout} />
+          )}
           <div className="single-meta">
             <strong className="file-name">{item.name}</strong>
-            <ItemStatus item={item} />
+            <ItemStatus item={item} cutout={cutout} />
+            <CutoutWords check={cutout} />
             <button type="button" className="small" onClick={() => images.remove(item.id)}>
               Remove
             </button>
@@ -259,9 +268,15 @@ function ViewDiagram() {
 export function MultiViewInput({
   images,
   error,
+  cutouts = [],
+  viewsCheck,
 }: {
   images: ImageItems;
   error?: string | undefined;
+  /** What the demo generator will model of each view, in order (mock mode). */
+  cutouts?: readonly (CutoutCheck | undefined)[];
+  /** Whether the views show one object (mock mode). */
+  viewsCheck?: ViewsCheck | undefined;
 }) {
   const count = images.items.length;
   const full = count >= LIMITS.maxImages;
@@ -305,12 +320,17 @@ export function MultiViewInput({
                   {i + 1} · {side.label}
                 </span>
                 {it.preview ? (
-                  <img src={it.preview} alt={`View ${i + 1}, ${side.id}: ${it.name}`} />
+                  <CutoutFigure
+                    src={it.preview}
+                    alt={`View ${i + 1}, ${side.id}: ${it.name}`}
+                    check={cutouts[i]}
+                  />
                 ) : (
                   <div className="thumb-blank" />
                 )}
                 <span className="small view-name">{it.name}</span>
-                <ItemStatus item={it} />
+                <ItemStatus item={it} cutout={cutouts[i]} />
+                <CutoutWords check={cutouts[i]} compact />
                 <div className="view-actions">
                   <button
                     type="button"
@@ -344,6 +364,12 @@ export function MultiViewInput({
           })}
         </ol>
       )}
+      {cutouts.some((c) => c?.usable) && (
+        <p className="small cutout-words">
+          <CutoutKey /> Each photo as Kiln will model it.
+        </p>
+      )}
+      <ViewsVerdict check={viewsCheck} />
       {!full && (
         <Drop
           onFiles={onFiles}

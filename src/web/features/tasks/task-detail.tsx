@@ -1,4 +1,6 @@
 import { PromptVerdict } from '../../ui/prompt-verdict.tsx';
+import { ViewsVerdict } from '../../ui/input-check.tsx';
+import { useViewsCheck } from '../../api/input-check.ts';
 import { Suspense, useCallback, useEffect, useRef, type RefObject } from 'react';
 import { NotFoundError } from '../../../client/index.ts';
 import { isTerminal, type LibraryEntry, type Task } from '../../../contract/index.ts';
@@ -397,6 +399,23 @@ function TaskInput({ entry }: { entry: LibraryEntry }) {
     );
   const photos = entry.images.filter((i) => i.upload);
   if (photos.length === 0) return null;
+  return (
+    <>
+      <PhotoList photos={photos} />
+      {entry.images.length >= 2 && entry.status === 'completed' && (
+        <ViewsAfter urls={entry.images.map((i) => i.url)} />
+      )}
+    </>
+  );
+}
+
+/** Said after the fact (mock mode): the views of a model made from several did not agree. */
+function ViewsAfter({ urls }: { urls: string[] }) {
+  const check = useViewsCheck(urls);
+  return <ViewsVerdict check={check.data} made />;
+}
+
+function PhotoList({ photos }: { photos: LibraryEntry['images'] }) {
   return (
     <ul className="task-input task-photos" aria-label="Input photos">
       {photos.map((image, i) => (
