@@ -5,6 +5,7 @@ import {
   ERROR_CODES,
   IDEMPOTENCY_HEADER,
   IDEMPOTENCY_WINDOW_MS,
+  LIMITS,
   TaskSchema,
   parseCreateRequest,
   unstorableTextAt,
@@ -73,9 +74,8 @@ function summaryOf(body: CreateGenerationRequest): string {
   return n === 1 ? '1 photo' : `${n} photos`;
 }
 
-/** The spec's longest wait for a sync create, and how often Kiln polls while it waits (at once,
- * then after 0.1, 0.25, 0.6, 1.6 s, then every 2 s: the spec's recommended interval). */
-const SYNC_WAIT_MS = 55_000;
+/** How often Kiln polls while it waits for a sync create's task (at once, then after 0.1, 0.25,
+ * 0.6, 1.6 s, then every 2 s: the spec's recommended interval), up to `LIMITS.syncWaitMs`. */
 const SYNC_POLL_MS = 2_000;
 
 /** The create body with `mode: "async"` (a sync create goes upstream as an async one). */
@@ -368,7 +368,7 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
     if (!first.success || first.data.status !== 'pending')
       return new Response(text, { status: pending.status, headers: pending.headers });
     const id = first.data.id;
-    const until = deps.now() + Math.min(waitMs, SYNC_WAIT_MS);
+    const until = deps.now() + Math.min(waitMs, LIMITS.syncWaitMs);
     const stop = deps.shutdown;
     for (
       let wait = 0;
