@@ -13,6 +13,7 @@ import type { IntentStore } from '../storage/intents.ts';
 import type { AssetSigner } from './asset-access.ts';
 import type { UploadIndex } from '../storage/uploads.ts';
 import { ARCHIVE_RETRY_DELAYS_MS, outageOf, type Archiver } from './archive.ts';
+import { createSeenTasks } from './seen-tasks.ts';
 
 export interface LibraryDeps {
   store: LibraryStore;
@@ -96,19 +97,10 @@ function updateOf(task: Task) {
  * credits, the balance; and has each completed GLB archived once.
  */
 export function createLibraryService(deps: LibraryDeps) {
-  // What each task and owner looked like last time *in this process*, so that a poll that shows
-  // nothing new costs no database work. Safe across replicas: the upstream only moves a task
-  // forward, so a state seen here is never newer than what the database holds once written; a
-  // completed task without its archive always reads the database again.
-  const seenTasks = new Map<
-    string,
-    { signature: string; sha: string | undefined; inLibrary: boolean }
-  >();
-  const remember = <K, V>(map: Map<K, V>, key: K, value: V) => {
-    map.delete(key);
-    map.set(key, value);
-    if (map.size > 10_000) map.delete(map.keys().next().value as K);
-  };
+  // What each task looked like last time *in this process* (seen-tasks.ts), so that a poll that
+  // shows nothing new costs no database work; a completed task without its archive always reads
+  // the database again. The proxy reads the same cache (one per process, made here).
+  const seen = createSeenTasks();
 
   const log = deps.log ?? (() => {});
   const sign = (path: string) => deps.signer?.sign(path) ?? path;
@@ -184,6 +176,9 @@ export function createLibraryService(deps: LibraryDeps) {
   }
 
   return {
+    /** The cache of what this process last recorded of each task (the proxy reads it too). */
+    seen,
+
     /**
      * A create refused for want of credits (402): when its message names the balance ("… the
      * balance is 5."), that is the balance at a moment between the create's sending and its
@@ -235,9 +230,8 @@ export function createLibraryService(deps: LibraryDeps) {
       }
       const update = updateOf(task);
       const signature = `${owner}\n${JSON.stringify(update)}`;
-      const seen = seenTasks.get(task.id);
-      if (seen?.signature === signature && (seen.sha || !seen.inLibrary || !isCompleted(task)))
-        return seen.sha;
+      const before = seen.sameState(owner, task.id, signature);
+      if (before && (before.sha || !before.inLibrary || !isCompleted(task))) return before.sha;
       const at = deps.now();
       const rows = await deps.store.update(task.id, update, at);
       const mine = rows.find((r) => r.owner === owner) ?? rows[0];
@@ -251,7 +245,7 @@ export function createLibraryService(deps: LibraryDeps) {
         return undefined;
       }
       const sha = archiving ? await waitForArchive(archiving) : undefined;
-      remember(seenTasks, task.id, { signature, sha, inLibrary: rows.length > 0 });
+      seen.rememberState(owner, task.id, { signature, sha, inLibrary: rows.length > 0 });
       return sha;
     },
 

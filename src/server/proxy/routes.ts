@@ -210,32 +210,24 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
   }
 
   /**
-   * An upstream task response, read (small JSON), recorded, then sent on as it came. A body the
-   * same as the last one seen for this task here says nothing new, so it is not parsed again.
+   * An upstream task response, read (small JSON), recorded, then sent on as it came. A poll
+   * (`polled`: its owner and task) whose body is the same as the last one recorded for it says
+   * nothing new, so it is not parsed again: the library's cache of what was recorded
+   * (library/seen-tasks.ts) remembers it.
    */
-  const lastSeen = new Map<string, string>();
+  const seen = deps.library.seen;
   async function observe(
     upstream: Response,
-    cacheKey: string | undefined,
+    polled: { owner: string; taskId: string } | undefined,
     onTask: (task: Task) => Promise<string | undefined>,
   ): Promise<Response> {
     const text = await smallBodyText(upstream);
     const headers = passedBack(upstream);
-    if (upstream.ok && !(cacheKey && lastSeen.get(cacheKey) === text)) {
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        // not JSON: nothing to record
-      }
-      const parsed = TaskSchema.safeParse(json);
+    if (upstream.ok && !(polled && seen.sameBody(polled.owner, polled.taskId, text))) {
+      const parsed = TaskSchema.safeParse(safeJson(text));
       if (parsed.success) {
         const recorded = await record(parsed.data, () => onTask(parsed.data));
-        if (cacheKey && recorded) {
-          lastSeen.delete(cacheKey);
-          lastSeen.set(cacheKey, text);
-          if (lastSeen.size > 10_000) lastSeen.delete(lastSeen.keys().next().value as string);
-        }
+        if (polled && recorded) seen.rememberBody(polled.owner, polled.taskId, text);
       }
     }
     return new Response(text, { status: upstream.status, headers });
@@ -393,7 +385,7 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
         await res.body?.cancel();
         continue;
       }
-      const polled = await observe(res, `${owner}\n${id}`, (task) =>
+      const polled = await observe(res, { owner, taskId: id }, (task) =>
         deps.library.recordTask(owner, task),
       );
       const body = await polled.text();
@@ -414,7 +406,7 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
     });
     if (!owner || !res.ok)
       return new Response(res.body, { status: res.status, headers: passedBack(res) });
-    return observe(res, `${owner}\n${id}`, (task) => deps.library.recordTask(owner, task));
+    return observe(res, { owner, taskId: id }, (task) => deps.library.recordTask(owner, task));
   });
 
   // Everything else (the models listing, unknown paths): streamed through untouched.
