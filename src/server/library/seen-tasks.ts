@@ -60,5 +60,3 @@ export function createSeenTasks(max = SEEN_MAX) {
     },
   };
 }
-
-export type SeenTasks = ReturnType<typeof createSeenTasks>;

@@ -4,15 +4,13 @@ import {
   isCompleted,
   progressOf,
   type CreateGenerationInput,
-  type LibraryEntry,
   type LibraryImage,
   type Task,
 } from '../../contract/index.ts';
-import type { LibraryRow, LibraryStore } from '../storage/library.ts';
+import type { LibraryStore } from '../storage/library.ts';
 import type { IntentStore } from '../storage/intents.ts';
-import type { AssetSigner } from './asset-access.ts';
 import type { UploadIndex } from '../storage/uploads.ts';
-import { ARCHIVE_RETRY_DELAYS_MS, outageOf, type Archiver } from './archive.ts';
+import type { Archiver } from './archive.ts';
 import { createSeenTasks } from './seen-tasks.ts';
 
 export interface LibraryDeps {
@@ -21,8 +19,6 @@ export interface LibraryDeps {
   archiver: Archiver;
   /** Creates recorded before they were forwarded; removed once their row is written. */
   intents?: IntentStore;
-  /** Signs the addresses of the owner's files in entries (none: bare paths, for tests). */
-  signer?: AssetSigner;
   now: () => number;
   log?: (message: string) => void;
   /** Told once when a task is first seen to end (the metrics), with its model. */
@@ -49,14 +45,6 @@ const EXT_OF_MIME: Record<string, string> = {
   'image/jpeg': 'jpg',
   'image/webp': 'webp',
 };
-
-function assetPath(sha256: string): string {
-  return `/api/assets/${sha256}.glb`;
-}
-
-function thumbnailPath(sha256: string): string {
-  return `/api/assets/${sha256}.webp`;
-}
 
 /** The upload an image URL names, by its content hash, when it is one of Kiln's. */
 function uploadOf(url: string): { sha256: string; ext: string } | undefined {
@@ -103,7 +91,6 @@ export function createLibraryService(deps: LibraryDeps) {
   const seen = createSeenTasks();
 
   const log = deps.log ?? (() => {});
-  const sign = (path: string) => deps.signer?.sign(path) ?? path;
 
   /**
    * Creates the upstream answered whose rows could not be written (the database went away
@@ -248,33 +235,6 @@ export function createLibraryService(deps: LibraryDeps) {
       seen.rememberState(owner, task.id, { signature, sha, inLibrary: rows.length > 0 });
       return sha;
     },
-
-    toEntry(row: LibraryRow): LibraryEntry {
-      return {
-        ...(row.hidden ? { hidden: true } : {}),
-        id: row.taskId,
-        model: row.model,
-        mode: row.mode,
-        status: row.status,
-        progress: row.progress,
-        progress_stage: row.progressStage,
-        images: row.images,
-        prompt: row.prompt,
-        name: row.name,
-        created: row.created,
-        completed_at: row.completedAt,
-        updated_ms: row.updatedMs,
-        credits_consumed: row.creditsConsumed,
-        credits_remaining: row.creditsRemaining,
-        error: row.error,
-        // Signed, short-lived addresses of the owner's files (asset-access.ts).
-        model_url: row.assetSha256 ? sign(assetPath(row.assetSha256)) : row.upstreamModelUrl,
-        archived: row.assetSha256 !== null,
-        thumbnail_url: row.thumbnailSha256 ? sign(thumbnailPath(row.thumbnailSha256)) : null,
-        favourite: row.favourite,
-        archive: archiveOf(row),
-      };
-    },
   };
 }
 
@@ -295,43 +255,6 @@ async function waitForArchive(archiving: Promise<string | undefined>): Promise<s
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * Where the archive of a task stands, as the library shows it. One that waits on Kiln's own
- * store says which (`outage`) and why (`error`), and stays `pending` (or `retrying`, after
- * failures of its own): an outage is never counted as a failure (decision 0095).
- */
-function archiveOf(row: LibraryRow): LibraryEntry['archive'] {
-  if (row.assetSha256)
-    return { state: 'archived', attempts: row.archiveAttempts, error: null, next_attempt_ms: null };
-  if (row.status !== 'completed' || !row.upstreamModelUrl)
-    return { state: 'none', attempts: 0, error: null, next_attempt_ms: null };
-  const outage = row.archiveNextMs === null ? null : outageOf(row.archiveError);
-  if (row.archiveAttempts === 0)
-    return outage
-      ? {
-          state: 'pending',
-          attempts: 0,
-          error: row.archiveError,
-          next_attempt_ms: row.archiveNextMs,
-          outage,
-        }
-      : { state: 'pending', attempts: 0, error: null, next_attempt_ms: row.archiveNextMs };
-  if (row.archiveNextMs === null || row.archiveAttempts > ARCHIVE_RETRY_DELAYS_MS.length)
-    return {
-      state: 'failed',
-      attempts: row.archiveAttempts,
-      error: row.archiveError,
-      next_attempt_ms: null,
-    };
-  return {
-    state: 'retrying',
-    attempts: row.archiveAttempts,
-    error: row.archiveError,
-    next_attempt_ms: row.archiveNextMs,
-    ...(outage ? { outage } : {}),
-  };
 }
 
 export type LibraryService = ReturnType<typeof createLibraryService>;
