@@ -30,13 +30,11 @@ import { uploadUrlStrategy } from './uploads/url-strategy.ts';
 export type { ServerApp, ServerDeps } from './deps.ts';
 export { KTX2_WORKER_CSP } from './static-site.ts';
 
-/** Routes, and the path they are mounted at. */
+/** Routes at the path they are mounted at. */
 interface Mount {
-  path: string;
   onto(app: Hono): void;
 }
 const at = <E extends Env>(path: string, routes: Hono<E>): Mount => ({
-  path,
   onto: (app) => void app.route(path, routes),
 });
 

@@ -88,9 +88,9 @@ export async function readListQuery(
   collections: Pick<CollectionStore, 'get'>,
 ): Promise<ListQuery> {
   const collection = query('collection') ?? '';
-  if (collection !== '')
-    if (!COLLECTION_ID.test(collection) || !(await collections.get(owner, collection)))
-      throw noSuchCollection();
+  const theirs = async () =>
+    COLLECTION_ID.test(collection) && (await collections.get(owner, collection)) !== undefined;
+  if (collection !== '' && !(await theirs())) throw noSuchCollection();
   const read = parseListQuery(query);
   if (collection !== '') read.filter.collection = collection;
   return read;
