@@ -1,11 +1,12 @@
+import { LIMITS } from '../contract/index.ts';
 import { defaultSleep } from './abort.ts';
 import type { ClientOptions } from './types.ts';
 
 export const DEFAULTS = {
   maxRetries: 2,
   timeoutMs: 30_000,
-  /** The upstream blocks a sync create for up to 55 s; 15 s of slack for transfer and queues. */
-  syncTimeoutMs: 70_000,
+  /** The upstream blocks a sync create for up to `LIMITS.syncWaitMs`; 15 s of slack for transfer and queues. */
+  syncTimeoutMs: LIMITS.syncWaitMs + 15_000,
 } as const;
 
 /** A client's options, checked and defaulted once, when it is made. */

@@ -19,7 +19,8 @@ import {
   shownStage,
   stagesFor,
 } from './index.ts';
-import { MODEL_ALIASES } from './models.ts';
+import { readFileSync } from 'node:fs';
+import { LIMITS, MODEL_ALIASES } from './models.ts';
 
 // The shapes of the spec, written out as an upstream would send them.
 const pending = {
@@ -330,5 +331,23 @@ describe('create request', () => {
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error).toMatchObject({ param: 'image_url', code: 'invalid_value' });
     if (!r.ok) expect(r.error.message).toMatch(/data: URI without an image/);
+  });
+});
+
+describe('LIMITS', () => {
+  // The one home of the spec's limits (the mock's sync wait, Kiln's own, the client's time
+  // limit all read it): its values are the spec's table, section 8.
+  it('says what the spec’s table of limits says', () => {
+    const spec = readFileSync(
+      new URL('../../docs/spec/image-to-3d-api.md', import.meta.url),
+      'utf8',
+    );
+    const row = (limit: string) => new RegExp(`^\\| ${limit} \\| ([^|]+) \\|`, 'm').exec(spec)?.[1];
+    expect(row('Blocking wait')).toBe(`${LIMITS.syncWaitMs / 1000} seconds`);
+    expect(row('Number of images')).toBe(`${LIMITS.minImages} to ${LIMITS.maxImages}`);
+    expect(row('Prompt length')).toBe(`at most ${LIMITS.maxPromptLength} characters`);
+    expect(row('Recommended polling interval')).toBe(
+      `${LIMITS.pollMinMs / 1000} to ${LIMITS.pollMaxMs / 1000} seconds`,
+    );
   });
 });

@@ -36,7 +36,8 @@ export const LIMITS = {
   minImages: 2,
   maxImages: 4,
   maxPromptLength: 2000,
-  syncWaitSeconds: 55,
+  /** The longest a sync create blocks (55 s): the mock's wait, and Kiln's own for a sync create. */
+  syncWaitMs: 55_000,
   pollMinMs: 2000,
   pollMaxMs: 5000,
 } as const;

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { ERROR_CODES } from '../contract/index.ts';
+import { ERROR_CODES, LIMITS } from '../contract/index.ts';
 import { ApiError, onApiError } from '../http/index.ts';
 import { apiKeyAuth, type KeyEnv } from './auth.ts';
 import { createTaskEngine, type Generator, type TaskEngine } from './engine.ts';
@@ -27,7 +27,7 @@ export interface MockAppDeps {
   speed: SpeedProfile;
   /** Per key, over every endpoint; null turns it off. */
   rateLimit?: RateLimit | null;
-  /** How long a sync create blocks at most (the spec's 55 s). */
+  /** How long a sync create blocks at most (default: the spec's, `LIMITS.syncWaitMs`). */
   syncWaitMs?: number;
   now?: () => number;
   fetchImage?: (url: string, signal: AbortSignal) => Promise<Uint8Array>;
@@ -54,7 +54,6 @@ export interface MockApp {
   close(): Promise<void>;
 }
 
-const SYNC_WAIT_MS = 55_000;
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /**
@@ -104,7 +103,7 @@ export function createMockApp(deps: MockAppDeps): MockApp {
       engine,
       inputs,
       now,
-      syncWaitMs: deps.syncWaitMs ?? SYNC_WAIT_MS,
+      syncWaitMs: deps.syncWaitMs ?? LIMITS.syncWaitMs,
       maxBodyBytes: deps.maxBodyBytes ?? MAX_BODY_BYTES,
     }),
   );

@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type Env } from 'hono';
 import { exactOrigins, safeFetch } from '../net/index.ts';
 import { ERROR_CODES } from '../contract/index.ts';
 import { ApiError, onApiError } from '../http/index.ts';
@@ -30,6 +30,14 @@ import { uploadUrlStrategy } from './uploads/url-strategy.ts';
 export type { ServerApp, ServerDeps } from './deps.ts';
 export { KTX2_WORKER_CSP } from './static-site.ts';
 
+/** Routes at the path they are mounted at. */
+interface Mount {
+  onto(app: Hono): void;
+}
+const at = <E extends Env>(path: string, routes: Hono<E>): Mount => ({
+  onto: (app) => void app.route(path, routes),
+});
+
 /** A logger that writes nothing (tests, and servers made without one). */
 const silentLogger = createLogger({ format: 'json', level: 'silent' });
 
@@ -43,8 +51,18 @@ export function createServerApp(input: ServerDeps): ServerApp {
     upstream: observedUpstream(input.upstream, metrics),
   };
   const services = createServices(deps, metrics);
-  const { now, log, ownerOf, archiver, signer, library, prices, uploadSweeper, optimiser } =
-    services;
+  const {
+    now,
+    log,
+    ownerOf,
+    archiver,
+    signer,
+    library,
+    entries,
+    prices,
+    uploadSweeper,
+    optimiser,
+  } = services;
   const { storage } = deps;
   const readiness = createReadiness({ storage, blobs: deps.blobs, now });
   const draining = new AbortController();
@@ -107,69 +125,72 @@ export function createServerApp(input: ServerDeps): ServerApp {
     }),
   );
 
-  app.route('/', opsRoutes(deps, services, metrics, readiness));
-  app.route(
-    '/api/v1',
-    proxyRoutes({
-      keys,
-      upstream: deps.upstream,
-      library,
-      storage,
-      ownerOf,
-      now,
-      log,
-      createsPerMinute: deps.limits.createsPerMinute,
-      shutdown: draining.signal,
-      ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
-    }),
-  );
-  app.route('/api/uploads', uploadsApp(deps, services, metrics));
-  app.route(
-    '/api/assets',
-    assetRoutes({ blobs: deps.blobs, store: storage.library, ownerOf, signer }),
-  );
-  app.route('/api', shareOwnerRoutes({ shares: storage.shares, ownerOf }));
-  // Before the library's routes: it adds each entry's `share` to their answers.
-  app.route(
-    '/api',
-    shareRoutes({
-      shares: storage.shares,
-      library: storage.library,
-      blobs: deps.blobs,
-      ownerOf,
-      publicUrl: deps.publicUrl,
-      now,
-    }),
-  );
-  // Before the library's routes too: it checks `?collection=` and adds each entry's `collections`.
-  app.route(
-    '/api',
-    collectionRoutes({
-      collections: storage.collections,
-      blobs: deps.blobs,
-      ownerOf,
-      sign: (path) => signer.sign(path),
-      publicUrl: deps.publicUrl,
-      now,
-      log,
-    }),
-  );
-  app.route(
-    '/api',
-    libraryRoutes({
-      store: storage.library,
-      library,
-      ownerOf,
-      blobs: deps.blobs,
-      intents: storage.intents,
-      prices,
-      catchUp: catchUp({ upstream: deps.upstream, library, now, log }),
-      now,
-      ...(storage.exclusive ? { clockMarginMs: 0 } : {}),
-      ...(deps.statedBalance ? { statedBalance: deps.statedBalance } : {}),
-    }),
-  );
-  app.route('/api', optimiser.routes);
+  // Kiln's own routes. Their order means nothing (decision 0105): each says on its own routes
+  // what it needs (a key, a body limit), no route rewrites another's answer, and every library
+  // entry is built by one service (library/entries.ts). route-order.test.ts mounts them in other
+  // orders and gets the same answers.
+  const routes: readonly Mount[] = [
+    at('/', opsRoutes(deps, services, metrics, readiness)),
+    at(
+      '/api/v1',
+      proxyRoutes({
+        keys,
+        upstream: deps.upstream,
+        library,
+        storage,
+        ownerOf,
+        now,
+        log,
+        createsPerMinute: deps.limits.createsPerMinute,
+        shutdown: draining.signal,
+        ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
+      }),
+    ),
+    at('/api/uploads', uploadsApp(deps, services, metrics)),
+    at('/api/assets', assetRoutes({ blobs: deps.blobs, store: storage.library, ownerOf, signer })),
+    at('/api', shareOwnerRoutes({ shares: storage.shares, ownerOf })),
+    at(
+      '/api',
+      shareRoutes({
+        shares: storage.shares,
+        library: storage.library,
+        blobs: deps.blobs,
+        ownerOf,
+        publicUrl: deps.publicUrl,
+        now,
+      }),
+    ),
+    at(
+      '/api',
+      collectionRoutes({
+        collections: storage.collections,
+        blobs: deps.blobs,
+        ownerOf,
+        sign: (path) => signer.sign(path),
+        publicUrl: deps.publicUrl,
+        now,
+        log,
+      }),
+    ),
+    at(
+      '/api',
+      libraryRoutes({
+        store: storage.library,
+        entries,
+        collections: storage.collections,
+        ownerOf,
+        blobs: deps.blobs,
+        intents: storage.intents,
+        prices,
+        catchUp: catchUp({ upstream: deps.upstream, library, now, log }),
+        now,
+        ...(storage.exclusive ? { clockMarginMs: 0 } : {}),
+        ...(deps.statedBalance ? { statedBalance: deps.statedBalance } : {}),
+      }),
+    ),
+    at('/api', optimiser.routes),
+  ];
+  for (const mount of deps.routeOrder?.(routes) ?? routes) mount.onto(app);
 
   const mock = deps.mock;
   if (mock) app.all('/mock/v1/*', (c) => mock.fetch(c.req.raw));

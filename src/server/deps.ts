@@ -54,6 +54,11 @@ export interface ServerDeps {
   logger?: Logger;
   /** When set, GET /metrics needs `Authorization: Bearer <metricsToken>`. */
   metricsToken?: string | undefined;
+  /**
+   * Tests only: the order Kiln's own routes are mounted in (default: as written). Any order
+   * answers the same (decision 0105, route-order.test.ts).
+   */
+  routeOrder?: <T>(routes: readonly T[]) => readonly T[];
 }
 
 export interface ServerApp {

@@ -1,7 +1,8 @@
-// The server's services, made once from its dependencies: the archive, the library, the listed
-// prices, the upload sweeper and the optimiser, each counted in the metrics.
+// The server's services, made once from its dependencies: the archive, the library, its
+// entries, the listed prices, the upload sweeper and the optimiser, each counted in the metrics.
 import { createArchiver } from './library/archive.ts';
 import { assetSigner } from './library/asset-access.ts';
+import { createEntryService } from './library/entries.ts';
 import { listedPrices } from './library/prices.ts';
 import { createLibraryService } from './library/service.ts';
 import { createOptimiser } from './optimise/index.ts';
@@ -35,7 +36,6 @@ export function createServices(deps: ServerDeps, metrics: Metrics) {
     uploads: storage.uploads,
     archiver,
     intents: storage.intents,
-    signer,
     now,
     log: (m) => log(`library: ${m}`),
     onFinished: (model, outcome) => {
@@ -83,6 +83,13 @@ export function createServices(deps: ServerDeps, metrics: Metrics) {
     onFinished: (outcome) => metrics.optimiseFinished.inc({ outcome }),
     ...deps.optimise,
   });
+  // Every library entry any route answers, with its share and collections (decision 0105).
+  const entries = createEntryService({
+    shares: storage.shares,
+    collections: storage.collections,
+    signer,
+    publicUrl: deps.publicUrl,
+  });
   return {
     now,
     log,
@@ -90,6 +97,7 @@ export function createServices(deps: ServerDeps, metrics: Metrics) {
     archiver,
     signer,
     library,
+    entries,
     prices: pricesNoted,
     uploadSweeper,
     optimiser,

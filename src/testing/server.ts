@@ -48,7 +48,14 @@ export async function startTestServer(
   } & Partial<
     Pick<
       ServerDeps,
-      'timeouts' | 'publicUrl' | 'info' | 'staticDir' | 'now' | 'logger' | 'metricsToken'
+      | 'timeouts'
+      | 'publicUrl'
+      | 'info'
+      | 'staticDir'
+      | 'now'
+      | 'logger'
+      | 'metricsToken'
+      | 'routeOrder'
     >
   > = {},
 ): Promise<TestServer> {
@@ -93,6 +100,7 @@ export async function startTestServer(
     ...(options.now ? { now: options.now } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+    ...(options.routeOrder ? { routeOrder: options.routeOrder } : {}),
     ...(options.statedBalance ? { statedBalance: (k: string) => mock.balanceOf(k) } : {}),
     log: (m) => logs.push(m),
   });

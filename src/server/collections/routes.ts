@@ -10,14 +10,12 @@ import {
 } from '../../contract/index.ts';
 import { ApiError } from '../../http/index.ts';
 import { unusable, zipAnswer, type Skipped } from '../library/download-zip.ts';
-import { noSuchCollection } from '../library/list-query.ts';
 import { readJson } from '../middleware/boundary.ts';
 import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
-import { bearerKey, type OwnerOf } from '../owner-id.ts';
+import type { OwnerOf } from '../owner-id.ts';
 import { previewKey, renderPreview } from '../share/preview.ts';
 import {
   NO_STORE,
-  addToEntries,
   baseOf,
   glbBlob,
   linkFiles,
@@ -159,9 +157,9 @@ function membersChange(body: unknown): { add: string[]; remove: string[] } {
 
 /**
  * The owner's collections (`/api/collections…`: make, rename, delete, members, zip, link) and
- * a collection's public link (`/api/collection-shares/{token}…`), mounted at `/api` before the
- * library's routes: it also checks `?collection=` of `GET /api/library` and adds `collections`
- * to the library's entries (see `withCollections`).
+ * a collection's public link (`/api/collection-shares/{token}…`), mounted at `/api`. The
+ * library's `?collection=` is list-query.ts's, and an entry's `collections` the entry
+ * service's (library/entries.ts).
  */
 export function collectionRoutes(deps: CollectionRouteDeps) {
   const app = new Hono<OwnerEnv>();
@@ -171,8 +169,6 @@ export function collectionRoutes(deps: CollectionRouteDeps) {
   const view = (c: Context, row: CollectionRow) =>
     collectionView(baseOf(c, deps.publicUrl), row, sign);
 
-  app.use('/library', withCollections(deps));
-  app.use('/library/*', withCollections(deps));
   app.use('/collections', owner(deps.ownerOf, { required: 'to see your collections' }));
   app.use('/collections/*', owner(deps.ownerOf, { required: 'to see your collections' }));
 
@@ -352,36 +348,6 @@ export function collectionRoutes(deps: CollectionRouteDeps) {
   );
 
   return app;
-}
-
-/**
- * For the library's own routes: `GET /api/library?collection={id}` answers 404 (param
- * `collection`) unless the id is one of the caller's collections (the list's filter then keeps
- * its members, list-query.ts); and every library entry answered gets `collections`, the ids of
- * the caller's collections holding it (one query per answer, by the entries' ids).
- */
-function withCollections(deps: CollectionRouteDeps) {
-  return addToEntries(
-    async (c) => {
-      const key = bearerKey(c.req.header('authorization'));
-      const owner = key ? deps.ownerOf(key) : undefined;
-      const asked =
-        c.req.method === 'GET' && c.req.path.endsWith('/library')
-          ? c.req.query('collection')
-          : undefined;
-      if (owner && asked)
-        if (!isCollectionId(asked) || !(await deps.collections.get(owner, asked)))
-          throw noSuchCollection();
-      return owner;
-    },
-    async (_c, entries, owner) => {
-      const held = await deps.collections.memberships(
-        owner,
-        entries.map((e) => e.id),
-      );
-      for (const entry of entries) entry.collections = held.get(entry.id) ?? [];
-    },
-  );
 }
 
 /** What the page shell needs: the built index.html and Vite's manifest. */

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createArchiver, STORE_OUTAGE_RETRY_MS } from './archive.ts';
-import { createLibraryService } from './service.ts';
+import { createEntryService } from './entries.ts';
 
 let server: TestServer | undefined;
 let storage: Storage | undefined;
@@ -182,14 +182,13 @@ describe('an archive whose row cannot be written at the end', () => {
     });
     const [row] = await storage.library.archiveDue(now, 10);
     expect(await archiver.firstSighting(row!)).toBeUndefined();
-    const library = createLibraryService({
-      store: storage.library,
-      uploads: storage.uploads,
-      archiver,
-      now: () => now,
+    const entries = createEntryService({
+      shares: storage.shares,
+      collections: storage.collections,
     });
     const after = await storage.library.get('o', 't1');
-    expect(library.toEntry(after!).archive).toEqual({
+    const entry = await entries.entry({ req: { url: 'http://kiln.test/' } }, 'o', after!);
+    expect(entry.archive).toEqual({
       state: 'pending',
       attempts: 0,
       error: expect.stringMatching(/^Kiln’s database could not be reached/),

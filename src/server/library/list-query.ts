@@ -7,6 +7,7 @@ import {
   type LibrarySort,
 } from '../../contract/index.ts';
 import { ApiError } from '../../http/index.ts';
+import type { CollectionStore } from '../storage/collections.ts';
 import {
   creditsKeyOf,
   type LibraryCursor,
@@ -30,7 +31,7 @@ const bad = (param: string, message: string) =>
   new ApiError(400, { code: ERROR_CODES.invalidValue, message, param });
 
 /** `?collection=` names no collection of the caller's (the same answer for a malformed one). */
-export const noSuchCollection = () =>
+const noSuchCollection = () =>
   new ApiError(404, {
     code: ERROR_CODES.collectionNotFound,
     message: 'No such collection in your library: it was never made, or it was deleted.',
@@ -75,10 +76,28 @@ function searchWords(q: string): string[] {
 }
 
 /**
- * Reads `?q=&model=&kind=&status=&favourite=&hidden=&collection=&sort=&limit=&cursor=`. Any bad value is a 400 that
- * names its parameter; parameters it does not know are ignored (as before).
+ * Reads `?q=&model=&kind=&status=&favourite=&hidden=&collection=&sort=&limit=&cursor=` for
+ * `owner`. A `collection` that is not one of theirs is a 404 naming it (checked first, the same
+ * answer for a malformed id, without a read); any other bad value is a 400 that names its
+ * parameter; parameters it does not know are ignored (as before). The one home of the
+ * `?collection=` filter: the store keeps the collection's members (library-list.ts).
  */
-export function parseListQuery(query: (name: string) => string | undefined): ListQuery {
+export async function readListQuery(
+  query: (name: string) => string | undefined,
+  owner: string,
+  collections: Pick<CollectionStore, 'get'>,
+): Promise<ListQuery> {
+  const collection = query('collection') ?? '';
+  const theirs = async () =>
+    COLLECTION_ID.test(collection) && (await collections.get(owner, collection)) !== undefined;
+  if (collection !== '' && !(await theirs())) throw noSuchCollection();
+  const read = parseListQuery(query);
+  if (collection !== '') read.filter.collection = collection;
+  return read;
+}
+
+/** The query but `collection`, checked. */
+function parseListQuery(query: (name: string) => string | undefined): ListQuery {
   const limitText = query('limit') ?? '20';
   const limit = Number(limitText);
   if (!/^\d+$/.test(limitText) || !Number.isInteger(limit) || limit < 1 || limit > 100)
@@ -112,11 +131,5 @@ export function parseListQuery(query: (name: string) => string | undefined): Lis
   if (status) filter.status = status;
   if (favouriteText) filter.favourite = favouriteText === '1' || favouriteText === 'true';
   if (hiddenText === '1' || hiddenText === 'true') filter.hidden = true;
-  // Only the shape is checked here; whether it is the caller's is (collections/routes.ts).
-  const collection = query('collection') ?? '';
-  if (collection !== '') {
-    if (!COLLECTION_ID.test(collection)) throw noSuchCollection();
-    filter.collection = collection;
-  }
   return { limit, sort, after: parseCursor(query('cursor'), sort), filter };
 }

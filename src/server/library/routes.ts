@@ -15,19 +15,23 @@ import { readJson } from '../middleware/boundary.ts';
 import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
 import { bearerKey, type OwnerOf } from '../owner-id.ts';
 import type { BlobStore } from '../storage/blobs.ts';
+import type { CollectionStore } from '../storage/collections.ts';
 import type { IntentStore } from '../storage/intents.ts';
 import type { LibraryRow, LibraryStore } from '../storage/library.ts';
 import { tooLarge } from '../uploads/normalise-image.ts';
 import { downloadZipRoutes } from './download-zip.ts';
 import { deriveBalance } from './ledger.ts';
-import { cursorOf, parseListQuery } from './list-query.ts';
+import type { EntryService } from './entries.ts';
+import { cursorOf, readListQuery } from './list-query.ts';
 import type { PriceLookup } from './prices.ts';
-import type { LibraryService } from './service.ts';
 import { THUMBNAIL_MAX_BYTES, normaliseThumbnail } from './thumbnail.ts';
 
 export interface LibraryRouteDeps {
   store: LibraryStore;
-  library: LibraryService;
+  /** Builds every entry answered, with its share and collections (entries.ts). */
+  entries: EntryService;
+  /** The `?collection=` filter's collections: the caller's own only. */
+  collections: Pick<CollectionStore, 'get'>;
   ownerOf: OwnerOf;
   /** Where thumbnails are kept. */
   blobs: BlobStore;
@@ -103,17 +107,21 @@ function nameMessage(body: unknown): string {
 /** `/api/library` and `/api/credits`: what this key made through Kiln, and its balance over time. */
 export function libraryRoutes(deps: LibraryRouteDeps) {
   const app = new Hono<OwnerEnv>();
-  app.use('/library/*', owner(deps.ownerOf, { required: 'to see your library' }));
-  app.use('/library', owner(deps.ownerOf, { required: 'to see your library' }));
-  app.use('/credits', owner(deps.ownerOf, { required: 'to see your credits' }));
+  // On each route of its own, never on a path pattern: other routes under `/library/…` (a
+  // share, an optimise job) say what they need themselves, in whatever order they are mounted.
+  const library = owner(deps.ownerOf, { required: 'to see your library' });
   // `GET /library/download.zip?ids=…`: before `/library/:id`, which would take it for an id.
   app.route('/library', downloadZipRoutes(deps));
 
   // `?q=&model=&kind=&status=&favourite=&sort=&limit=&cursor=` (list-query.ts): a search, filters
   // and an order, paged with a cursor that suits the order. Without them, newest first as before.
-  app.get('/library', async (c) => {
-    const { limit, filter, sort, after } = parseListQuery((name) => c.req.query(name));
+  app.get('/library', library, async (c) => {
     const owner = theOwner(c);
+    const { limit, filter, sort, after } = await readListQuery(
+      (name) => c.req.query(name),
+      owner,
+      deps.collections,
+    );
     const read = () => deps.store.list(owner, { limit: limit + 1, filter, sort, after });
     let rows = await read();
     // Pending rows nobody has polled lately are asked about first (catch-up.ts).
@@ -122,7 +130,7 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
     const last = page[page.length - 1];
     const body: LibraryPage = {
       object: 'list',
-      data: page.map((r) => deps.library.toEntry(r)),
+      data: await deps.entries.entries(c, owner, page),
       next_cursor: rows.length > limit && last ? cursorOf(last, sort) : null,
     };
     return c.json(body, 200, { 'cache-control': 'no-store' });
@@ -130,7 +138,7 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
 
   // One action on several tasks at once (the gallery's selection): up to 100 ids, the caller's
   // own only; ids the caller has no task for are listed as not found and nothing is done to them.
-  app.post('/library/bulk', async (c) => {
+  app.post('/library/bulk', library, async (c) => {
     const body = await readJson(c, '{ "ids": ["task_…"], "action": "hide" }');
     const parsed = LibraryBulkSchema.safeParse(body);
     if (!parsed.success) {
@@ -162,14 +170,14 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
 
   // The caller's other completed generations of this task's input (same prompt, same photos):
   // what "Compare with…" offers.
-  app.get('/library/:id/same-input', async (c) => {
+  app.get('/library/:id/same-input', library, async (c) => {
     const owner = theOwner(c);
     const id = c.req.param('id');
     if (!(await deps.store.get(owner, id))) throw notInLibrary();
     const rows = await deps.store.sameInput(owner, id, 20);
     const body: LibraryPage = {
       object: 'list',
-      data: rows.map((r) => deps.library.toEntry(r)),
+      data: await deps.entries.entries(c, owner, rows),
       next_cursor: null,
     };
     return c.json(body, 200, { 'cache-control': 'no-store' });
@@ -177,21 +185,21 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
 
   // One entry, hidden ones too (`hidden: true`): a task opened by its address says it is
   // hidden and offers to show it again, instead of looking lost.
-  app.get('/library/:id', async (c) => {
+  app.get('/library/:id', library, async (c) => {
     const owner = theOwner(c);
     const id = c.req.param('id');
     let row = await deps.store.get(owner, id);
     if (row && deps.catchUp && (await deps.catchUp(owner, c.req.raw, [row])) > 0)
       row = await deps.store.get(owner, id);
     if (!row) throw notInLibrary();
-    return c.json(deps.library.toEntry(row), 200, { 'cache-control': 'no-store' });
+    return c.json(await deps.entries.entry(c, owner, row), 200, { 'cache-control': 'no-store' });
   });
 
   // `{ "hidden": false }` shows a hidden task again (the gallery's Undo, the task page's
   // Unhide); `{ "hidden": true }` hides it, as DELETE does; `{ "favourite": true }` stars it;
   // `{ "name": "Blue teapot" }` names it (`null` or "" clears it; checkModelName says what is
   // refused, decision 0085).
-  app.patch('/library/:id', async (c) => {
+  app.patch('/library/:id', library, async (c) => {
     const body = await readJson(
       c,
       '{ "hidden": false }, { "favourite": true } or { "name": "Blue teapot" }',
@@ -225,13 +233,14 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
     if (done && name !== undefined) done = await deps.store.setName(owner, id, name);
     const row = done ? await deps.store.get(owner, id) : undefined;
     if (!row) throw notInLibrary();
-    return c.json(deps.library.toEntry(row), 200, { 'cache-control': 'no-store' });
+    return c.json(await deps.entries.entry(c, owner, row), 200, { 'cache-control': 'no-store' });
   });
 
   // The picture of a model, drawn by the first browser that showed it (the body is the image:
   // PNG, JPEG or WebP). The first one stays; later ones change nothing and get the entry as is.
   app.put(
     '/library/:id/thumbnail',
+    library,
     bodyLimit({
       maxSize: THUMBNAIL_MAX_BYTES,
       onError: () => {
@@ -256,11 +265,13 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
       }
       const after = await deps.store.get(owner, id);
       if (!after) throw notInLibrary();
-      return c.json(deps.library.toEntry(after), 200, { 'cache-control': 'no-store' });
+      return c.json(await deps.entries.entry(c, owner, after), 200, {
+        'cache-control': 'no-store',
+      });
     },
   );
 
-  app.delete('/library/:id', async (c) => {
+  app.delete('/library/:id', library, async (c) => {
     const hidden = await deps.store.hide(theOwner(c), c.req.param('id'));
     if (!hidden) throw notInLibrary();
     return c.body(null, 204);
@@ -268,7 +279,7 @@ export function libraryRoutes(deps: LibraryRouteDeps) {
 
   // The balance, derived (ledger.ts): the newest figure the upstream stated cleanly, less every
   // charge and plus every refund since, with its history; "not exact" says why when it is not.
-  app.get('/credits', async (c) => {
+  app.get('/credits', owner(deps.ownerOf, { required: 'to see your credits' }), async (c) => {
     const owner = theOwner(c);
     const now = deps.now?.() ?? Date.now();
     // Tasks that may have ended unseen (a closed tab, an outage) are asked about first.

@@ -4,16 +4,15 @@ import {
   isCompleted,
   progressOf,
   type CreateGenerationInput,
-  type LibraryEntry,
   type LibraryImage,
   type Task,
 } from '../../contract/index.ts';
 import { formatBytes } from '../../formats/index.ts';
-import type { LibraryRow, LibraryStore } from '../storage/library.ts';
+import type { LibraryStore } from '../storage/library.ts';
 import type { IntentStore } from '../storage/intents.ts';
-import type { AssetSigner } from './asset-access.ts';
 import type { UploadIndex } from '../storage/uploads.ts';
-import { ARCHIVE_RETRY_DELAYS_MS, outageOf, type Archiver } from './archive.ts';
+import type { Archiver } from './archive.ts';
+import { createSeenTasks } from './seen-tasks.ts';
 
 export interface LibraryDeps {
   store: LibraryStore;
@@ -21,8 +20,6 @@ export interface LibraryDeps {
   archiver: Archiver;
   /** Creates recorded before they were forwarded; removed once their row is written. */
   intents?: IntentStore;
-  /** Signs the addresses of the owner's files in entries (none: bare paths, for tests). */
-  signer?: AssetSigner;
   now: () => number;
   log?: (message: string) => void;
   /** Told once when a task is first seen to end (the metrics), with its model. */
@@ -49,14 +46,6 @@ const EXT_OF_MIME: Record<string, string> = {
   'image/jpeg': 'jpg',
   'image/webp': 'webp',
 };
-
-function assetPath(sha256: string): string {
-  return `/api/assets/${sha256}.glb`;
-}
-
-function thumbnailPath(sha256: string): string {
-  return `/api/assets/${sha256}.webp`;
-}
 
 /** The upload an image URL names, by its content hash, when it is one of Kiln's. */
 function uploadOf(url: string): { sha256: string; ext: string } | undefined {
@@ -97,22 +86,12 @@ function updateOf(task: Task) {
  * credits, the balance; and has each completed GLB archived once.
  */
 export function createLibraryService(deps: LibraryDeps) {
-  // What each task and owner looked like last time *in this process*, so that a poll that shows
-  // nothing new costs no database work. Safe across replicas: the upstream only moves a task
-  // forward, so a state seen here is never newer than what the database holds once written; a
-  // completed task without its archive always reads the database again.
-  const seenTasks = new Map<
-    string,
-    { signature: string; sha: string | undefined; inLibrary: boolean }
-  >();
-  const remember = <K, V>(map: Map<K, V>, key: K, value: V) => {
-    map.delete(key);
-    map.set(key, value);
-    if (map.size > 10_000) map.delete(map.keys().next().value as K);
-  };
+  // What each task looked like last time *in this process* (seen-tasks.ts), so that a poll that
+  // shows nothing new costs no database work; a completed task without its archive always reads
+  // the database again. The proxy reads the same cache (one per process, made here).
+  const seen = createSeenTasks();
 
   const log = deps.log ?? (() => {});
-  const sign = (path: string) => deps.signer?.sign(path) ?? path;
 
   /**
    * Creates the upstream answered whose rows could not be written (the database went away
@@ -185,6 +164,9 @@ export function createLibraryService(deps: LibraryDeps) {
   }
 
   return {
+    /** The cache of what this process last recorded of each task (the proxy reads it too). */
+    seen,
+
     /**
      * A create refused for want of credits (402): when its message names the balance ("… the
      * balance is 5."), that is the balance at a moment between the create's sending and its
@@ -236,9 +218,8 @@ export function createLibraryService(deps: LibraryDeps) {
       }
       const update = updateOf(task);
       const signature = `${owner}\n${JSON.stringify(update)}`;
-      const seen = seenTasks.get(task.id);
-      if (seen?.signature === signature && (seen.sha || !seen.inLibrary || !isCompleted(task)))
-        return seen.sha;
+      const before = seen.sameState(owner, task.id, signature);
+      if (before && (before.sha || !before.inLibrary || !isCompleted(task))) return before.sha;
       const at = deps.now();
       const rows = await deps.store.update(task.id, update, at);
       const mine = rows.find((r) => r.owner === owner) ?? rows[0];
@@ -252,35 +233,8 @@ export function createLibraryService(deps: LibraryDeps) {
         return undefined;
       }
       const sha = archiving ? await waitForArchive(archiving) : undefined;
-      remember(seenTasks, task.id, { signature, sha, inLibrary: rows.length > 0 });
+      seen.rememberState(owner, task.id, { signature, sha, inLibrary: rows.length > 0 });
       return sha;
-    },
-
-    toEntry(row: LibraryRow): LibraryEntry {
-      return {
-        ...(row.hidden ? { hidden: true } : {}),
-        id: row.taskId,
-        model: row.model,
-        mode: row.mode,
-        status: row.status,
-        progress: row.progress,
-        progress_stage: row.progressStage,
-        images: row.images,
-        prompt: row.prompt,
-        name: row.name,
-        created: row.created,
-        completed_at: row.completedAt,
-        updated_ms: row.updatedMs,
-        credits_consumed: row.creditsConsumed,
-        credits_remaining: row.creditsRemaining,
-        error: row.error,
-        // Signed, short-lived addresses of the owner's files (asset-access.ts).
-        model_url: row.assetSha256 ? sign(assetPath(row.assetSha256)) : row.upstreamModelUrl,
-        archived: row.assetSha256 !== null,
-        thumbnail_url: row.thumbnailSha256 ? sign(thumbnailPath(row.thumbnailSha256)) : null,
-        favourite: row.favourite,
-        archive: archiveOf(row),
-      };
     },
   };
 }
@@ -302,43 +256,6 @@ async function waitForArchive(archiving: Promise<string | undefined>): Promise<s
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * Where the archive of a task stands, as the library shows it. One that waits on Kiln's own
- * store says which (`outage`) and why (`error`), and stays `pending` (or `retrying`, after
- * failures of its own): an outage is never counted as a failure (decision 0095).
- */
-function archiveOf(row: LibraryRow): LibraryEntry['archive'] {
-  if (row.assetSha256)
-    return { state: 'archived', attempts: row.archiveAttempts, error: null, next_attempt_ms: null };
-  if (row.status !== 'completed' || !row.upstreamModelUrl)
-    return { state: 'none', attempts: 0, error: null, next_attempt_ms: null };
-  const outage = row.archiveNextMs === null ? null : outageOf(row.archiveError);
-  if (row.archiveAttempts === 0)
-    return outage
-      ? {
-          state: 'pending',
-          attempts: 0,
-          error: row.archiveError,
-          next_attempt_ms: row.archiveNextMs,
-          outage,
-        }
-      : { state: 'pending', attempts: 0, error: null, next_attempt_ms: row.archiveNextMs };
-  if (row.archiveNextMs === null || row.archiveAttempts > ARCHIVE_RETRY_DELAYS_MS.length)
-    return {
-      state: 'failed',
-      attempts: row.archiveAttempts,
-      error: row.archiveError,
-      next_attempt_ms: null,
-    };
-  return {
-    state: 'retrying',
-    attempts: row.archiveAttempts,
-    error: row.archiveError,
-    next_attempt_ms: row.archiveNextMs,
-    ...(outage ? { outage } : {}),
-  };
 }
 
 export type LibraryService = ReturnType<typeof createLibraryService>;

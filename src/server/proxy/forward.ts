@@ -1,5 +1,5 @@
 import { raceSignal } from '../../async/index.ts';
-import { ERROR_CODES } from '../../contract/index.ts';
+import { ERROR_CODES, LIMITS } from '../../contract/index.ts';
 import { ApiError } from '../../http/index.ts';
 import { currentRequestId } from '../ops/request-log.ts';
 
@@ -23,8 +23,9 @@ const FORWARD_REQUEST = ['authorization', 'content-type', 'accept', 'user-agent'
 /** Response headers passed back (the upstream's own request id as x-upstream-request-id). */
 const FORWARD_RESPONSE = ['content-type', 'retry-after', 'cache-control', 'content-length'];
 
-/** A sync create blocks up to 55 s upstream; everything else answers fast. */
-export const SYNC_TIMEOUT_MS = 70_000;
+/** A sync create blocks up to `LIMITS.syncWaitMs` upstream (15 s of slack for transfer and
+ * queues); everything else answers fast. */
+export const SYNC_TIMEOUT_MS = LIMITS.syncWaitMs + 15_000;
 export const DEFAULT_TIMEOUT_MS = 20_000;
 
 export interface ForwardRequest {

@@ -5,6 +5,7 @@ import {
   ERROR_CODES,
   IDEMPOTENCY_HEADER,
   IDEMPOTENCY_WINDOW_MS,
+  LIMITS,
   TaskSchema,
   parseCreateRequest,
   unstorableTextAt,
@@ -73,9 +74,8 @@ function summaryOf(body: CreateGenerationRequest): string {
   return n === 1 ? '1 photo' : `${n} photos`;
 }
 
-/** The spec's longest wait for a sync create, and how often Kiln polls while it waits (at once,
- * then after 0.1, 0.25, 0.6, 1.6 s, then every 2 s: the spec's recommended interval). */
-const SYNC_WAIT_MS = 55_000;
+/** How often Kiln polls while it waits for a sync create's task (at once, then after 0.1, 0.25,
+ * 0.6, 1.6 s, then every 2 s: the spec's recommended interval), up to `LIMITS.syncWaitMs`. */
 const SYNC_POLL_MS = 2_000;
 
 /** The create body with `mode: "async"` (a sync create goes upstream as an async one). */
@@ -210,32 +210,24 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
   }
 
   /**
-   * An upstream task response, read (small JSON), recorded, then sent on as it came. A body the
-   * same as the last one seen for this task here says nothing new, so it is not parsed again.
+   * An upstream task response, read (small JSON), recorded, then sent on as it came. A poll
+   * (`polled`: its owner and task) whose body is the same as the last one recorded for it says
+   * nothing new, so it is not parsed again: the library's cache of what was recorded
+   * (library/seen-tasks.ts) remembers it.
    */
-  const lastSeen = new Map<string, string>();
+  const seen = deps.library.seen;
   async function observe(
     upstream: Response,
-    cacheKey: string | undefined,
+    polled: { owner: string; taskId: string } | undefined,
     onTask: (task: Task) => Promise<string | undefined>,
   ): Promise<Response> {
     const text = await smallBodyText(upstream);
     const headers = passedBack(upstream);
-    if (upstream.ok && !(cacheKey && lastSeen.get(cacheKey) === text)) {
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        // not JSON: nothing to record
-      }
-      const parsed = TaskSchema.safeParse(json);
+    if (upstream.ok && !(polled && seen.sameBody(polled.owner, polled.taskId, text))) {
+      const parsed = TaskSchema.safeParse(safeJson(text));
       if (parsed.success) {
         const recorded = await record(parsed.data, () => onTask(parsed.data));
-        if (cacheKey && recorded) {
-          lastSeen.delete(cacheKey);
-          lastSeen.set(cacheKey, text);
-          if (lastSeen.size > 10_000) lastSeen.delete(lastSeen.keys().next().value as string);
-        }
+        if (polled && recorded) seen.rememberBody(polled.owner, polled.taskId, text);
       }
     }
     return new Response(text, { status: upstream.status, headers });
@@ -368,7 +360,7 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
     if (!first.success || first.data.status !== 'pending')
       return new Response(text, { status: pending.status, headers: pending.headers });
     const id = first.data.id;
-    const until = deps.now() + Math.min(waitMs, SYNC_WAIT_MS);
+    const until = deps.now() + Math.min(waitMs, LIMITS.syncWaitMs);
     const stop = deps.shutdown;
     for (
       let wait = 0;
@@ -393,7 +385,7 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
         await res.body?.cancel();
         continue;
       }
-      const polled = await observe(res, `${owner}\n${id}`, (task) =>
+      const polled = await observe(res, { owner, taskId: id }, (task) =>
         deps.library.recordTask(owner, task),
       );
       const body = await polled.text();
@@ -414,7 +406,7 @@ export function proxyRoutes(deps: ProxyRouteDeps) {
     });
     if (!owner || !res.ok)
       return new Response(res.body, { status: res.status, headers: passedBack(res) });
-    return observe(res, `${owner}\n${id}`, (task) => deps.library.recordTask(owner, task));
+    return observe(res, { owner, taskId: id }, (task) => deps.library.recordTask(owner, task));
   });
 
   // Everything else (the models listing, unknown paths): streamed through untouched.

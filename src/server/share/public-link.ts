@@ -1,10 +1,9 @@
 // What a model's link (`/s/{token}`, share/routes.ts) and a collection's link (`/c/{token}`,
 // collections/routes.ts) answer alike: the public page shell with its meta, the public files,
-// the link preview picture, the 404 of a link that is gone, and the library answers they add to.
+// the link preview picture, and the 404 of a link that is gone.
 import { Hono, type Context } from 'hono';
 import { createHash } from 'node:crypto';
-import { createMiddleware } from 'hono/factory';
-import { ERROR_CODES, type LibraryEntry } from '../../contract/index.ts';
+import { ERROR_CODES } from '../../contract/index.ts';
 import { ApiError } from '../../http/index.ts';
 import { FRAMEABLE_CSP } from '../security.ts';
 import { serveBlob } from '../serve-blob.ts';
@@ -18,8 +17,8 @@ const NOINDEX = { 'X-Robots-Tag': 'noindex, nofollow' } as const;
 
 export const NO_STORE = { 'Cache-Control': 'no-store' } as const;
 
-/** The origin links are made on. */
-export function baseOf(c: Context, publicUrl: string | undefined): string {
+/** The origin links are made on: PUBLIC_URL, else the request's own. */
+export function baseOf(c: { req: { url: string } }, publicUrl: string | undefined): string {
   return (publicUrl ?? new URL(c.req.url).origin).replace(/\/+$/, '');
 }
 
@@ -163,44 +162,6 @@ export function linkFiles<T>(
 /** What a link shows anyone, as JSON: never listed, never kept. */
 export const publicAnswer = (c: Context, body: object) =>
   c.json(body, 200, { ...NOINDEX, ...NO_STORE });
-
-/** A library entry, recognised in a response body. */
-function isEntry(value: unknown): value is LibraryEntry {
-  const v = value as { id?: unknown; archived?: unknown } | null;
-  return typeof v === 'object' && v !== null && typeof v.id === 'string' && 'archived' in v;
-}
-
-/**
- * Middleware that adds to the library entries the library's own routes answer with (the list's
- * and one entry's alike): `before` runs first (it may throw) and says whether to add at all;
- * `add` then changes the entries of a 200 JSON answer in place (one call per answer). The
- * library stays unaware of shares and collections: this wraps its answers.
- */
-export function addToEntries<T>(
-  before: (c: Context) => Promise<T | undefined>,
-  add: (c: Context, entries: LibraryEntry[], given: T) => Promise<void>,
-) {
-  return createMiddleware(async (c, next) => {
-    const given = await before(c);
-    await next();
-    if (given === undefined || c.res.status !== 200) return;
-    if (!c.res.headers.get('content-type')?.startsWith('application/json')) return;
-    const body = (await c.res.clone().json()) as unknown;
-    const list = body as { object?: unknown; data?: unknown };
-    const entries =
-      list?.object === 'list' && Array.isArray(list.data)
-        ? list.data.filter(isEntry)
-        : isEntry(body)
-          ? [body]
-          : [];
-    if (entries.length === 0) return;
-    await add(c, entries, given);
-    const headers = new Headers(c.res.headers);
-    headers.delete('content-length');
-    c.res = undefined;
-    c.res = new Response(JSON.stringify(body), { status: 200, headers });
-  });
-}
 
 /** What a public page's shell needs: the built index.html and Vite's manifest. */
 export interface PublicPageDeps {

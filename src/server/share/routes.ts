@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { ERROR_CODES } from '../../contract/index.ts';
 import { ApiError } from '../../http/index.ts';
 import { owner, ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
-import { bearerKey, type OwnerOf } from '../owner-id.ts';
+import type { OwnerOf } from '../owner-id.ts';
 import { SHARE_MODULES } from '../spa-shell.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import type { LibraryRow, LibraryStore } from '../storage/library.ts';
@@ -11,7 +11,6 @@ import type { SharedModel, ShareRow, ShareStore } from '../storage/shares.ts';
 import { previewKey, renderPreview } from './preview.ts';
 import {
   NO_STORE,
-  addToEntries,
   baseOf,
   glbBlob,
   linkFiles,
@@ -73,15 +72,13 @@ const titleOfRow = (row: LibraryRow) =>
 
 /**
  * `/api/library/{id}/share` (the owner: make, read, revoke a link) and `/api/shares/{token}`
- * (anyone with the link: its facts, GLB and picture), mounted at `/api` before the library's
- * routes: it also adds `share` to the library's entries (see `withShares`).
+ * (anyone with the link: its facts, GLB and picture), mounted at `/api`. A library entry's
+ * `share` is the entry service's (library/entries.ts).
  */
 export function shareRoutes(deps: ShareRouteDeps) {
   const app = new Hono<OwnerEnv>();
   const newToken = deps.newToken ?? newShareToken;
 
-  app.use('/library', withShares(deps));
-  app.use('/library/*', withShares(deps));
   app.use('/library/:id/share', owner(deps.ownerOf, { required: 'to share a model' }));
   app.use('/library/:id/share/*', owner(deps.ownerOf, { required: 'to share a model' }));
 
@@ -227,30 +224,6 @@ export function shareRoutes(deps: ShareRouteDeps) {
   });
 
   return app;
-}
-
-/**
- * Adds `share` (the page's address, or null) to the library entries the library's own routes
- * answer with, the list's and one entry's alike, for the key that asked. The library stays
- * unaware of shares: this wraps its answers (one query per answer, by the entries' ids).
- */
-function withShares(deps: ShareRouteDeps) {
-  return addToEntries(
-    async (c) => bearerKey(c.req.header('authorization')),
-    async (c, entries, key) => {
-      const links = await deps.shares.forTasks(
-        deps.ownerOf(key),
-        entries.map((e) => e.id),
-      );
-      const base = baseOf(c, deps.publicUrl);
-      for (const entry of entries) {
-        const link = links.get(entry.id);
-        entry.share = link
-          ? { url: shareUrls(base, link.token).page, created_ms: link.createdMs }
-          : null;
-      }
-    },
-  );
 }
 
 /** What the page shell needs: the built index.html and Vite's manifest. */
