@@ -189,6 +189,6 @@ describe('naming a model', () => {
     const cleared = PublicShareSchema.parse(
       await (await server.request(`/api/shares/${link.token}`, { key: null })).json(),
     );
-    expect(cleared).toMatchObject({ title: 'a small red vase', name: null });
+    expect(cleared).toMatchObject({ title: '“a small red vase”', name: null });
   });
 });
