@@ -63,3 +63,30 @@ export async function spawnEntry(
     },
   };
 }
+
+/**
+ * Runs an entry point as `spawnEntry` starts it (one process, tsx as a loader) until it exits by
+ * itself, as a refused configuration does: its exit status and what it wrote to stderr. Async, so
+ * that several can run at once (`it.concurrent`) while the test worker waits.
+ */
+export function runEntryToExit(
+  entry: string,
+  env: Record<string, string | undefined>,
+  timeoutMs = 30_000,
+): Promise<{ status: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}${entry}`], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stderr });
+    });
+  });
+}
