@@ -164,7 +164,8 @@ describe('the server as a process', () => {
   ])(
     // Each a process that loads the server and exits: they run a few at once (the worker only waits).
     'refuses %s=%s with a message naming the variable',
-    { timeout: 90_000 },
+    // Five at once on a busy machine: a process may take a minute to load the server.
+    { timeout: 200_000 },
     async ([name, value, extra], { expect }) => {
       const r = await runEntryToExit(
         'src/server/main.ts',
@@ -175,7 +176,7 @@ describe('the server as a process', () => {
           PORT: name === 'PORT' ? value : '0',
           DATA_DIR: join(tmpdir(), 'kiln-never'),
         },
-        60_000,
+        180_000,
       );
       expect(r.status).toBe(2);
       expect(r.stderr).toContain('bad configuration');
