@@ -10,7 +10,9 @@ export default defineConfig({
     // One test file per core. Vitest's default (cores − 1) keeps a core for its main process,
     // which only waits: on a 2-core machine that ran every file one after another (decision 0109).
     maxWorkers: availableParallelism(),
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Two files at once on two cores (and on a shared machine) make a generator test slower than
+    // alone: a time limit only says when a hung test is given up, so it leaves room.
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
   },
 });
