@@ -110,7 +110,6 @@ const LONG_FUNCTIONS = [
     140,
     'the balance derivation: one pass over the ledger whose cases share running totals',
   ],
-  ['src/server/library/routes.ts', 219, ROUTES],
   [
     'src/server/library/service.ts',
     124,
