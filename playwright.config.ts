@@ -27,7 +27,10 @@ export default defineConfig({
     baseURL,
     browserName: 'chromium',
     screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
+    // A trace records every test's screencast and DOM snapshots while it runs, kept or not (about
+    // a tenth of the browser tests' CPU here). In CI a failure is retried and the retry records
+    // one (decision 0109); a local run, with no retries, keeps a failure's.
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     launchOptions: {
       ...(browser?.executablePath ? { executablePath: browser.executablePath } : {}),
       args: browser?.args ?? [],

@@ -136,7 +136,7 @@ test('on a phone: the link as a QR code, and View in AR with Quick Look and Scen
   const glbUrl = new URL(`/api/shares/${token}/model.glb`, url).href;
   expect(intent).toBe(
     `intent://arvr.google.com/scene-viewer/1.2?file=${encodeURIComponent(glbUrl)}` +
-      `&mode=ar_preferred&title=${new URLSearchParams({ t: PROMPT }).toString().slice(2)}` +
+      `&mode=ar_preferred&title=${new URLSearchParams({ t: `“${PROMPT}”` }).toString().slice(2)}` +
       '#Intent;scheme=https;package=com.google.android.googlequicksearchbox;' +
       `action=android.intent.action.VIEW;S.browser_fallback_url=${encodeURIComponent(url)};end;`,
   );
@@ -153,7 +153,7 @@ test('on a phone: the link as a QR code, and View in AR with Quick Look and Scen
   await expect(onPhone).toHaveAttribute('aria-expanded', 'false');
   await onPhone.click();
   await expect(onPhone).toHaveAttribute('aria-expanded', 'true');
-  const pageQr = desk.getByRole('img', { name: `QR code of the link to ${PROMPT}` });
+  const pageQr = desk.getByRole('img', { name: `QR code of the link to “${PROMPT}”` });
   await expect(pageQr).toBeVisible();
   expect(await qrText(pageQr)).toBe(url);
   await expectAccessible(desk);

@@ -112,7 +112,7 @@ test('share a model: a public page without a key, a link preview, an embed, revo
   await expect(guest.getByText(/API key/i)).toHaveCount(0);
   await expect(guest.getByRole('link', { name: 'Kiln', exact: true }).last()).toBeVisible();
   await expect(guest.getByText(/Made with/)).toBeVisible();
-  await expect(guest).toHaveTitle(`${PROMPT} · Kiln`);
+  await expect(guest).toHaveTitle(`“${PROMPT}” · Kiln`);
   expect(await guest.evaluate(() => Object.keys(localStorage))).toEqual([]);
   // The studio's file opening is not here: no "Open…", no file input, no drop target.
   await expect(guest.getByRole('button', { name: 'Open…' })).toHaveCount(0);
@@ -124,7 +124,7 @@ test('share a model: a public page without a key, a link preview, an embed, revo
   const shell = await guest.request.get(url);
   expect(shell.headers()['x-robots-tag']).toBe('noindex, nofollow');
   const html = await shell.text();
-  expect(html).toContain(`<meta property="og:title" content="${PROMPT}" />`);
+  expect(html).toContain(`<meta property="og:title" content="“${PROMPT}”" />`);
   expect(html).toContain('<meta name="robots" content="noindex, nofollow" />');
   expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
   const image = /<meta property="og:image" content="([^"]+)"/.exec(html)?.[1];

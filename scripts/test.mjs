@@ -4,6 +4,7 @@
 // `npm run check` adds the format check. Ends with one line: `N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +21,10 @@ mkdirSync(results, { recursive: true });
 let passed = 0;
 let failed = 0;
 const summary = [];
+/** Each stage's wall time, in the order run: printed after the stage and as a closing table. */
+const times = [];
+const started = Date.now();
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
 // The names of failed tests, with the first line of each reason, so that the closing lines
 // alone (all a CI log's tail may show) say what broke.
@@ -62,12 +67,30 @@ function playwrightFailures(report) {
 
 function run(name, args, env = {}) {
   console.log(`\n━━ ${name} ━━`);
+  const t0 = Date.now();
   const r = spawnSync(process.execPath, args, {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, ...env },
   });
+  const ms = Date.now() - t0;
+  times.push([name, ms]);
+  console.log(`━━ ${name}: ${seconds(ms)} ━━`);
   return r.status === 0;
+}
+
+/** The closing table of stage times (wall clock), with the total and the load when it ended. */
+function timeTable() {
+  const width = Math.max(5, ...times.map(([name]) => name.length));
+  const rows = times.map(([name, ms]) => `${name.padEnd(width)}  ${seconds(ms).padStart(9)}`);
+  const load = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
+  return [
+    ...rows,
+    `${'total'.padEnd(width)}  ${seconds(Date.now() - started).padStart(9)}`,
+    `(load average at the end: ${load}; ${availableParallelism()} cores)`,
+  ].join('\n');
 }
 
 function step(name, args) {
@@ -195,6 +218,7 @@ if (!only || only === 'scale') {
   }
 }
 
+console.log(`\n━━ stage times ━━\n${timeTable()}`);
 console.log(`\n━━ summary ━━\n${summary.join('\n')}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -3,7 +3,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   CreditsSchema,
@@ -13,7 +12,7 @@ import {
   UploadResultSchema,
   type Task,
 } from '../contract/index.ts';
-import { ROOT, spawnEntry, type Spawned } from '../testing/spawn-server.ts';
+import { runEntryToExit, spawnEntry, type Spawned } from '../testing/spawn-server.ts';
 import { photoPath } from '../testing/fixtures.ts';
 
 const dirs: string[] = [];
@@ -137,7 +136,7 @@ describe('the server as a process', () => {
     else expect(proc.output()).not.toMatch(/demo key|tr_alice_key/);
   });
 
-  it.each([
+  it.concurrent.for<[string, string, Record<string, string>?]>([
     ['PORT', 'abc'],
     ['PORT', '70000'],
     ['UPSTREAM_URL', 'not a url'],
@@ -163,22 +162,21 @@ describe('the server as a process', () => {
     ['S3_BUCKET', '', { S3_ENDPOINT: 'http://127.0.0.1:1' }],
     ['S3_SECRET_ACCESS_KEY', '', { S3_BUCKET: 'kiln', S3_ACCESS_KEY_ID: 'id' }],
   ])(
+    // Each a process that loads the server and exits: they run a few at once (the worker only waits).
     'refuses %s=%s with a message naming the variable',
-    (name, value, extra?: Record<string, string>) => {
-      const r = spawnSync(
-        process.execPath,
-        [`${ROOT}node_modules/tsx/dist/cli.mjs`, `${ROOT}src/server/main.ts`],
+    // Five at once on a busy machine: a process may take a minute to load the server.
+    { timeout: 200_000 },
+    async ([name, value, extra], { expect }) => {
+      const r = await runEntryToExit(
+        'src/server/main.ts',
         {
-          env: {
-            ...process.env,
-            [name]: value,
-            ...extra,
-            PORT: name === 'PORT' ? value : '0',
-            DATA_DIR: join(tmpdir(), 'kiln-never'),
-          },
-          encoding: 'utf8',
-          timeout: 30_000,
+          ...process.env,
+          [name]: value,
+          ...extra,
+          PORT: name === 'PORT' ? value : '0',
+          DATA_DIR: join(tmpdir(), 'kiln-never'),
         },
+        180_000,
       );
       expect(r.status).toBe(2);
       expect(r.stderr).toContain('bad configuration');

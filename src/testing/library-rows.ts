@@ -31,3 +31,14 @@ export const completedRow = (
   upstreamModelUrl: 'https://up.test/m.glb',
   ...over,
 });
+
+/** Task t1 of owner o, an `alpha` model of "a cube" finished at `now` (epoch ms): one to archive. */
+export const finishedAt = (now: number): LibraryInsert =>
+  completedRow('o', 't1', {
+    model: 'alpha',
+    prompt: 'a cube',
+    created: now / 1000,
+    completedAt: now / 1000,
+    createdMs: now,
+    updatedMs: now,
+  });

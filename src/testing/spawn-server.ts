@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface Spawned {
   child: ChildProcess;
@@ -62,4 +62,31 @@ export async function spawnEntry(
       await exited;
     },
   };
+}
+
+/**
+ * Runs an entry point as `spawnEntry` starts it (one process, tsx as a loader) until it exits by
+ * itself, as a refused configuration does: its exit status and what it wrote to stderr. Async, so
+ * that several can run at once (`it.concurrent`) while the test worker waits.
+ */
+export function runEntryToExit(
+  entry: string,
+  env: Record<string, string | undefined>,
+  timeoutMs = 30_000,
+): Promise<{ status: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}${entry}`], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stderr });
+    });
+  });
 }

@@ -6,9 +6,9 @@ import type { Mask } from './mask.ts';
 import { loadSubject, type Subject } from './subject.ts';
 
 /** What a sample of the photo becomes: left out as backdrop, kept, or left out though it stood out. */
-export const CUTOUT_BACKDROP = 0;
-export const CUTOUT_KEPT = 1;
-export const CUTOUT_DROPPED = 2;
+const CUTOUT_BACKDROP = 0;
+const CUTOUT_KEPT = 1;
+const CUTOUT_DROPPED = 2;
 
 /**
  * The colours of a kept object: hue bins by lightness (dark, mid, light) weighted by saturation,
@@ -17,7 +17,7 @@ export const CUTOUT_DROPPED = 2;
 const HUE_BINS = 12;
 const LIGHT_BINS = 3;
 const GREY_BINS = 5;
-export const COLOUR_BINS = HUE_BINS * LIGHT_BINS + GREY_BINS;
+const COLOUR_BINS = HUE_BINS * LIGHT_BINS + GREY_BINS;
 /** The side of the outline's normalised square (its bounding box, resampled). */
 export const OUTLINE_SIDE = 24;
 
@@ -43,7 +43,7 @@ export interface UsableCutout {
 }
 
 /** A photo the generator refuses, and why (the sentence the task's failure would say). */
-export interface RefusedCutout {
+interface RefusedCutout {
   usable: false;
   message: string;
   reason: InputProblem;

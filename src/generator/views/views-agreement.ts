@@ -4,11 +4,11 @@
 import { OUTLINE_SIDE, type UsableCutout } from '../photo/cutout.ts';
 
 /** Two views whose colours overlap less than this (histogram intersection) differ. */
-export const MIN_COLOUR_OVERLAP = 0.42;
+const MIN_COLOUR_OVERLAP = 0.42;
 /** Opposite views whose mirrored outlines overlap less than this (IoU) differ. */
-export const MIN_OUTLINE_OVERLAP = 0.65;
+const MIN_OUTLINE_OVERLAP = 0.65;
 /** Opposite views whose height-to-width ratios differ more than this factor differ. */
-export const MAX_ASPECT_RATIO = 1.35;
+const MAX_ASPECT_RATIO = 1.35;
 
 /** One pair of views compared: index into the views, 0-based. */
 export interface ViewPair {

@@ -424,7 +424,9 @@ describe('collections: zip and public link', () => {
     expect(link.url).toBe(`${ORIGIN}/c/${link.token}`);
     expect(link.embed_url).toBe(`${ORIGIN}/c/${link.token}/embed`);
     expect(link.embed_html).toContain(`src="${link.embed_url}"`);
-    expect(link.embed_html).toContain('Shelf &lt;one&gt; &amp; &quot;two&quot;');
+    expect(link.embed_html).toContain(
+      'title="Shelf &lt;one&gt; &amp; &quot;two&quot; — a collection of 3D models on Kiln"',
+    );
     const again = await s.request(`/api/collections/${col.id}/share`, { method: 'POST' });
     expect(again.status).toBe(200);
     expect(ShareSchema.parse(await again.json())).toEqual(link);

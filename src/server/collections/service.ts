@@ -65,7 +65,7 @@ export function collectionView(
 
 /** The owner's view of a collection's link: what to copy. */
 export function collectionShareView(base: string, link: CollectionShareRow, name: string): Share {
-  return linkView(collectionUrls(base, link.token), link, neutraliseBidi(name));
+  return linkView(collectionUrls(base, link.token), link, neutraliseBidi(name), 'collection');
 }
 
 function publicModel(token: string, index: number, model: SharedModel): PublicCollectionModel {

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createArchiver, STORE_OUTAGE_RETRY_MS } from './archive.ts';
 import { createEntryService } from './entries.ts';
+import { finishedAt } from '../../testing/library-rows.ts';
 
 let server: TestServer | undefined;
 let storage: Storage | undefined;
@@ -150,25 +151,7 @@ describe('an archive whose row cannot be written at the end', () => {
     storage = await openSqliteStorage(':memory:');
     dir = mkdtempSync(join(tmpdir(), 'kiln-archive-outage-'));
     const now = 1_900_000_000_000;
-    await storage.library.insert({
-      owner: 'o',
-      taskId: 't1',
-      model: 'alpha',
-      mode: 'async',
-      images: [],
-      prompt: 'a cube',
-      status: 'completed',
-      progress: 100,
-      progressStage: 'Completed',
-      created: now / 1000,
-      completedAt: now / 1000,
-      createdMs: now,
-      updatedMs: now,
-      creditsConsumed: 10,
-      creditsRemaining: 990,
-      error: null,
-      upstreamModelUrl: 'https://up.test/m.glb',
-    });
+    await storage.library.insert(finishedAt(now));
     // The database answers the archive's other writes, but not the one that records the copy.
     const store = { ...storage.library, archived: () => Promise.reject(refused()) };
     const archiver = createArchiver({

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { diskBlobStore } from '../storage/blobs.ts';
 import { openSqliteStorage, type Storage } from '../storage/database.ts';
 import { createArchiver } from './archive.ts';
+import { finishedAt } from '../../testing/library-rows.ts';
 
 let storage: Storage | undefined;
 let dir: string | undefined;
@@ -22,25 +23,7 @@ describe('archiver across replicas', () => {
     dir = mkdtempSync(join(tmpdir(), 'kiln-archive-'));
     const blobs = diskBlobStore(dir);
     let now = 1_900_000_000_000;
-    await storage.library.insert({
-      owner: 'o',
-      taskId: 't1',
-      model: 'alpha',
-      mode: 'async',
-      images: [],
-      prompt: 'a cube',
-      status: 'completed',
-      progress: 100,
-      progressStage: 'Completed',
-      created: now / 1000,
-      completedAt: now / 1000,
-      createdMs: now,
-      updatedMs: now,
-      creditsConsumed: 10,
-      creditsRemaining: 990,
-      error: null,
-      upstreamModelUrl: 'https://up.test/m.glb',
-    });
+    await storage.library.insert(finishedAt(now));
     const fetched = { a: 0, b: 0 };
     const replica = (name: 'a' | 'b', fetchGlb: () => Promise<Uint8Array>) =>
       createArchiver({

@@ -12,31 +12,13 @@ import { ApiError } from '../../http/index.ts';
 import { diskBlobStore, type BlobStore } from '../storage/blobs.ts';
 import { openSqliteStorage, type Storage } from '../storage/database.ts';
 import { createOptimiseJobs, type OptimiseJobsDeps } from './jobs.ts';
-import { OptimiseInputError, type OptimiseOutput } from './pipeline.ts';
+import { OptimiseInputError } from './pipeline.ts';
 import type { RunOptimise } from './pool.ts';
+import { optimisedOutput } from '../../testing/optimise.ts';
 
 const WEB = optimisePlanOf({ preset: 'web' });
 const GAME = optimisePlanOf({ preset: 'game', triangles: 1000, texture_size: 512 });
-const FACTS = {
-  triangles: 1,
-  vertices: 3,
-  bytes: 10,
-  textures: [],
-  size_m: [1, 1, 1] as [number, number, number],
-  extensions: [],
-};
-
-function output(file = 'optimised'): OptimiseOutput {
-  return {
-    format: 'glb',
-    file: new TextEncoder().encode(file),
-    preview: null,
-    before: FACTS,
-    after: { ...FACTS, bytes: file.length },
-    watertight: null,
-    notes: [],
-  };
-}
+const output = optimisedOutput;
 
 /** A run that waits until released (or aborted), reporting progress as it goes. */
 function controllableRun() {

@@ -19,29 +19,13 @@ import { ownerHasher } from '../owner-id.ts';
 import { diskBlobStore, type BlobStore } from '../storage/blobs.ts';
 import { openSqliteStorage, type Storage } from '../storage/database.ts';
 import { createOptimiseJobs, type OptimiseJobs, type OptimiseJobsDeps } from './jobs.ts';
-import type { OptimiseOutput } from './pipeline.ts';
 import type { RunOptimise } from './pool.ts';
+import { optimisedOutput } from '../../testing/optimise.ts';
 import { optimiseRoutes } from './routes.ts';
 
 const KEY = 'tr_death_key';
 const ownerOf = ownerHasher(Buffer.alloc(32, 9));
-const FACTS = {
-  triangles: 1,
-  vertices: 3,
-  bytes: 10,
-  textures: [],
-  size_m: [1, 1, 1] as [number, number, number],
-  extensions: [],
-};
-const output = (): OptimiseOutput => ({
-  format: 'glb',
-  file: new TextEncoder().encode('optimised'),
-  preview: null,
-  before: FACTS,
-  after: FACTS,
-  watertight: null,
-  notes: [],
-});
+const output = () => optimisedOutput();
 
 /** A run that waits until released, or stopped (its signal aborted). */
 function controllableRun() {
@@ -135,14 +119,20 @@ function replica(holder: string, deps: Partial<OptimiseJobsDeps> & Pick<Optimise
 const custom = (triangles: number) => ({ preset: 'custom', triangles });
 const stopAll = (...all: OptimiseJobs[]) => Promise.all(all.map((j) => j.stop()));
 
+/** Replicas A and B, A running one job (100 triangles) with another (200) waiting behind it. */
+async function twoJobsOnA() {
+  const { run, started } = controllableRun();
+  const a = replica('A', { run });
+  const b = replica('B', { run });
+  const running = await a.started(custom(100));
+  const waiting = await a.started(custom(200));
+  await until(() => started.length === 1);
+  return { a, b, running, waiting, started };
+}
+
 describe('a replica killed mid-job (it writes nothing more)', () => {
   it('its jobs read as failed on another replica once six heartbeats pass, saying to run them again, and are written so', async () => {
-    const { run, started } = controllableRun();
-    const a = replica('A', { run });
-    const b = replica('B', { run });
-    const running = await a.started(custom(100));
-    const waiting = await a.started(custom(200));
-    await until(() => started.length === 1);
+    const { a, b, running, waiting } = await twoJobsOnA();
     // A dies here. Within six heartbeats (60 s on this clock) it may only be slow.
     t += 59_000;
     expect((await b.poll(running)).status).toBe('running');
@@ -217,12 +207,7 @@ describe('a replica killed mid-job (it writes nothing more)', () => {
 
 describe('a replica restarted mid-job (SIGTERM: a drain with a grace)', () => {
   it('takes no new job, fails its waiting ones at once, and lets its running one finish within the grace', async () => {
-    const { run, started } = controllableRun();
-    const a = replica('A', { run });
-    const b = replica('B', { run });
-    const running = await a.started(custom(100));
-    const waiting = await a.started(custom(200));
-    await until(() => started.length === 1);
+    const { a, b, running, waiting, started } = await twoJobsOnA();
     a.jobs.drain(60_000);
     const refused = await a.start(custom(300));
     expect(refused.status).toBe(503);

@@ -30,10 +30,17 @@ export function shareUrls(base: string, token: string) {
   return { page, embed: `${page}/embed` };
 }
 
+/** What a link shows, as its embed's title ends: one model, or a collection of them. */
+type LinkKind = 'model' | 'collection';
+const EMBED_TITLE_END: Record<LinkKind, string> = {
+  model: '3D model on Kiln',
+  collection: 'a collection of 3D models on Kiln',
+};
+
 /** The `<iframe>` to paste into a page: 4:3 like the gallery's pictures, no border, lazy. */
-function embedSnippet(embedUrl: string, title: string): string {
+function embedSnippet(embedUrl: string, title: string, kind: LinkKind): string {
   return (
-    `<iframe src="${escapeHtml(embedUrl)}" title="${escapeHtml(`${title} — 3D model on Kiln`)}" ` +
+    `<iframe src="${escapeHtml(embedUrl)}" title="${escapeHtml(`${title} — ${EMBED_TITLE_END[kind]}`)}" ` +
     `width="640" height="480" style="border:0;max-width:100%" ` +
     `loading="lazy"></iframe>`
   );
@@ -86,13 +93,14 @@ export function linkView(
   urls: { page: string; embed: string },
   link: { token: string; createdMs: number },
   title: string,
+  kind: LinkKind = 'model',
 ): Share {
   return {
     object: 'share',
     token: link.token,
     url: urls.page,
     embed_url: urls.embed,
-    embed_html: embedSnippet(urls.embed, title),
+    embed_html: embedSnippet(urls.embed, title, kind),
     created_ms: link.createdMs,
   };
 }

@@ -1,4 +1,4 @@
-import type { CreateGenerationInput } from '../../contract/index.ts';
+import type { CreateGenerationInput, LibraryEntry } from '../../contract/index.ts';
 import type { ShownError } from './describe-error.ts';
 import { createStore, type Store } from './store.ts';
 
@@ -24,6 +24,15 @@ const saved = createStore(0);
  * starts again when a draft arrives, and takes it.
  */
 export const draftVersion: Store<number> = saved;
+
+/** The file names of an entry's Kiln uploads, by their full address: a draft's `names`. */
+export function uploadNames(entry: LibraryEntry | undefined): Record<string, string> {
+  return Object.fromEntries(
+    (entry?.images ?? []).flatMap((image) =>
+      image.upload && image.name ? [[new URL(image.upload, location.origin).href, image.name]] : [],
+    ),
+  );
+}
 
 export function saveDraft(draft: Draft): void {
   try {

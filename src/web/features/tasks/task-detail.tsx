@@ -8,7 +8,7 @@ import { navigate } from '../../lib/router.ts';
 import { Link } from '../../ui/link.tsx';
 import { QueryState } from '../../ui/query-state.tsx';
 import { describeError, fieldMessage } from '../../lib/describe-error.ts';
-import { anotherModel, isInputFailure, saveDraft } from '../../lib/draft.ts';
+import { anotherModel, isInputFailure, saveDraft, uploadNames } from '../../lib/draft.ts';
 import { requestFor } from '../../lib/request-memory.ts';
 import { newIdempotencyKey, useCreateTask, useModels, useTask } from '../../api/tasks.ts';
 import { useLibraryEntry, useUnhideTask, useKeepThumbnail } from '../../api/library.ts';
@@ -54,13 +54,7 @@ function FailurePanel({
   const edit = () => {
     if (!body || !task.error) return;
     const at = (task.error.param ?? 'form').replace(/\[\d+\]$/, '');
-    const names = Object.fromEntries(
-      (entry?.images ?? []).flatMap((image) =>
-        image.upload && image.name
-          ? [[new URL(image.upload, location.origin).href, image.name]]
-          : [],
-      ),
-    );
+    const names = uploadNames(entry);
     saveDraft({
       body,
       error: { at, message: fieldMessage({ ...task.error, message: task.error.message }) },
@@ -115,13 +109,7 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
   const body = requestFor(task.id, entry);
   const sameInput = () => {
     if (!body) return;
-    const names = Object.fromEntries(
-      (entry?.images ?? []).flatMap((image) =>
-        image.upload && image.name
-          ? [[new URL(image.upload, location.origin).href, image.name]]
-          : [],
-      ),
-    );
+    const names = uploadNames(entry);
     saveDraft({
       body: {
         ...body,
