@@ -2,7 +2,7 @@
 import type { Hono } from 'hono';
 import type { ServerLimits } from './config.ts';
 import type { OptimiserOptions } from './optimise/index.ts';
-import type { StatedBalance } from './library/routes.ts';
+import type { StatedBalance } from './library/route-deps.ts';
 import type { Logger } from './ops/logger.ts';
 import type { ProxyTarget } from './proxy/forward.ts';
 import type { Readiness } from './ready.ts';

@@ -1,6 +1,6 @@
 import type { SampleGrid } from '../core/raster.ts';
 import { maskBounds } from './mask.ts';
-import type { DepthProfile, ProfileInput } from './relief.ts';
+import type { DepthProfile, ProfileInput } from './relief-types.ts';
 
 /**
  * Depth cues a single photo gives beyond its outline, for the relief (relief.ts): by default the

@@ -1,5 +1,5 @@
 import { TaskSchema } from '../../contract/index.ts';
-import type { CatchUp } from '../library/routes.ts';
+import type { CatchUp } from '../library/route-deps.ts';
 import type { LibraryService } from '../library/service.ts';
 import { forwardRaw, type ProxyTarget } from './forward.ts';
 
