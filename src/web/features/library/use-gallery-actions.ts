@@ -10,6 +10,21 @@ import type { useRovingGrid } from './use-roving-grid.ts';
 /** The task ids a message names: "Task hidden." or "3 tasks hidden." */
 const tasks = (n: number, what: string) => (n === 1 ? `Task ${what}.` : `${n} tasks ${what}.`);
 
+/** "Task added to favourites." or "3 tasks removed from favourites." */
+const favourited = (count: number, on: boolean) =>
+  `${count === 1 ? 'Task' : `${count} tasks`} ${on ? 'added to' : 'removed from'} favourites.`;
+
+/** One card's star: `onFavourite(id, on)` sets it. */
+function useFavouriteOne() {
+  const favourite = useSetFavourite();
+  const { mutate: setFavourite } = favourite;
+  const onFavourite = useCallback(
+    (id: string, on: boolean) => setFavourite({ id, favourite: on }),
+    [setFavourite],
+  );
+  return { favourite, onFavourite };
+}
+
 /** A live announcement: `say` sets it (the same message twice is announced twice). */
 function useAnnouncement() {
   const [announcement, setAnnouncement] = useState('');
@@ -86,7 +101,7 @@ export function useGalleryActions(
   { selected, forget }: Pick<ReturnType<typeof useGallerySelection>, 'selected' | 'forget'>,
   focusCard: ReturnType<typeof useRovingGrid>['focusCard'],
 ) {
-  const favourite = useSetFavourite();
+  const { favourite, onFavourite } = useFavouriteOne();
   const bulk = useBulkAction();
   const { announcement, say } = useAnnouncement();
   const [lastHidden, setLastHidden] = useState<LastHidden>(NONE_HIDDEN);
@@ -150,17 +165,9 @@ export function useGalleryActions(
     onLeft: (ids, how) => onLeftMany(ids, 'card', how),
     onFavourited: (count, on) => {
       setLastHidden(NONE_HIDDEN);
-      say(
-        `${count === 1 ? 'Task' : `${count} tasks`} ${on ? 'added to' : 'removed from'} favourites.`,
-      );
+      say(favourited(count, on));
     },
   });
-
-  const { mutate: setFavourite } = favourite;
-  const onFavourite = useCallback(
-    (id: string, on: boolean) => setFavourite({ id, favourite: on }),
-    [setFavourite],
-  );
 
   return {
     bulk,
