@@ -144,6 +144,15 @@ function Bytes({ n }: { n: number }) {
   );
 }
 
+/** A finished job's result, with the original's address and what the model is called. */
+interface ResultProps {
+  job: OptimiseJob;
+  result: OptimiseResult;
+  original: string;
+  subject: string;
+  fileName: string;
+}
+
 /** The facts of the original and the optimised file side by side, and the optimiser's notes. */
 function BeforeAfter({ job, result }: { job: OptimiseJob; result: OptimiseResult }) {
   const { before, after } = result;
@@ -227,19 +236,7 @@ function BeforeAfter({ job, result }: { job: OptimiseJob; result: OptimiseResult
  * model alike, so one pose shows both the same way: turning one turns the other, to compare the
  * same spot), the download, and both opened in the viewer.
  */
-function SideBySide({
-  job,
-  result,
-  original,
-  subject,
-  fileName,
-}: {
-  job: OptimiseJob;
-  result: OptimiseResult;
-  original: string;
-  subject: string;
-  fileName: string;
-}) {
+function SideBySide({ job, result, original, subject, fileName }: ResultProps) {
   const { before, after } = result;
   const stl = result.format === 'stl';
   const [link] = useState(() => new CameraLink());
@@ -303,19 +300,7 @@ function SideBySide({
   );
 }
 
-function Result({
-  job,
-  result,
-  original,
-  subject,
-  fileName,
-}: {
-  job: OptimiseJob;
-  result: OptimiseResult;
-  original: string;
-  subject: string;
-  fileName: string;
-}) {
+function Result({ job, result, original, subject, fileName }: ResultProps) {
   return (
     <section
       className="opt-result"
