@@ -5,14 +5,13 @@ import { useClient, type BatchApi, taskQuery } from '../../api/tasks.ts';
 import { useKeyScope, queryKeys } from '../../api/query-keys.ts';
 import { useCredits } from '../../api/account.ts';
 import { downloadModelsZip, entryQuery } from '../../api/library.ts';
-import { describeError } from '../../lib/describe-error.ts';
 import { formatNumber, formatTime, promptExcerpt } from '../../lib/entry-format.ts';
 import { Link } from '../../ui/link.tsx';
 import { LazyBackgroundPictures } from '../viewer/index.ts';
 import type { BatchView } from './batch-state.ts';
 import { itemStatus, type ItemStatus } from './batch-status.ts';
 import type { Batch, BatchItem } from './batch-store.ts';
-import { saveBlob } from '../../lib/save-blob.ts';
+import { useZipDownload } from '../../lib/use-zip-download.ts';
 import { batchController } from './use-batch.ts';
 
 function Thumb({ item, task }: { item: BatchItem; task: Task | undefined }) {
@@ -147,23 +146,17 @@ function useSecondsUntil(until: number | null): number | null {
   return until === null ? null : Math.max(0, Math.ceil((until - now) / 1000));
 }
 
-/** The batch's items, each with its stage and result; Retry for failures; one zip of the models. */
-export function BatchBoard({
-  view,
-  api,
-  onNew,
-}: {
-  view: BatchView & { batch: Batch };
-  api: BatchApi;
-  onNew: () => void;
-}) {
+/**
+ * Every item's task, polled as the task page polls it (a finished one is not polled again), with
+ * each item's status, the finished tasks' ids and their entries (their pictures are drawn on the
+ * board when no browser has drawn them). A task that ends moves the balance and the library:
+ * both are read again, as the task page does.
+ */
+function useBatchTasks(view: BatchView & { batch: Batch }) {
   const { batch } = view;
-  const ids = useId();
   const client = useClient();
   const scope = useKeyScope();
   const queryClient = useQueryClient();
-  const balance = useCredits().data?.balance ?? null;
-  // Every item's task, polled as the task page polls it (a finished one is not polled again).
   const tasks = useQueries({
     queries: batch.items.map((item) => ({
       ...taskQuery(client, scope, item.taskId ?? ''),
@@ -172,17 +165,14 @@ export function BatchBoard({
   });
   const taskOf = (i: number) => (batch.items[i]?.taskId ? tasks[i]?.data : undefined);
   const statuses = batch.items.map((item, i) => itemStatus(item, taskOf(i), view.uploads[item.id]));
-  const counts = tally(statuses);
   const done = batch.items.flatMap((item, i) =>
     taskOf(i)?.status === 'completed' && item.taskId ? [item.taskId] : [],
   );
   const ended = tasks.filter((t) => t.data && isTerminal(t.data)).length;
-  // The finished models' entries: their pictures are drawn here when no browser has drawn them.
   const finished = useQueries({ queries: done.map((id) => entryQuery(scope, id)) })
     .map((q) => q.data)
     .filter((e): e is LibraryEntry => e !== undefined);
 
-  // A task that ends moves the balance and the library: refresh both, as the task page does.
   const seenEnded = useRef(ended);
   useEffect(() => {
     if (ended !== seenEnded.current) {
@@ -191,68 +181,80 @@ export function BatchBoard({
     }
     seenEnded.current = ended;
   }, [ended, queryClient, scope]);
+  return { taskOf, statuses, done, finished };
+}
 
+/** The board's heading: what the batch is, "Download all" (the finished models) and New batch. */
+function BoardHead({
+  titleId,
+  batch,
+  done,
+  zipBusy,
+  onDownloadAll,
+  newBlocked,
+  onNew,
+}: {
+  titleId: string;
+  batch: Batch;
+  /** How many models are finished. */
+  done: number;
+  zipBusy: boolean;
+  onDownloadAll: () => void;
+  /** Items are still being sent: a new batch waits. */
+  newBlocked: boolean;
+  onNew: () => void;
+}) {
+  return (
+    <div className="batch-board-head">
+      <div>
+        <h2 id={titleId}>
+          Batch of {batch.items.length} {batch.kind === 'photos' ? 'photos' : 'prompts'}
+        </h2>
+        <p className="muted small">
+          {batch.model}
+          {batch.creditsPerItem !== null &&
+            ` · ${batch.creditsPerItem} credits each · ${batch.creditsPerItem * batch.items.length} in all`}
+          {` · started ${formatTime(batch.createdMs)}`}
+        </p>
+      </div>
+      <div className="batch-board-actions">
+        <button
+          type="button"
+          className="primary"
+          onClick={onDownloadAll}
+          disabled={done === 0 || zipBusy}
+        >
+          {zipBusy ? 'Preparing the zip…' : `Download all${done > 0 ? ` (${done})` : ''}`}
+        </button>
+        <button type="button" onClick={onNew} disabled={newBlocked}>
+          New batch
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The board's one-line summary of its items, and what else it has to say. */
+function BoardStatus({
+  view,
+  statuses,
+  zipError,
+}: {
+  view: BatchView & { batch: Batch };
+  statuses: ItemStatus[];
+  zipError: string | null;
+}) {
+  const counts = tally(statuses);
   const pausedFor = useSecondsUntil(view.pausedUntil);
-  const retryBlocked =
-    batch.creditsPerItem !== null && balance !== null && balance < batch.creditsPerItem
-      ? `A task costs ${formatNumber(batch.creditsPerItem)} credits; your balance is ${formatNumber(balance)}.`
-      : null;
-
-  const [zip, setZip] = useState<{ state: 'idle' | 'busy' } | { state: 'error'; message: string }>({
-    state: 'idle',
-  });
-  const downloadAll = async () => {
-    setZip({ state: 'busy' });
-    try {
-      const { blob, fileName } = await downloadModelsZip(done);
-      saveBlob(blob, fileName);
-      setZip({ state: 'idle' });
-    } catch (err) {
-      setZip({ state: 'error', message: describeError(err).message });
-    }
-  };
-
   const summary = [
-    `${counts.ok} of ${batch.items.length} completed`,
+    `${counts.ok} of ${view.batch.items.length} completed`,
     counts.running > 0 ? `${counts.running} under way` : null,
     counts.failed > 0 ? `${counts.failed} failed` : null,
   ]
     .filter(Boolean)
     .join(' · ');
-
   return (
-    <section className="batch-board" aria-labelledby={`${ids}-title`}>
-      <div className="batch-board-head">
-        <div>
-          <h2 id={`${ids}-title`}>
-            Batch of {batch.items.length} {batch.kind === 'photos' ? 'photos' : 'prompts'}
-          </h2>
-          <p className="muted small">
-            {batch.model}
-            {batch.creditsPerItem !== null &&
-              ` · ${batch.creditsPerItem} credits each · ${batch.creditsPerItem * batch.items.length} in all`}
-            {` · started ${formatTime(batch.createdMs)}`}
-          </p>
-        </div>
-        <div className="batch-board-actions">
-          <button
-            type="button"
-            className="primary"
-            onClick={() => void downloadAll()}
-            disabled={done.length === 0 || zip.state === 'busy'}
-          >
-            {zip.state === 'busy'
-              ? 'Preparing the zip…'
-              : `Download all${done.length > 0 ? ` (${done.length})` : ''}`}
-          </button>
-          <button type="button" onClick={onNew} disabled={view.sending > 0}>
-            New batch
-          </button>
-        </div>
-      </div>
-      <Suspense fallback={null}>
-        <LazyBackgroundPictures entries={finished} />
-      </Suspense>
+    <>
       <p className="batch-summary" role="status" data-testid="batch-summary">
         {summary}
         {view.sending > 0 && ` · sending ${view.sending}`}
@@ -268,11 +270,54 @@ export function BatchBoard({
           (its tasks stay in the gallery).
         </p>
       )}
-      {zip.state === 'error' && (
+      {zipError !== null && (
         <p className="error" role="alert">
-          {zip.message}
+          {zipError}
         </p>
       )}
+    </>
+  );
+}
+
+/** The batch's items, each with its stage and result; Retry for failures; one zip of the models. */
+export function BatchBoard({
+  view,
+  api,
+  onNew,
+}: {
+  view: BatchView & { batch: Batch };
+  api: BatchApi;
+  onNew: () => void;
+}) {
+  const { batch } = view;
+  const ids = useId();
+  const balance = useCredits().data?.balance ?? null;
+  const { taskOf, statuses, done, finished } = useBatchTasks(view);
+  const retryBlocked =
+    batch.creditsPerItem !== null && balance !== null && balance < batch.creditsPerItem
+      ? `A task costs ${formatNumber(batch.creditsPerItem)} credits; your balance is ${formatNumber(balance)}.`
+      : null;
+  const { zip, download } = useZipDownload((options) => downloadModelsZip(done, options));
+
+  return (
+    <section className="batch-board" aria-labelledby={`${ids}-title`}>
+      <BoardHead
+        titleId={`${ids}-title`}
+        batch={batch}
+        done={done.length}
+        zipBusy={zip.state === 'busy'}
+        onDownloadAll={() => void download()}
+        newBlocked={view.sending > 0}
+        onNew={onNew}
+      />
+      <Suspense fallback={null}>
+        <LazyBackgroundPictures entries={finished} />
+      </Suspense>
+      <BoardStatus
+        view={view}
+        statuses={statuses}
+        zipError={zip.state === 'failed' ? zip.message : null}
+      />
       <ul className="batch-grid" aria-label="Items of this batch">
         {batch.items.map((item, i) => (
           <ItemCard

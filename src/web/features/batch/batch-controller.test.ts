@@ -45,7 +45,7 @@ const controllerOver = (storage: Storage, photos = memoryPhotoStore()) =>
     newKey: () => `kiln-key-${++keys}`,
   });
 
-describe('the batch controller', () => {
+describe('the batch controller through a reload', () => {
   it('keeps a batch through a reload and resumes it without a second task for anything sent', async () => {
     const storage = memoryStorage();
     const upstream = fakeApi();
@@ -88,7 +88,9 @@ describe('the batch controller', () => {
     await controller.resume(upstream.api);
     expect(upstream.tasks).toHaveLength(3);
   });
+});
 
+describe('the batch controller with photos', () => {
   it('uploads photos kept for a reload, and retries a failed item alone with a new key', async () => {
     const storage = memoryStorage();
     const photos = memoryPhotoStore();
@@ -141,7 +143,9 @@ describe('the batch controller', () => {
     expect(upstream.uploads).toHaveLength(2);
     expect(upstream.tasks).toHaveLength(3);
   });
+});
 
+describe('the batch controller, per key and after a lost photo', () => {
   it('keeps each key’s batch apart, and forgets one that is cleared', async () => {
     const storage = memoryStorage();
     const upstream = fakeApi('k1');

@@ -27,39 +27,53 @@ export interface ControllerDeps {
   random?: () => number;
 }
 
-export function createBatchController(deps: ControllerDeps) {
+type BatchState = ReturnType<typeof createBatchState>;
+type ItemPhotos = ReturnType<typeof createItemPhotos>;
+
+/** What the runner needs for one batch's run: a run belongs to one batch, and once it is cleared or replaced, what comes back is dropped. */
+function runnerDeps(
+  {
+    state,
+    photos,
+    deps,
+    clock,
+  }: { state: BatchState; photos: ItemPhotos; deps: ControllerDeps; clock: Clock },
+  api: BatchApi,
+  batchId: string,
+): RunnerDeps {
+  const mine = () => state.batch()?.id === batchId;
+  return {
+    get: (id) => (mine() ? state.batch()?.items.find((i) => i.id === id) : undefined),
+    update: (id, change) => {
+      if (mine()) state.updateItem(id, change);
+    },
+    async upload(item, signal, onProgress) {
+      const file = await photos.take(item.id, item.name);
+      const result = await api.upload(file, { signal, onProgress });
+      photos.uploaded(item.id);
+      return { url: result.url, preview: api.uploadPath(result) };
+    },
+    create: (body, key, signal) => api.create(body, key, signal),
+    describe: deps.describe,
+    onUploadProgress: (id, fraction) => {
+      if (mine()) state.show({ uploads: { ...state.view.get().uploads, [id]: fraction } });
+    },
+    clock,
+    ...(deps.random ? { random: deps.random } : {}),
+  };
+}
+
+/**
+ * The sending of a batch's items, a few at a time (`run`), each item once however often it is
+ * asked; `stop` abandons every run under way (their items stay as they were, to be resumed).
+ */
+function createSends(deps: ControllerDeps, state: BatchState, photos: ItemPhotos) {
   const clock = deps.clock ?? realClock;
-  const state = createBatchState(deps.storage);
-  const photos = createItemPhotos(deps.photos);
   const pacer = createPacer(deps.concurrency ?? BATCH_CONCURRENCY, clock, (until) =>
     state.show({ pausedUntil: until }),
   );
   let abort = new AbortController();
   const inFlight = new Set<string>();
-
-  function runnerDeps(api: BatchApi, batchId: string): RunnerDeps {
-    // A run belongs to one batch: once it is cleared or replaced, what comes back is dropped.
-    const mine = () => state.batch()?.id === batchId;
-    return {
-      get: (id) => (mine() ? state.batch()?.items.find((i) => i.id === id) : undefined),
-      update: (id, change) => {
-        if (mine()) state.updateItem(id, change);
-      },
-      async upload(item, signal, onProgress) {
-        const file = await photos.take(item.id, item.name);
-        const result = await api.upload(file, { signal, onProgress });
-        photos.uploaded(item.id);
-        return { url: result.url, preview: api.uploadPath(result) };
-      },
-      create: (body, key, signal) => api.create(body, key, signal),
-      describe: deps.describe,
-      onUploadProgress: (id, fraction) => {
-        if (mine()) state.show({ uploads: { ...state.view.get().uploads, [id]: fraction } });
-      },
-      clock,
-      ...(deps.random ? { random: deps.random } : {}),
-    };
-  }
 
   /** Sends the items among `ids` not being sent already. */
   function run(ids: readonly string[], api: BatchApi): Promise<void> {
@@ -69,7 +83,8 @@ export function createBatchController(deps: ControllerDeps) {
     if (fresh.length === 0) return Promise.resolve();
     for (const id of fresh) inFlight.add(id);
     state.show({ sending: inFlight.size });
-    return sendItems(batch, fresh, runnerDeps(api, batch.id), pacer, abort.signal)
+    const runner = runnerDeps({ state, photos, deps, clock }, api, batch.id);
+    return sendItems(batch, fresh, runner, pacer, abort.signal)
       .catch(() => {
         // aborted (cleared, or another key): the items stay as they were, to be resumed
       })
@@ -81,11 +96,20 @@ export function createBatchController(deps: ControllerDeps) {
       });
   }
 
-  function stopRuns() {
+  function stop() {
     abort.abort(new DOMException('The batch was put away.', 'AbortError'));
     abort = new AbortController();
     inFlight.clear();
   }
+
+  return { clock, run, stop, inFlight: inFlight as ReadonlySet<string> };
+}
+
+export function createBatchController(deps: ControllerDeps) {
+  const state = createBatchState(deps.storage);
+  const photos = createItemPhotos(deps.photos);
+  const sends = createSends(deps, state, photos);
+  const { clock, run, inFlight } = sends;
 
   return {
     /** What the page shows: `useStore(controller.view)`. */
@@ -94,7 +118,7 @@ export function createBatchController(deps: ControllerDeps) {
     /** Shows the batch kept for this key scope (another key's run stops; it resumes later). */
     open(next: string): void {
       if (next === state.scope()) return;
-      stopRuns();
+      sends.stop();
       photos.release();
       state.open(next);
     },
@@ -149,7 +173,7 @@ export function createBatchController(deps: ControllerDeps) {
     /** Puts the batch away (its tasks stay in the gallery). */
     clear(): void {
       const batch = state.batch();
-      stopRuns();
+      sends.stop();
       if (batch) photos.discard(batch.items.map((i) => i.id));
       photos.release();
       state.keep(null);

@@ -1,9 +1,7 @@
 import { usePromptVerdicts } from '../../ui/prompt-verdict.tsx';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useDropzone } from 'react-dropzone';
+import { useId, useMemo, useState } from 'react';
 import { useCredits } from '../../api/account.ts';
 import { FALLBACK_CHOICES, useModels, type ModelChoice } from '../../api/tasks.ts';
-import { ACCEPTED_IMAGES, checkImageFile } from '../../lib/file-check.ts';
 import { formatNumber } from '../../lib/entry-format.ts';
 import {
   MAX_BATCH,
@@ -12,112 +10,14 @@ import {
   modelsFor,
   parsePromptList,
   type BatchKind,
+  type PriceCheck,
+  type PromptList,
 } from './batch-plan.ts';
 import type { NewBatch } from './new-batch.ts';
+import { PhotoDrop, PhotoList } from './planned-photos.tsx';
+import { usePlannedPhotos, type PlannedPhoto } from './use-planned-photos.ts';
 
-interface PlannedPhoto {
-  id: string;
-  file: File;
-  preview: string;
-  /** null once checked and fine; a sentence when it cannot be used; undefined while checking. */
-  problem: string | null | undefined;
-}
-
-let photoCounter = 0;
 const credits = (n: number) => `${formatNumber(n)} credit${n === 1 ? '' : 's'}`;
-
-/** The photos of the plan: checked by content as they come, previews revoked when they go. */
-function usePlannedPhotos() {
-  // The list lives in a ref that handlers change (so two quick drops both see the room left),
-  // and in state that renders it.
-  const list = useRef<PlannedPhoto[]>([]);
-  const [photos, setPhotos] = useState<PlannedPhoto[]>([]);
-  const [overflow, setOverflow] = useState<string | null>(null);
-  const commit = useCallback((next: PlannedPhoto[]) => {
-    list.current = next;
-    setPhotos(next);
-  }, []);
-  useEffect(() => {
-    const kept = list;
-    return () => kept.current.forEach((p) => URL.revokeObjectURL(p.preview));
-  }, []);
-
-  const add = useCallback(
-    (files: readonly File[]) => {
-      const room = MAX_BATCH - list.current.length;
-      const taken = files.slice(0, Math.max(0, room));
-      const left = files.length - taken.length;
-      setOverflow(
-        left > 0
-          ? `A batch takes at most ${MAX_BATCH} photos; ${left} ${left === 1 ? 'was' : 'were'} left out.`
-          : null,
-      );
-      const fresh = taken.map((file) => ({
-        id: `photo-${++photoCounter}`,
-        file,
-        preview: URL.createObjectURL(file),
-        problem: undefined,
-      }));
-      commit([...list.current, ...fresh]);
-      for (const photo of fresh)
-        void checkImageFile(photo.file).then((problem) =>
-          commit(list.current.map((p) => (p.id === photo.id ? { ...p, problem } : p))),
-        );
-    },
-    [commit],
-  );
-
-  const remove = useCallback(
-    (id: string) => {
-      setOverflow(null);
-      const gone = list.current.find((p) => p.id === id);
-      if (gone) URL.revokeObjectURL(gone.preview);
-      commit(list.current.filter((p) => p.id !== id));
-    },
-    [commit],
-  );
-
-  /** Hands the files over (the batch keeps them) and empties the plan. */
-  const takeAll = useCallback((): File[] => {
-    const files = list.current.map((p) => p.file);
-    list.current.forEach((p) => URL.revokeObjectURL(p.preview));
-    commit([]);
-    return files;
-  }, [commit]);
-
-  return { photos, overflow, add, remove, takeAll };
-}
-
-function PhotoDrop({ onFiles, full }: { onFiles: (files: File[]) => void; full: boolean }) {
-  // Every file goes through Kiln's own check (by content), so nothing is filtered here; a real
-  // button opens the picker (the drop area itself is not a control).
-  const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
-    onDrop: (accepted) => onFiles(accepted),
-    multiple: true,
-    disabled: full,
-    noClick: true,
-    noKeyboard: true,
-  });
-  return (
-    <div
-      {...getRootProps({
-        className: `batch-drop${isDragActive ? ' active' : ''}${full ? ' disabled' : ''}`,
-      })}
-    >
-      <input {...getInputProps({ name: 'photos' })} data-testid="batch-file-input" />
-      <button type="button" className="primary" onClick={open} disabled={full}>
-        Choose photos
-      </button>
-      <span className="muted small">
-        {full
-          ? `${MAX_BATCH} photos: the batch is full.`
-          : isDragActive
-            ? 'Drop them here'
-            : `…or drop up to ${MAX_BATCH} here. One task per photo; ${ACCEPTED_IMAGES} each.`}
-      </span>
-    </div>
-  );
-}
 
 function ModelChoices({
   models,
@@ -176,6 +76,172 @@ function PromptWarnings({ prompts }: { prompts: readonly string[] }) {
   );
 }
 
+/** Photos or prompts: what the batch makes its models from. */
+function KindChoice({ kind, onKind }: { kind: BatchKind; onKind: (kind: BatchKind) => void }) {
+  return (
+    <fieldset className="batch-kind">
+      <legend>Make models from</legend>
+      <div className="radio-row">
+        <label>
+          <input
+            type="radio"
+            name="batch-kind"
+            checked={kind === 'photos'}
+            onChange={() => onKind('photos')}
+          />
+          Photos, one model each
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="batch-kind"
+            checked={kind === 'prompts'}
+            onChange={() => onKind('prompts')}
+          />
+          A list of prompts
+        </label>
+      </div>
+    </fieldset>
+  );
+}
+
+/** The prompts, one a line, with their count, what is wrong with the list, and their warnings. */
+function PromptsField({
+  id,
+  text,
+  list,
+  onText,
+}: {
+  id: string;
+  text: string;
+  list: PromptList;
+  onText: (text: string) => void;
+}) {
+  return (
+    <div className="field batch-prompts">
+      <label htmlFor={`${id}-prompts`}>Prompts, one a line</label>
+      <textarea
+        id={`${id}-prompts`}
+        rows={8}
+        value={text}
+        onChange={(e) => onText(e.target.value)}
+        placeholder={'a red ceramic vase\na wooden chair\na small brass lamp'}
+        aria-invalid={list.problems.length > 0 ? true : undefined}
+        aria-describedby={`${id}-prompts-help`}
+      />
+      <p id={`${id}-prompts-help`} className="muted small">
+        {list.prompts.length} of at most {MAX_BATCH} prompts; empty lines are skipped.
+      </p>
+      {list.problems.map((p) => (
+        <p key={p} className="error small" role="alert">
+          {p}
+        </p>
+      ))}
+      <PromptWarnings prompts={list.prompts} />
+    </div>
+  );
+}
+
+/** What the batch costs against the balance, or that the price shows here before sending. */
+function PriceSummary({
+  id,
+  count,
+  what,
+  model,
+  price,
+  balance,
+}: {
+  id: string;
+  count: number;
+  /** "photo", "prompts"… */
+  what: string;
+  model: ModelChoice | null;
+  price: PriceCheck | null;
+  balance: number | null;
+}) {
+  return (
+    <div
+      className={`batch-price${price?.verdict === 'short' ? ' short' : ''}`}
+      data-testid="batch-price"
+      aria-live="polite"
+    >
+      {price && model ? (
+        <>
+          <p className="batch-total">
+            {count} {what} × {model.id}
+            {price.total !== null && (
+              <>
+                {' = '}
+                <strong>{credits(price.total)}</strong>
+              </>
+            )}
+            {balance !== null && <span className="muted"> · balance {credits(balance)}</span>}
+          </p>
+          <p
+            id={`${id}-price-message`}
+            className={price.verdict === 'short' ? 'error small' : 'muted small'}
+          >
+            {price.message}
+          </p>
+        </>
+      ) : (
+        <p className="muted small">
+          The price shows here before anything is sent
+          {balance !== null ? `; your balance is ${credits(balance)}.` : '.'}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The plan as it stands: the models that take its kind and the one chosen, how many items will be
+ * sent (photos refused by the check are not: they must be removed first, and `blocked` says so),
+ * its price against the balance, and why it cannot start yet (null when it can).
+ */
+function useBatchPlan({
+  kind,
+  chosen,
+  photos,
+  promptList,
+  busy,
+}: {
+  kind: BatchKind;
+  chosen: string | null;
+  photos: readonly PlannedPhoto[];
+  promptList: PromptList;
+  busy: boolean;
+}) {
+  const listing = useModels();
+  const balance = useCredits().data?.balance ?? null;
+  const models = useMemo(
+    () => modelsFor(kind, listing.data?.models ?? FALLBACK_CHOICES),
+    [kind, listing.data],
+  );
+  const model = models.find((m) => m.id === chosen) ?? models[0] ?? null;
+  const count =
+    kind === 'photos' ? photos.filter((p) => !p.problem).length : promptList.prompts.length;
+  const checking = kind === 'photos' ? photos.filter((p) => p.problem === undefined).length : 0;
+  const problems =
+    kind === 'photos' ? photos.flatMap((p) => (p.problem ? [p.problem] : [])) : promptList.problems;
+  const cheaper =
+    model?.credits != null && models.some((m) => m.credits !== null && m.credits < model.credits!);
+  const price =
+    model && count > 0
+      ? checkPrice({ items: count, creditsPerItem: model.credits, balance, cheaper })
+      : null;
+  const blocked = blockedReason({
+    kind,
+    items: count,
+    checking,
+    problems,
+    model: model?.id ?? null,
+    price,
+    busy,
+  });
+  return { models, model, count, price, balance, blocked };
+}
+
 /** The batch to be: photos or prompts, one model, and its price against the balance. */
 export function BatchPlanner({
   busy,
@@ -193,39 +259,12 @@ export function BatchPlanner({
   const [promptText, setPromptText] = useState('');
   const [chosen, setChosen] = useState<string | null>(null);
   const planned = usePlannedPhotos();
-  const listing = useModels();
-  const balance = useCredits().data?.balance ?? null;
-
-  const models = useMemo(
-    () => modelsFor(kind, listing.data?.models ?? FALLBACK_CHOICES),
-    [kind, listing.data],
-  );
-  const model = models.find((m) => m.id === chosen) ?? models[0] ?? null;
   const promptList = useMemo(() => parsePromptList(promptText), [promptText]);
-
-  // What will be sent, and priced: photos refused by the check are not (they must be removed
-  // first, and blockedReason says so).
-  const count =
-    kind === 'photos' ? planned.photos.filter((p) => !p.problem).length : promptList.prompts.length;
-  const checking =
-    kind === 'photos' ? planned.photos.filter((p) => p.problem === undefined).length : 0;
-  const problems =
-    kind === 'photos'
-      ? planned.photos.flatMap((p) => (p.problem ? [p.problem] : []))
-      : promptList.problems;
-  const cheaper =
-    model?.credits != null && models.some((m) => m.credits !== null && m.credits < model.credits!);
-  const price =
-    model && count > 0
-      ? checkPrice({ items: count, creditsPerItem: model.credits, balance, cheaper })
-      : null;
-  const blocked = blockedReason({
+  const { models, model, count, price, balance, blocked } = useBatchPlan({
     kind,
-    items: count,
-    checking,
-    problems,
-    model: model?.id ?? null,
-    price,
+    chosen,
+    photos: planned.photos,
+    promptList,
     busy,
   });
 
@@ -252,29 +291,7 @@ export function BatchPlanner({
           </button>
         )}
       </div>
-      <fieldset className="batch-kind">
-        <legend>Make models from</legend>
-        <div className="radio-row">
-          <label>
-            <input
-              type="radio"
-              name="batch-kind"
-              checked={kind === 'photos'}
-              onChange={() => setKind('photos')}
-            />
-            Photos, one model each
-          </label>
-          <label>
-            <input
-              type="radio"
-              name="batch-kind"
-              checked={kind === 'prompts'}
-              onChange={() => setKind('prompts')}
-            />
-            A list of prompts
-          </label>
-        </div>
-      </fieldset>
+      <KindChoice kind={kind} onKind={setKind} />
 
       {kind === 'photos' ? (
         <div className="batch-photos">
@@ -285,60 +302,11 @@ export function BatchPlanner({
             </p>
           )}
           {planned.photos.length > 0 && (
-            <ul className="batch-photo-list" aria-label="Photos in this batch">
-              {planned.photos.map((p) => (
-                <li key={p.id} className={p.problem ? 'bad' : undefined}>
-                  {p.problem ? (
-                    <span className="batch-photo-bad" aria-hidden="true">
-                      ✕
-                    </span>
-                  ) : (
-                    <img src={p.preview} alt="" />
-                  )}
-                  <span className="batch-photo-name" title={p.file.name}>
-                    {p.file.name}
-                  </span>
-                  {p.problem === undefined && <span className="muted small">Checking…</span>}
-                  {p.problem && (
-                    <span className="error small" role="alert">
-                      {p.problem}
-                    </span>
-                  )}
-                  <button
-                    type="button"
-                    className="small"
-                    onClick={() => planned.remove(p.id)}
-                    aria-label={`Remove ${p.file.name}`}
-                  >
-                    Remove
-                  </button>
-                </li>
-              ))}
-            </ul>
+            <PhotoList photos={planned.photos} onRemove={planned.remove} />
           )}
         </div>
       ) : (
-        <div className="field batch-prompts">
-          <label htmlFor={`${ids}-prompts`}>Prompts, one a line</label>
-          <textarea
-            id={`${ids}-prompts`}
-            rows={8}
-            value={promptText}
-            onChange={(e) => setPromptText(e.target.value)}
-            placeholder={'a red ceramic vase\na wooden chair\na small brass lamp'}
-            aria-invalid={promptList.problems.length > 0 ? true : undefined}
-            aria-describedby={`${ids}-prompts-help`}
-          />
-          <p id={`${ids}-prompts-help`} className="muted small">
-            {promptList.prompts.length} of at most {MAX_BATCH} prompts; empty lines are skipped.
-          </p>
-          {promptList.problems.map((p) => (
-            <p key={p} className="error small" role="alert">
-              {p}
-            </p>
-          ))}
-          <PromptWarnings prompts={promptList.prompts} />
-        </div>
+        <PromptsField id={ids} text={promptText} list={promptList} onText={setPromptText} />
       )}
 
       {models.length > 0 ? (
@@ -352,37 +320,14 @@ export function BatchPlanner({
         <p className="error">No model takes {kind === 'photos' ? 'one photo' : 'a prompt'} here.</p>
       )}
 
-      <div
-        className={`batch-price${price?.verdict === 'short' ? ' short' : ''}`}
-        data-testid="batch-price"
-        aria-live="polite"
-      >
-        {price && model ? (
-          <>
-            <p className="batch-total">
-              {count} {what} × {model.id}
-              {price.total !== null && (
-                <>
-                  {' = '}
-                  <strong>{credits(price.total)}</strong>
-                </>
-              )}
-              {balance !== null && <span className="muted"> · balance {credits(balance)}</span>}
-            </p>
-            <p
-              id={`${ids}-price-message`}
-              className={price.verdict === 'short' ? 'error small' : 'muted small'}
-            >
-              {price.message}
-            </p>
-          </>
-        ) : (
-          <p className="muted small">
-            The price shows here before anything is sent
-            {balance !== null ? `; your balance is ${credits(balance)}.` : '.'}
-          </p>
-        )}
-      </div>
+      <PriceSummary
+        id={ids}
+        count={count}
+        what={what}
+        model={model}
+        price={price}
+        balance={balance}
+      />
 
       <div className="batch-go">
         <button

@@ -35,7 +35,7 @@ function harness(items: BatchItem[], create: RunnerDeps['create']) {
   return { state, deps };
 }
 
-describe('the pacer and its retries', () => {
+describe('the pacer', () => {
   beforeEach(() => vi.useFakeTimers({ now: 1_000_000 }));
   afterEach(() => vi.useRealTimers());
 
@@ -95,6 +95,11 @@ describe('the pacer and its retries', () => {
       items.map((i) => ['created', `task_${i.idempotencyKey}`]),
     );
   });
+});
+
+describe('the pacer’s retries', () => {
+  beforeEach(() => vi.useFakeTimers({ now: 1_000_000 }));
+  afterEach(() => vi.useRealTimers());
 
   it('backs off a passing failure with the same key, and gives up on a refusal at once', async () => {
     const pacer = createPacer(3);

@@ -139,14 +139,17 @@ const button = (el: HTMLElement, name: string) =>
   )!;
 const writes = (sent: Sent[]) => sent.filter((s) => s.method !== 'GET');
 
+/** One model's Collections dialog, the model in `collections`. */
+const openEntryDialog = (collections: string[]) =>
+  mount(
+    createElement(EntryCollectionsDialog, {
+      target: { entry: { id: 'task_1', collections }, title: '“a red vase”' },
+      onClose: () => undefined,
+    }),
+  );
+
 describe('one model’s collections', () => {
-  const open = (collections: string[]) =>
-    mount(
-      createElement(EntryCollectionsDialog, {
-        target: { entry: { id: 'task_1', collections }, title: '“a red vase”' },
-        onClose: () => undefined,
-      }),
-    );
+  const open = openEntryDialog;
 
   it('ticks the collections it sits in; ticking adds it, unticking removes it, each said', async () => {
     const sent = server();
@@ -217,6 +220,10 @@ describe('one model’s collections', () => {
       'Chairs',
     ]);
   });
+});
+
+describe('one model’s collections: failures and new ones', () => {
+  const open = openEntryDialog;
 
   it('puts the box back as it was when the change fails', async () => {
     const sent = server([CHAIRS, collection('col_FFFFFFFFFFFFFFFFFFFF', 'Busy')]);

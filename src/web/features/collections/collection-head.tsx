@@ -19,6 +19,122 @@ import './collections.css';
 const CollectionShareDialog = lazy(() => import('./collection-share-dialog.tsx'));
 
 /**
+ * Rename in place: `open` shows the field and puts focus in it (the Rename button is disabled while
+ * it shows, issue 32: focus goes into the field, not to the page); `close` hides it and gives
+ * focus back to Rename.
+ */
+function useRenaming() {
+  const [renaming, setRenaming] = useState(false);
+  const renameRef = useRef<HTMLButtonElement>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
+  const open = () => {
+    flushSync(() => setRenaming(true));
+    nameRef.current?.focus();
+    nameRef.current?.select();
+  };
+  const close = () => {
+    flushSync(() => setRenaming(false));
+    renameRef.current?.focus();
+  };
+  return { renaming, renameRef, nameRef, open, close };
+}
+
+/** The collection's name and size, or the field that renames it. */
+function CollectionTitle({
+  collection,
+  headingRef,
+  renaming,
+  nameRef,
+  onClose,
+}: {
+  collection: Collection;
+  headingRef: RefObject<HTMLHeadingElement | null>;
+  renaming: boolean;
+  nameRef: RefObject<HTMLInputElement | null>;
+  onClose: () => void;
+}) {
+  const collections = useCollections();
+  const rename = useRenameCollection();
+  if (!renaming)
+    return (
+      <div className="collection-head__title">
+        <p className="collection-head__kicker muted small">Collection</p>
+        <h1 ref={headingRef} tabIndex={-1}>
+          {collection.name}
+        </h1>
+        <span className="muted">{modelCount(collection.count)}</span>
+      </div>
+    );
+  return (
+    <NameField
+      label="Collection name"
+      submit="Save"
+      busyLabel="Saving…"
+      initial={collection.name}
+      existing={collections.data ?? []}
+      self={collection.id}
+      onCancel={onClose}
+      inputRef={nameRef}
+      onSubmit={async (name) => {
+        if (name !== collection.name) await rename.mutateAsync({ id: collection.id, name });
+        onClose();
+      }}
+    />
+  );
+}
+
+/** Delete, asked first: the models stay (and a public link stops working), or Keep it. */
+function DeleteConfirm({
+  collection,
+  remove,
+  keep,
+  keepRef,
+  onDeleted,
+}: {
+  collection: Collection;
+  remove: ReturnType<typeof useDeleteCollection>;
+  keep: () => void;
+  keepRef: RefObject<HTMLButtonElement | null>;
+  onDeleted: (name: string) => void;
+}) {
+  const confirmId = useId();
+  const confirmDelete = () =>
+    remove.mutate(collection.id, { onSuccess: () => onDeleted(collection.name) });
+  return (
+    <div className="collection-confirm" role="group" aria-labelledby={confirmId}>
+      <p id={confirmId}>
+        Delete “{collection.name}”? Its {modelCount(collection.count)} stay in your gallery
+        {collection.share !== null ? '; its public link stops working' : ''}.
+      </p>
+      <div className="collection-name__row">
+        <button
+          type="button"
+          className="small danger"
+          onClick={confirmDelete}
+          disabled={remove.isPending}
+        >
+          {remove.isPending ? 'Deleting…' : 'Delete collection'}
+        </button>
+        <button
+          type="button"
+          className="small"
+          ref={keepRef}
+          onClick={keep}
+          disabled={remove.isPending}
+        >
+          Keep it
+        </button>
+      </div>
+      {remove.isError && (
+        <p className="error small" role="alert">
+          Could not delete it: {describeError(remove.error).message}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/**
  * The gallery's heading while it shows one collection: "All models" (back to every model, the
  * other filters kept), the collection's name and size, and what can be done to it: Rename (the
  * heading becomes a field), Download as zip, Share (its public page), Delete (asked first; the
@@ -36,27 +152,13 @@ export function CollectionHead({
   /** The collection is gone: the page leaves it (and says so). */
   onDeleted: (name: string) => void;
 }) {
-  const collections = useCollections();
-  const rename = useRenameCollection();
   const remove = useDeleteCollection();
-  const [renaming, setRenaming] = useState(false);
+  const { renaming, renameRef, nameRef, open: openRename, close: closeRename } = useRenaming();
   const [sharing, setSharing] = useState(false);
   const { zip, download } = useZipDownload((options) =>
     downloadCollectionZip(collection.id, options),
   );
   const { confirming, ask, keep, askRef: deleteRef, keepRef } = useAskFirst(() => remove.reset());
-  const renameRef = useRef<HTMLButtonElement>(null);
-  const nameRef = useRef<HTMLInputElement>(null);
-  const confirmId = useId();
-
-  const closeRename = () => {
-    flushSync(() => setRenaming(false));
-    renameRef.current?.focus();
-  };
-
-  const confirmDelete = () =>
-    remove.mutate(collection.id, { onSuccess: () => onDeleted(collection.name) });
-
   const shared = collection.share !== null;
 
   return (
@@ -68,42 +170,19 @@ export function CollectionHead({
       >
         <span aria-hidden="true">←</span> All models
       </button>
-      {renaming ? (
-        <NameField
-          label="Collection name"
-          submit="Save"
-          busyLabel="Saving…"
-          initial={collection.name}
-          existing={collections.data ?? []}
-          self={collection.id}
-          onCancel={closeRename}
-          inputRef={nameRef}
-          onSubmit={async (name) => {
-            if (name !== collection.name) await rename.mutateAsync({ id: collection.id, name });
-            closeRename();
-          }}
-        />
-      ) : (
-        <div className="collection-head__title">
-          <p className="collection-head__kicker muted small">Collection</p>
-          <h1 ref={headingRef} tabIndex={-1}>
-            {collection.name}
-          </h1>
-          <span className="muted">{modelCount(collection.count)}</span>
-        </div>
-      )}
+      <CollectionTitle
+        collection={collection}
+        headingRef={headingRef}
+        renaming={renaming}
+        nameRef={nameRef}
+        onClose={closeRename}
+      />
       <div className="collection-head__actions" role="group" aria-label="This collection">
         <button
           type="button"
           className="small"
           ref={renameRef}
-          onClick={() => {
-            // The button is disabled while the field shows: focus goes into the field (issue 32),
-            // not to the page.
-            flushSync(() => setRenaming(true));
-            nameRef.current?.focus();
-            nameRef.current?.select();
-          }}
+          onClick={openRename}
           disabled={renaming}
           aria-label="Rename collection"
         >
@@ -137,36 +216,13 @@ export function CollectionHead({
         )}
       </div>
       {confirming && (
-        <div className="collection-confirm" role="group" aria-labelledby={confirmId}>
-          <p id={confirmId}>
-            Delete “{collection.name}”? Its {modelCount(collection.count)} stay in your gallery
-            {shared ? '; its public link stops working' : ''}.
-          </p>
-          <div className="collection-name__row">
-            <button
-              type="button"
-              className="small danger"
-              onClick={confirmDelete}
-              disabled={remove.isPending}
-            >
-              {remove.isPending ? 'Deleting…' : 'Delete collection'}
-            </button>
-            <button
-              type="button"
-              className="small"
-              ref={keepRef}
-              onClick={keep}
-              disabled={remove.isPending}
-            >
-              Keep it
-            </button>
-          </div>
-          {remove.isError && (
-            <p className="error small" role="alert">
-              Could not delete it: {describeError(remove.error).message}
-            </p>
-          )}
-        </div>
+        <DeleteConfirm
+          collection={collection}
+          remove={remove}
+          keep={keep}
+          keepRef={keepRef}
+          onDeleted={onDeleted}
+        />
       )}
       {zip.state === 'failed' && (
         <p className="error small" role="alert">

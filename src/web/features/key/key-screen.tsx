@@ -2,6 +2,76 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { keyProblem, saveKey, type KeyPersistence } from '../../lib/key-store.ts';
 import { useInfo, checkKey } from '../../api/account.ts';
 
+/** Where the key is kept: on this device, or for this session only. */
+function PersistenceChoice({
+  persistence,
+  onChange,
+}: {
+  persistence: KeyPersistence;
+  onChange: (persistence: KeyPersistence) => void;
+}) {
+  return (
+    <fieldset className="radio-row">
+      <legend>Keep the key</legend>
+      <label>
+        <input
+          type="radio"
+          name="persistence"
+          checked={persistence === 'device'}
+          onChange={() => onChange('device')}
+        />
+        Remember on this device
+      </label>
+      <label>
+        <input
+          type="radio"
+          name="persistence"
+          checked={persistence === 'session'}
+          onChange={() => onChange('session')}
+        />
+        This session only
+      </label>
+    </fieldset>
+  );
+}
+
+/** Where a key comes from, and where it is kept. */
+function WhereToGetAKey() {
+  return (
+    <details className="where">
+      <summary>Where do I get a key?</summary>
+      <ol>
+        <li>
+          Sign in to your account and open <strong>Settings</strong>.
+        </li>
+        <li>
+          Choose <strong>API keys</strong>, then <strong>Create key</strong>.
+        </li>
+        <li>Give it a name (for example “Kiln”), create it, and copy it. It starts with tr_.</li>
+      </ol>
+      <p className="muted small">
+        The key stays in this browser and is sent only in the Authorization header. Kiln’s server
+        never stores it.
+      </p>
+    </details>
+  );
+}
+
+/** Mock mode: the built-in mock's demo key, kept as chosen. */
+function DemoKey({ demoKey, persistence }: { demoKey: string; persistence: KeyPersistence }) {
+  return (
+    <div className="demo-box">
+      <p>
+        <span className="badge">Demo upstream</span> This Kiln runs on its built-in mock:
+        generations are made locally and credits are pretend.
+      </p>
+      <button type="button" onClick={() => saveKey(demoKey, persistence)}>
+        Use the demo key
+      </button>
+    </div>
+  );
+}
+
 /**
  * First run: what the key is, where to get one, and where it is kept. A key is checked with the
  * API before it is kept: a refused one is said here, at the field.
@@ -80,27 +150,7 @@ export function KeyScreen() {
           >
             {showProblem ?? 'Keys start with tr_.'}
           </p>
-          <fieldset className="radio-row">
-            <legend>Keep the key</legend>
-            <label>
-              <input
-                type="radio"
-                name="persistence"
-                checked={persistence === 'device'}
-                onChange={() => setPersistence('device')}
-              />
-              Remember on this device
-            </label>
-            <label>
-              <input
-                type="radio"
-                name="persistence"
-                checked={persistence === 'session'}
-                onChange={() => setPersistence('session')}
-              />
-              This session only
-            </label>
-          </fieldset>
+          <PersistenceChoice persistence={persistence} onChange={setPersistence} />
           <button
             type="submit"
             className="primary"
@@ -110,35 +160,8 @@ export function KeyScreen() {
             {checking ? 'Checking the key…' : 'Use this key'}
           </button>
         </form>
-        <details className="where">
-          <summary>Where do I get a key?</summary>
-          <ol>
-            <li>
-              Sign in to your account and open <strong>Settings</strong>.
-            </li>
-            <li>
-              Choose <strong>API keys</strong>, then <strong>Create key</strong>.
-            </li>
-            <li>
-              Give it a name (for example “Kiln”), create it, and copy it. It starts with tr_.
-            </li>
-          </ol>
-          <p className="muted small">
-            The key stays in this browser and is sent only in the Authorization header. Kiln’s
-            server never stores it.
-          </p>
-        </details>
-        {demoKey && (
-          <div className="demo-box">
-            <p>
-              <span className="badge">Demo upstream</span> This Kiln runs on its built-in mock:
-              generations are made locally and credits are pretend.
-            </p>
-            <button type="button" onClick={() => saveKey(demoKey, persistence)}>
-              Use the demo key
-            </button>
-          </div>
-        )}
+        <WhereToGetAKey />
+        {demoKey && <DemoKey demoKey={demoKey} persistence={persistence} />}
       </div>
     </main>
   );

@@ -8,6 +8,102 @@ import { useAskFirst } from '../../ui/use-ask-first.ts';
 import { CollectionsButton } from '../collections/index.ts';
 import { ShareButton, StillShared } from '../share/index.ts';
 
+/** Hide, asked inline: Yes hides the task (saying when it stays shared publicly), No keeps it. */
+function HideConfirm({
+  entry,
+  label,
+  hide,
+  noRef,
+  onKeep,
+  onHidden,
+}: {
+  entry: LibraryEntry;
+  label: string;
+  hide: ReturnType<typeof useHideTask>;
+  noRef: RefObject<HTMLButtonElement | null>;
+  onKeep: () => void;
+  onHidden: (id: string) => void;
+}) {
+  const questionId = useId();
+  const confirm = () => {
+    hide.mutate(entry.id, {
+      onSuccess: () => onHidden(entry.id),
+      onError: (err) => {
+        // Already gone on the server: as good as hidden.
+        if (err instanceof NotFoundError) onHidden(entry.id);
+      },
+    });
+  };
+  return (
+    <div className="gallery-confirm" role="group" aria-labelledby={questionId}>
+      <span id={questionId}>Hide this task?</span>
+      <StillShared entries={[entry]} when="hiding" label={label} />
+      <button
+        type="button"
+        className="small danger"
+        onClick={confirm}
+        disabled={hide.isPending}
+        aria-label={hide.isPending ? undefined : `Yes, hide ${label}`}
+      >
+        {hide.isPending ? 'Hiding…' : 'Yes'}
+      </button>
+      <button
+        type="button"
+        className="small"
+        ref={noRef}
+        onClick={onKeep}
+        disabled={hide.isPending}
+        aria-label={`No, keep ${label}`}
+      >
+        No
+      </button>
+      {hide.isError && !(hide.error instanceof NotFoundError) && (
+        <p className="error small gallery-confirm-error" role="alert">
+          Could not hide it: {hide.error.message}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A hidden card's Unhide (the Hidden view); `onUnhidden` follows (also when already gone). */
+function UnhideButton({
+  entry,
+  label,
+  onUnhidden,
+}: {
+  entry: LibraryEntry;
+  label: string;
+  onUnhidden: (id: string) => void;
+}) {
+  const unhide = useUnhideTask();
+  return (
+    <>
+      <button
+        type="button"
+        className="small gallery-unhide"
+        onClick={() =>
+          unhide.mutate(entry.id, {
+            onSuccess: () => onUnhidden(entry.id),
+            onError: (err) => {
+              if (err instanceof NotFoundError) onUnhidden(entry.id);
+            },
+          })
+        }
+        disabled={unhide.isPending}
+        aria-label={unhide.isPending ? undefined : `Unhide ${label}`}
+      >
+        {unhide.isPending ? 'Unhiding…' : 'Unhide'}
+      </button>
+      {unhide.isError && !(unhide.error instanceof NotFoundError) && (
+        <p className="error small gallery-confirm-error" role="alert">
+          Could not unhide it: {unhide.error.message}
+        </p>
+      )}
+    </>
+  );
+}
+
 /**
  * A card's actions: Open, Download GLB (once there is a model), Share, Collections (the dialog that
  * puts it in collections), Rename (the card turns its
@@ -34,57 +130,27 @@ export function CardActions({
   renameRef?: RefObject<HTMLButtonElement | null>;
 }) {
   const hide = useHideTask();
-  const unhide = useUnhideTask();
   const {
     confirming,
     ask,
-    keep: cancel,
+    keep,
     askRef: hideRef,
     keepRef: noRef,
   } = useAskFirst(() => hide.reset());
-  const questionId = useId();
   const canDownload = entry.status === 'completed' && entry.model_url !== null;
 
-  const confirm = () => {
-    hide.mutate(entry.id, {
-      onSuccess: () => onHidden(entry.id),
-      onError: (err) => {
-        // Already gone on the server: as good as hidden.
-        if (err instanceof NotFoundError) onHidden(entry.id);
-      },
-    });
-  };
-
-  return confirming ? (
-    <div className="gallery-confirm" role="group" aria-labelledby={questionId}>
-      <span id={questionId}>Hide this task?</span>
-      <StillShared entries={[entry]} when="hiding" label={label} />
-      <button
-        type="button"
-        className="small danger"
-        onClick={confirm}
-        disabled={hide.isPending}
-        aria-label={hide.isPending ? undefined : `Yes, hide ${label}`}
-      >
-        {hide.isPending ? 'Hiding…' : 'Yes'}
-      </button>
-      <button
-        type="button"
-        className="small"
-        ref={noRef}
-        onClick={cancel}
-        disabled={hide.isPending}
-        aria-label={`No, keep ${label}`}
-      >
-        No
-      </button>
-      {hide.isError && !(hide.error instanceof NotFoundError) && (
-        <p className="error small gallery-confirm-error" role="alert">
-          Could not hide it: {hide.error.message}
-        </p>
-      )}
-    </div>
-  ) : (
+  if (confirming)
+    return (
+      <HideConfirm
+        entry={entry}
+        label={label}
+        hide={hide}
+        noRef={noRef}
+        onKeep={keep}
+        onHidden={onHidden}
+      />
+    );
+  return (
     <div className="gallery-actions">
       <Link
         href={`/tasks/${encodeURIComponent(entry.id)}`}
@@ -116,22 +182,7 @@ export function CardActions({
         Rename
       </button>
       {entry.hidden ? (
-        <button
-          type="button"
-          className="small gallery-unhide"
-          onClick={() =>
-            unhide.mutate(entry.id, {
-              onSuccess: () => onUnhidden(entry.id),
-              onError: (err) => {
-                if (err instanceof NotFoundError) onUnhidden(entry.id);
-              },
-            })
-          }
-          disabled={unhide.isPending}
-          aria-label={unhide.isPending ? undefined : `Unhide ${label}`}
-        >
-          {unhide.isPending ? 'Unhiding…' : 'Unhide'}
-        </button>
+        <UnhideButton entry={entry} label={label} onUnhidden={onUnhidden} />
       ) : (
         <button
           type="button"
@@ -142,11 +193,6 @@ export function CardActions({
         >
           Hide
         </button>
-      )}
-      {unhide.isError && !(unhide.error instanceof NotFoundError) && (
-        <p className="error small gallery-confirm-error" role="alert">
-          Could not unhide it: {unhide.error.message}
-        </p>
       )}
     </div>
   );

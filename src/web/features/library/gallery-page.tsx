@@ -1,6 +1,6 @@
 import { LazyBackgroundPictures } from '../viewer/index.ts';
 import { CollectionHead } from '../collections/index.ts';
-import { Suspense, useEffect, useId, useMemo } from 'react';
+import { Suspense, useEffect, useId, useMemo, type RefObject } from 'react';
 import { useModels } from '../../api/tasks.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import { LoadMore } from '../../ui/load-more.tsx';
@@ -20,42 +20,19 @@ import { useRovingGrid } from './use-roving-grid.ts';
 import './gallery.css';
 
 /**
- * Every task this key made through Kiln, as cards: search, filter, sort (all in the address),
- * look, open, download, star, select several to hide, download, share or put in a collection;
- * keys move between cards. Shown by collection (`?collection=`), the heading is the collection's,
- * with what can be done to it. Pages load as the list scrolls (Load more stays as the fallback).
+ * The page's heading: the collection shown (its own, with what can be done to it), that it is
+ * missing, or the gallery's; and what was last done to the collection's models.
  */
-export default function GalleryPage() {
-  const { search, filters, changeFilters, clearFilters } = useGalleryAddress();
-  const grid = useGalleryEntries(filters);
-  const { library, entries, order, sentinelRef } = grid;
-  const models = useModels();
-  const selecting = useGallerySelection(search, entries, order);
-  const { selection, selected, onSelect, selectAll, clearSelection } = selecting;
-  const { listRef, headingRef, focusCard, onKeyDown, onFocus } = useRovingGrid(entries, {
-    hasSelection: selection.ids.size > 0,
-    onSelect,
-    onClearSelection: clearSelection,
-  });
-  const actions = useGalleryActions(grid, selecting, focusCard);
-  const { bulk, favourite } = actions;
-  const hintId = useId();
-  const shelf = useGalleryCollection(filters, changeFilters, headingRef);
+function GalleryHeading({
+  shelf,
+  headingRef,
+}: {
+  shelf: ReturnType<typeof useGalleryCollection>;
+  headingRef: RefObject<HTMLHeadingElement | null>;
+}) {
   const { collection, missing, notice } = shelf;
-  const collectionName = collection?.name;
-
-  useEffect(() => {
-    document.title = collectionName ? `${collectionName} · Gallery · Kiln` : 'Gallery · Kiln';
-  }, [collectionName]);
-
-  const filtered = activeFilterCount(filters) > 0;
-  const updating =
-    library.isPlaceholderData ||
-    (library.isFetching && !library.isFetchingNextPage && entries.length === 0);
-  const modelIds = useMemo(() => (models.data?.models ?? []).map((m) => m.id), [models.data]);
-
   return (
-    <main className={`page gallery-page${selected.length > 0 ? ' has-selection' : ''}`}>
+    <>
       <div className="gallery-head">
         {collection ? (
           <CollectionHead
@@ -99,6 +76,48 @@ export default function GalleryPage() {
           Could not remove them from the collection: {shelf.removeError}
         </p>
       )}
+    </>
+  );
+}
+
+/**
+ * Every task this key made through Kiln, as cards: search, filter, sort (all in the address),
+ * look, open, download, star, select several to hide, download, share or put in a collection;
+ * keys move between cards. Shown by collection (`?collection=`), the heading is the collection's,
+ * with what can be done to it. Pages load as the list scrolls (Load more stays as the fallback).
+ */
+export default function GalleryPage() {
+  const { search, filters, changeFilters, clearFilters } = useGalleryAddress();
+  const grid = useGalleryEntries(filters);
+  const { library, entries, order, sentinelRef } = grid;
+  const models = useModels();
+  const selecting = useGallerySelection(search, entries, order);
+  const { selection, selected, onSelect, selectAll, clearSelection } = selecting;
+  const { listRef, headingRef, focusCard, onKeyDown, onFocus } = useRovingGrid(entries, {
+    hasSelection: selection.ids.size > 0,
+    onSelect,
+    onClearSelection: clearSelection,
+  });
+  const actions = useGalleryActions(grid, selecting, focusCard);
+  const { bulk, favourite } = actions;
+  const hintId = useId();
+  const shelf = useGalleryCollection(filters, changeFilters, headingRef);
+  const { collection, missing } = shelf;
+  const collectionName = collection?.name;
+
+  useEffect(() => {
+    document.title = collectionName ? `${collectionName} · Gallery · Kiln` : 'Gallery · Kiln';
+  }, [collectionName]);
+
+  const filtered = activeFilterCount(filters) > 0;
+  const updating =
+    library.isPlaceholderData ||
+    (library.isFetching && !library.isFetchingNextPage && entries.length === 0);
+  const modelIds = useMemo(() => (models.data?.models ?? []).map((m) => m.id), [models.data]);
+
+  return (
+    <main className={`page gallery-page${selected.length > 0 ? ' has-selection' : ''}`}>
+      <GalleryHeading shelf={shelf} headingRef={headingRef} />
       {!missing && (
         <GalleryToolbar
           filters={filters}

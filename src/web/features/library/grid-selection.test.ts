@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { NO_SELECTION, deselect, nextIndex, selectRange, toggle } from './grid-selection.ts';
+import {
+  NO_SELECTION,
+  deselect,
+  neighbourOf,
+  nextIndex,
+  selectRange,
+  toggle,
+} from './grid-selection.ts';
 
 describe('moving between cards with the keys', () => {
   // 10 cards, 4 to a row:  0 1 2 3 / 4 5 6 7 / 8 9
@@ -71,5 +78,18 @@ describe('cards leaving the grid', () => {
     const s = deselect({ ids: new Set(['a', 'b']), anchor: 'a' }, new Set(['b']));
     expect([...s.ids]).toEqual(['a']);
     expect(s.anchor).toBe('a');
+  });
+});
+
+describe('where focus goes when cards leave', () => {
+  const order = ['a', 'b', 'c', 'd', 'e'];
+  it('goes to the next card that stays', () => {
+    expect(neighbourOf(order, new Set(['b', 'c']))).toBe('d');
+  });
+  it('goes back to the nearest card before when none after stays', () => {
+    expect(neighbourOf(order, new Set(['d', 'e']))).toBe('c');
+  });
+  it('goes nowhere when every card leaves', () => {
+    expect(neighbourOf(order, new Set(order))).toBeUndefined();
   });
 });

@@ -78,3 +78,21 @@ export function deselect(selection: Selection, gone: ReadonlySet<string>): Selec
     anchor: selection.anchor && gone.has(selection.anchor) ? null : selection.anchor,
   };
 }
+
+/**
+ * Where focus goes when the cards `gone` leave the grid: the first card after the first of them
+ * that stays, else the nearest one before it that stays; undefined when none stays.
+ */
+export function neighbourOf(
+  order: readonly string[],
+  gone: ReadonlySet<string>,
+): string | undefined {
+  const first = order.findIndex((id) => gone.has(id));
+  return (
+    order.slice(first + 1).find((id) => !gone.has(id)) ??
+    order
+      .slice(0, Math.max(first, 0))
+      .reverse()
+      .find((id) => !gone.has(id))
+  );
+}

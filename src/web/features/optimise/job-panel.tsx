@@ -144,23 +144,101 @@ function Bytes({ n }: { n: number }) {
   );
 }
 
-function Result({
-  job,
-  result,
-  original,
-  subject,
-  fileName,
-}: {
+/** A finished job's result, with the original's address and what the model is called. */
+interface ResultProps {
   job: OptimiseJob;
   result: OptimiseResult;
   original: string;
   subject: string;
   fileName: string;
-}) {
+}
+
+/** The facts of the original and the optimised file side by side, and the optimiser's notes. */
+function BeforeAfter({ job, result }: { job: OptimiseJob; result: OptimiseResult }) {
   const { before, after } = result;
   const stl = result.format === 'stl';
-  // Both viewers frame their model alike, so one camera pose shows both the same way: turning
-  // one turns the other, to compare the same spot before and after.
+  return (
+    <div className="card">
+      <h2 id="opt-result-title">Before and after</h2>
+      <p className="muted small">{describePlan(job.plan)}</p>
+      <div className="opt-table-wrap">
+        <table className="opt-facts">
+          <thead>
+            <tr>
+              <th scope="col">
+                <span className="visually-hidden">Fact</span>
+              </th>
+              <th scope="col">Original (GLB)</th>
+              <th scope="col">Optimised ({result.format.toUpperCase()})</th>
+            </tr>
+          </thead>
+          <tbody>
+            <Row
+              label="Triangles"
+              before={formatCount(before.triangles)}
+              after={formatCount(after.triangles)}
+              change={formatChange(before.triangles, after.triangles)}
+            />
+            <Row
+              label="Vertices"
+              before={formatCount(before.vertices)}
+              after={formatCount(after.vertices)}
+              change={formatChange(before.vertices, after.vertices)}
+            />
+            <Row
+              label="File size"
+              before={<Bytes n={before.bytes} />}
+              after={<Bytes n={after.bytes} />}
+              change={formatChange(before.bytes, after.bytes)}
+            />
+            {!stl && (
+              <Row
+                label="Textures"
+                before={describeTextures(before.textures)}
+                after={describeTextures(after.textures)}
+              />
+            )}
+            {!stl && (
+              <Row
+                label="Needs"
+                before={describeExtensions(before.extensions)}
+                after={describeExtensions(after.extensions)}
+              />
+            )}
+            <Row
+              label="Size (w × d × h)"
+              before={describeSize(before.size_m, 'm')}
+              after={describeSize(after.size_m, stl ? 'mm' : 'm')}
+            />
+            {stl && (
+              <Row
+                label="Watertight"
+                before="—"
+                after={result.watertight ? 'Yes: every edge joins two triangles' : 'No'}
+              />
+            )}
+          </tbody>
+        </table>
+      </div>
+      {result.notes.length > 0 && (
+        <ul className="opt-notes">
+          {result.notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The original and the optimised model in two viewers whose cameras are linked (both frame their
+ * model alike, so one pose shows both the same way: turning one turns the other, to compare the
+ * same spot), the download, and both opened in the viewer.
+ */
+function SideBySide({ job, result, original, subject, fileName }: ResultProps) {
+  const { before, after } = result;
+  const stl = result.format === 'stl';
   const [link] = useState(() => new CameraLink());
   const [linked, setLinked] = useState(true);
   useEffect(() => {
@@ -171,130 +249,72 @@ function Result({
     { url: result.preview_url, taskId: job.task_id, optimised: presetName(job.plan) },
   );
   return (
+    <div className="card">
+      <div className="opt-compare__head">
+        <h2>Side by side</h2>
+        <label>
+          <input type="checkbox" checked={linked} onChange={(e) => setLinked(e.target.checked)} />{' '}
+          Link cameras
+        </label>
+      </div>
+      {stl && (
+        <p className="muted small">
+          The right is the printed mesh (a GLB of the STL&rsquo;s triangles, shown in metres).
+        </p>
+      )}
+      <div className="opt-compare">
+        <figure>
+          <figcaption>Original · {formatBytes(before.bytes)}</figcaption>
+          <Suspense fallback={<div className="viewer-placeholder">Loading the viewer…</div>}>
+            <LazyModelViewer
+              url={original}
+              label={`3D model of ${subject}, original`}
+              cameraLink={link}
+            />
+          </Suspense>
+        </figure>
+        <figure>
+          <figcaption>
+            Optimised · {formatBytes(after.bytes)} · {formatCount(after.triangles)} triangles
+          </figcaption>
+          <Suspense fallback={<div className="viewer-placeholder">Loading the viewer…</div>}>
+            <LazyModelViewer
+              url={result.preview_url}
+              label={`3D model of ${subject}, optimised for ${job.plan.preset}`}
+              fileName={fileName.replace(/\.(glb|stl)$/, '')}
+              cameraLink={link}
+            />
+          </Suspense>
+        </figure>
+      </div>
+      <div className="opt-download">
+        <a className="button primary" href={result.url} download={fileName}>
+          Download {result.format.toUpperCase()} · {formatBytes(result.bytes)}
+        </a>
+        <Link className="button" href={compare}>
+          Open both in the viewer
+        </Link>
+        <span className="muted small">{fileName}</span>
+      </div>
+    </div>
+  );
+}
+
+function Result({ job, result, original, subject, fileName }: ResultProps) {
+  return (
     <section
       className="opt-result"
       aria-labelledby="opt-result-title"
       data-testid="optimise-result"
     >
-      <div className="card">
-        <h2 id="opt-result-title">Before and after</h2>
-        <p className="muted small">{describePlan(job.plan)}</p>
-        <div className="opt-table-wrap">
-          <table className="opt-facts">
-            <thead>
-              <tr>
-                <th scope="col">
-                  <span className="visually-hidden">Fact</span>
-                </th>
-                <th scope="col">Original (GLB)</th>
-                <th scope="col">Optimised ({result.format.toUpperCase()})</th>
-              </tr>
-            </thead>
-            <tbody>
-              <Row
-                label="Triangles"
-                before={formatCount(before.triangles)}
-                after={formatCount(after.triangles)}
-                change={formatChange(before.triangles, after.triangles)}
-              />
-              <Row
-                label="Vertices"
-                before={formatCount(before.vertices)}
-                after={formatCount(after.vertices)}
-                change={formatChange(before.vertices, after.vertices)}
-              />
-              <Row
-                label="File size"
-                before={<Bytes n={before.bytes} />}
-                after={<Bytes n={after.bytes} />}
-                change={formatChange(before.bytes, after.bytes)}
-              />
-              {!stl && (
-                <Row
-                  label="Textures"
-                  before={describeTextures(before.textures)}
-                  after={describeTextures(after.textures)}
-                />
-              )}
-              {!stl && (
-                <Row
-                  label="Needs"
-                  before={describeExtensions(before.extensions)}
-                  after={describeExtensions(after.extensions)}
-                />
-              )}
-              <Row
-                label="Size (w × d × h)"
-                before={describeSize(before.size_m, 'm')}
-                after={describeSize(after.size_m, stl ? 'mm' : 'm')}
-              />
-              {stl && (
-                <Row
-                  label="Watertight"
-                  before="—"
-                  after={result.watertight ? 'Yes: every edge joins two triangles' : 'No'}
-                />
-              )}
-            </tbody>
-          </table>
-        </div>
-        {result.notes.length > 0 && (
-          <ul className="opt-notes">
-            {result.notes.map((n) => (
-              <li key={n}>{n}</li>
-            ))}
-          </ul>
-        )}
-      </div>
-
-      <div className="card">
-        <div className="opt-compare__head">
-          <h2>Side by side</h2>
-          <label>
-            <input type="checkbox" checked={linked} onChange={(e) => setLinked(e.target.checked)} />{' '}
-            Link cameras
-          </label>
-        </div>
-        {stl && (
-          <p className="muted small">
-            The right is the printed mesh (a GLB of the STL&rsquo;s triangles, shown in metres).
-          </p>
-        )}
-        <div className="opt-compare">
-          <figure>
-            <figcaption>Original · {formatBytes(before.bytes)}</figcaption>
-            <Suspense fallback={<div className="viewer-placeholder">Loading the viewer…</div>}>
-              <LazyModelViewer
-                url={original}
-                label={`3D model of ${subject}, original`}
-                cameraLink={link}
-              />
-            </Suspense>
-          </figure>
-          <figure>
-            <figcaption>
-              Optimised · {formatBytes(after.bytes)} · {formatCount(after.triangles)} triangles
-            </figcaption>
-            <Suspense fallback={<div className="viewer-placeholder">Loading the viewer…</div>}>
-              <LazyModelViewer
-                url={result.preview_url}
-                label={`3D model of ${subject}, optimised for ${job.plan.preset}`}
-                fileName={fileName.replace(/\.(glb|stl)$/, '')}
-                cameraLink={link}
-              />
-            </Suspense>
-          </figure>
-        </div>
-        <div className="opt-download">
-          <a className="button primary" href={result.url} download={fileName}>
-            Download {result.format.toUpperCase()} · {formatBytes(result.bytes)}
-          </a>
-          <Link className="button" href={compare}>
-            Open both in the viewer
-          </Link>
-          <span className="muted small">{fileName}</span>
-        </div>
-      </div>
+      <BeforeAfter job={job} result={result} />
+      <SideBySide
+        job={job}
+        result={result}
+        original={original}
+        subject={subject}
+        fileName={fileName}
+      />
     </section>
   );
 }

@@ -108,6 +108,222 @@ function Field({
   );
 }
 
+/** What every field of the form is given: the form, a setter, its ids, and the error at a field. */
+interface FieldsProps {
+  form: OptimiseForm;
+  set: <K extends keyof OptimiseForm>(key: K, value: OptimiseForm[K]) => void;
+  /** The element id of a field, by its request name. */
+  id: (param: string) => string;
+  errorAt: (param: string) => FieldError | null;
+}
+
+const { min: MIN_TRIANGLES, max: MAX_TRIANGLES } = OPTIMISE_LIMITS.triangles;
+
+function TrianglesInput({
+  form,
+  set,
+  id,
+  errorAt,
+  label,
+  hint,
+}: FieldsProps & { label: string; hint: string }) {
+  return (
+    <Field id={id('triangles')} label={label} hint={hint} error={errorAt('triangles')}>
+      {(props) => (
+        <input
+          {...props}
+          type="number"
+          inputMode="numeric"
+          min={MIN_TRIANGLES}
+          max={MAX_TRIANGLES}
+          step={100}
+          value={form.triangles}
+          onChange={(e) => set('triangles', e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** The textures' size; `keep` offers to leave it as it is. */
+function TextureSizeSelect({
+  form,
+  set,
+  id,
+  errorAt,
+  label,
+  keep,
+}: FieldsProps & { label: string; keep: boolean }) {
+  return (
+    <Field id={id('texture_size')} label={label} error={errorAt('texture_size')}>
+      {(props) => (
+        <select
+          {...props}
+          value={form.textureSize}
+          onChange={(e) => set('textureSize', e.target.value)}
+        >
+          {keep && <option value="">Keep their size</option>}
+          {TEXTURE_SIZES.map((s) => (
+            <option key={s} value={String(s)}>
+              {s} px
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/** A height in decimal units (`field` of the form, `param` of the request), within `limits`. */
+function HeightInput({
+  form,
+  set,
+  id,
+  errorAt,
+  param,
+  field,
+  label,
+  hint,
+  limits,
+}: FieldsProps & {
+  param: 'height_mm' | 'height_m';
+  field: 'heightMm' | 'heightM';
+  label: string;
+  hint: string;
+  limits: { min: number; max: number };
+}) {
+  return (
+    <Field id={id(param)} label={label} hint={hint} error={errorAt(param)}>
+      {(props) => (
+        <input
+          {...props}
+          type="number"
+          inputMode="decimal"
+          min={limits.min}
+          max={limits.max}
+          step="any"
+          value={form[field]}
+          onChange={(e) => set(field, e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** One of a fixed list of `options` (`field` of the form, `param` of the request), with their labels. */
+function ChoiceSelect<K extends 'textureFormat' | 'compression' | 'pivot'>({
+  form,
+  set,
+  id,
+  errorAt,
+  param,
+  field,
+  label,
+  options,
+  labels,
+}: FieldsProps & {
+  param: string;
+  field: K;
+  label: string;
+  options: readonly OptimiseForm[K][];
+  labels: Record<OptimiseForm[K], string>;
+}) {
+  return (
+    <Field id={id(param)} label={label} error={errorAt(param)}>
+      {(props) => (
+        <select
+          {...props}
+          value={form[field]}
+          onChange={(e) => set(field, e.target.value as OptimiseForm[K])}
+        >
+          {options.map((value) => (
+            <option key={value} value={value}>
+              {labels[value]}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/** The options the chosen preset leaves open (none for Web / AR). */
+function PresetFields(fields: FieldsProps) {
+  const { preset } = fields.form;
+  if (preset === 'game')
+    return (
+      <>
+        <TrianglesInput
+          {...fields}
+          label="Triangle budget"
+          hint={`At most this many triangles (${formatCount(MIN_TRIANGLES)} to ${formatCount(MAX_TRIANGLES)}).`}
+        />
+        <TextureSizeSelect {...fields} label="Texture size" keep={false} />
+      </>
+    );
+  if (preset === 'print')
+    return (
+      <>
+        <HeightInput
+          {...fields}
+          param="height_mm"
+          field="heightMm"
+          label="Height (mm)"
+          hint="The printed model's height; width and depth follow."
+          limits={OPTIMISE_LIMITS.heightMm}
+        />
+        <TrianglesInput
+          {...fields}
+          label="Triangle budget (optional)"
+          hint="Leave empty to keep every triangle."
+        />
+      </>
+    );
+  if (preset !== 'custom') return null;
+  return (
+    <>
+      <TrianglesInput
+        {...fields}
+        label="Triangle target"
+        hint="Leave empty to keep every triangle."
+      />
+      <TextureSizeSelect {...fields} label="Texture max size" keep />
+      <ChoiceSelect
+        {...fields}
+        param="texture_format"
+        field="textureFormat"
+        label="Texture format"
+        options={TEXTURE_FORMATS}
+        labels={FORMAT_LABELS}
+      />
+      <ChoiceSelect
+        {...fields}
+        param="compression"
+        field="compression"
+        label="Geometry compression"
+        options={GEOMETRY_COMPRESSIONS}
+        labels={COMPRESSION_LABELS}
+      />
+      <ChoiceSelect
+        {...fields}
+        param="pivot"
+        field="pivot"
+        label="Pivot"
+        options={PIVOTS}
+        labels={PIVOT_LABELS}
+      />
+      <HeightInput
+        {...fields}
+        param="height_m"
+        field="heightM"
+        label="Real height (m)"
+        hint="Scale the model to this height; empty keeps its size."
+        limits={OPTIMISE_LIMITS.heightM}
+      />
+    </>
+  );
+}
+
 /** The target: a preset, and the options it leaves open. */
 export function OptionsForm({
   form,
@@ -136,41 +352,6 @@ export function OptionsForm({
     e.preventDefault();
     onSubmit();
   };
-  const { min, max } = OPTIMISE_LIMITS.triangles;
-  const trianglesInput = (label: string, hint: string) => (
-    <Field id={id('triangles')} label={label} hint={hint} error={errorAt('triangles')}>
-      {(props) => (
-        <input
-          {...props}
-          type="number"
-          inputMode="numeric"
-          min={min}
-          max={max}
-          step={100}
-          value={form.triangles}
-          onChange={(e) => set('triangles', e.target.value)}
-        />
-      )}
-    </Field>
-  );
-  const sizeSelect = (label: string, keep: boolean) => (
-    <Field id={id('texture_size')} label={label} error={errorAt('texture_size')}>
-      {(props) => (
-        <select
-          {...props}
-          value={form.textureSize}
-          onChange={(e) => set('textureSize', e.target.value)}
-        >
-          {keep && <option value="">Keep their size</option>}
-          {TEXTURE_SIZES.map((s) => (
-            <option key={s} value={String(s)}>
-              {s} px
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
-  );
 
   return (
     <form className="opt-form card" onSubmit={submit} noValidate aria-labelledby={id('title')}>
@@ -196,121 +377,7 @@ export function OptionsForm({
 
       {form.preset !== 'web' && (
         <div className="opt-fields">
-          {form.preset === 'game' && (
-            <>
-              {trianglesInput(
-                'Triangle budget',
-                `At most this many triangles (${formatCount(min)} to ${formatCount(max)}).`,
-              )}
-              {sizeSelect('Texture size', false)}
-            </>
-          )}
-          {form.preset === 'print' && (
-            <>
-              <Field
-                id={id('height_mm')}
-                label="Height (mm)"
-                hint="The printed model's height; width and depth follow."
-                error={errorAt('height_mm')}
-              >
-                {(props) => (
-                  <input
-                    {...props}
-                    type="number"
-                    inputMode="decimal"
-                    min={OPTIMISE_LIMITS.heightMm.min}
-                    max={OPTIMISE_LIMITS.heightMm.max}
-                    step="any"
-                    value={form.heightMm}
-                    onChange={(e) => set('heightMm', e.target.value)}
-                  />
-                )}
-              </Field>
-              {trianglesInput('Triangle budget (optional)', 'Leave empty to keep every triangle.')}
-            </>
-          )}
-          {form.preset === 'custom' && (
-            <>
-              {trianglesInput('Triangle target', 'Leave empty to keep every triangle.')}
-              {sizeSelect('Texture max size', true)}
-              <Field
-                id={id('texture_format')}
-                label="Texture format"
-                error={errorAt('texture_format')}
-              >
-                {(props) => (
-                  <select
-                    {...props}
-                    value={form.textureFormat}
-                    onChange={(e) =>
-                      set('textureFormat', e.target.value as OptimiseForm['textureFormat'])
-                    }
-                  >
-                    {TEXTURE_FORMATS.map((f) => (
-                      <option key={f} value={f}>
-                        {FORMAT_LABELS[f]}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-              <Field
-                id={id('compression')}
-                label="Geometry compression"
-                error={errorAt('compression')}
-              >
-                {(props) => (
-                  <select
-                    {...props}
-                    value={form.compression}
-                    onChange={(e) =>
-                      set('compression', e.target.value as OptimiseForm['compression'])
-                    }
-                  >
-                    {GEOMETRY_COMPRESSIONS.map((c) => (
-                      <option key={c} value={c}>
-                        {COMPRESSION_LABELS[c]}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-              <Field id={id('pivot')} label="Pivot" error={errorAt('pivot')}>
-                {(props) => (
-                  <select
-                    {...props}
-                    value={form.pivot}
-                    onChange={(e) => set('pivot', e.target.value as OptimiseForm['pivot'])}
-                  >
-                    {PIVOTS.map((p) => (
-                      <option key={p} value={p}>
-                        {PIVOT_LABELS[p]}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-              <Field
-                id={id('height_m')}
-                label="Real height (m)"
-                hint="Scale the model to this height; empty keeps its size."
-                error={errorAt('height_m')}
-              >
-                {(props) => (
-                  <input
-                    {...props}
-                    type="number"
-                    inputMode="decimal"
-                    min={OPTIMISE_LIMITS.heightM.min}
-                    max={OPTIMISE_LIMITS.heightM.max}
-                    step="any"
-                    value={form.heightM}
-                    onChange={(e) => set('heightM', e.target.value)}
-                  />
-                )}
-              </Field>
-            </>
-          )}
+          <PresetFields form={form} set={set} id={id} errorAt={errorAt} />
         </div>
       )}
       {error && !FIELDS.includes(error.field) && (

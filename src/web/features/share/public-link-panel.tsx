@@ -16,6 +16,126 @@ export interface LinkAction {
   reset: () => void;
 }
 
+/** Stop sharing…, asked first: Stop sharing (the `warning` says what it does) or Keep sharing. */
+function StopSharing({
+  warning,
+  revoke,
+  onStop,
+  confirming,
+  onAsk,
+  onKeep,
+  askRef,
+  keepRef,
+}: {
+  warning: string;
+  revoke: LinkAction;
+  onStop: () => void;
+  /** Asking first (else Stop sharing… shows). */
+  confirming: boolean;
+  onAsk: () => void;
+  onKeep: () => void;
+  askRef: RefObject<HTMLButtonElement | null>;
+  keepRef: RefObject<HTMLButtonElement | null>;
+}) {
+  const confirmId = useId();
+  if (!confirming)
+    return (
+      <button type="button" className="danger public-link__stop" ref={askRef} onClick={onAsk}>
+        Stop sharing…
+      </button>
+    );
+  return (
+    <div className="public-link__confirm" role="group" aria-labelledby={confirmId}>
+      <p id={confirmId}>{warning}</p>
+      <div className="public-link__row">
+        <button type="button" className="danger" onClick={onStop} disabled={revoke.isPending}>
+          {revoke.isPending ? 'Stopping…' : 'Stop sharing'}
+        </button>
+        <button type="button" ref={keepRef} onClick={onKeep} disabled={revoke.isPending}>
+          Keep sharing
+        </button>
+      </div>
+      {revoke.error != null && (
+        <p className="error small" role="alert">
+          Could not stop sharing: {describeError(revoke.error).message}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Not shared: says so, with Create link (and why creating it failed). */
+function NotShared({
+  what,
+  className,
+  create,
+  createRef,
+  onCreate,
+}: {
+  what: string;
+  className: string;
+  create: LinkAction;
+  createRef: RefObject<HTMLButtonElement | null>;
+  onCreate: () => void;
+}) {
+  return (
+    <div className={`public-link public-link--off ${className}`}>
+      <p>This {what} is not shared.</p>
+      <button
+        type="button"
+        className="primary"
+        ref={createRef}
+        onClick={onCreate}
+        disabled={create.isPending}
+      >
+        {create.isPending ? 'Creating the link…' : 'Create link'}
+      </button>
+      {create.error != null && (
+        <p className="error small" role="alert">
+          Could not create the link: {describeError(create.error).message}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The public link, selected when focused, with Copy link (and "Open the page", when given). */
+function LinkField({
+  url,
+  urlRef,
+  copyRef,
+  onCopy,
+  open,
+}: {
+  url: string;
+  urlRef: RefObject<HTMLInputElement | null>;
+  copyRef: RefObject<HTMLButtonElement | null>;
+  onCopy: () => void;
+  open: ReactNode;
+}) {
+  const urlId = useId();
+  return (
+    <>
+      <label htmlFor={urlId}>Public link</label>
+      <div className="public-link__row">
+        <input
+          id={urlId}
+          ref={urlRef}
+          type="url"
+          readOnly
+          value={url}
+          onFocus={(e) => e.currentTarget.select()}
+          data-testid="share-url"
+        />
+        <button type="button" className="primary" ref={copyRef} onClick={onCopy}>
+          Copy link
+        </button>
+        {open}
+      </div>
+    </>
+  );
+}
+
 /**
  * The public-link part of a share dialog (a model's, a collection's): when shared, the link with
  * Copy link and Open the page, "Shared since …" and Stop sharing… (asked first); when not,
@@ -59,17 +179,10 @@ export function PublicLinkPanel({
   extra?: (parts: { open: ReactNode; say: (message: string) => void }) => ReactNode;
 }) {
   const [status, setStatus] = useState('');
-  const {
-    confirming,
-    setConfirming,
-    ask,
-    keep,
-    askRef: stopRef,
-    keepRef,
-  } = useAskFirst(() => revoke.reset());
+  const { confirming, setConfirming, ask, keep, askRef, keepRef } = useAskFirst(() =>
+    revoke.reset(),
+  );
   const urlRef = useRef<HTMLInputElement>(null);
-  const urlId = useId();
-  const confirmId = useId();
 
   // A trailing no-break space alternates so that saying the same twice is announced twice.
   const say = (message: string) =>
@@ -119,66 +232,35 @@ export function PublicLinkPanel({
     <>
       {share ? (
         <div className={`public-link ${className}`}>
-          <label htmlFor={urlId}>Public link</label>
-          <div className="public-link__row">
-            <input
-              id={urlId}
-              ref={urlRef}
-              type="url"
-              readOnly
-              value={share.url}
-              onFocus={(e) => e.currentTarget.select()}
-              data-testid="share-url"
-            />
-            <button type="button" className="primary" ref={copyRef} onClick={() => void copy()}>
-              Copy link
-            </button>
-            {openInRow && open}
-          </div>
+          <LinkField
+            url={share.url}
+            urlRef={urlRef}
+            copyRef={copyRef}
+            onCopy={() => void copy()}
+            open={openInRow && open}
+          />
           {onlyOnThisComputer(share.url) && <ThisComputerOnly />}
           {extra?.({ open, say })}
           <p className="muted small">Shared since {formatDateTime(share.created_ms)}.</p>
-          {confirming ? (
-            <div className="public-link__confirm" role="group" aria-labelledby={confirmId}>
-              <p id={confirmId}>{stopWarning}</p>
-              <div className="public-link__row">
-                <button type="button" className="danger" onClick={stop} disabled={revoke.isPending}>
-                  {revoke.isPending ? 'Stopping…' : 'Stop sharing'}
-                </button>
-                <button type="button" ref={keepRef} onClick={keep} disabled={revoke.isPending}>
-                  Keep sharing
-                </button>
-              </div>
-              {revoke.error != null && (
-                <p className="error small" role="alert">
-                  Could not stop sharing: {describeError(revoke.error).message}
-                </p>
-              )}
-            </div>
-          ) : (
-            <button type="button" className="danger public-link__stop" ref={stopRef} onClick={ask}>
-              Stop sharing…
-            </button>
-          )}
+          <StopSharing
+            warning={stopWarning}
+            revoke={revoke}
+            onStop={stop}
+            confirming={confirming}
+            onAsk={ask}
+            onKeep={keep}
+            askRef={askRef}
+            keepRef={keepRef}
+          />
         </div>
       ) : (
-        <div className={`public-link public-link--off ${className}`}>
-          <p>This {what} is not shared.</p>
-          <button
-            type="button"
-            className="primary"
-            ref={createRef}
-            onClick={make}
-            disabled={create.isPending}
-          >
-            {create.isPending ? 'Creating the link…' : 'Create link'}
-          </button>
-          {create.error != null && (
-            <p className="error small" role="alert">
-              Could not create the link: {describeError(create.error).message}
-            </p>
-          )}
-        </div>
+        <NotShared
+          what={what}
+          className={className}
+          create={create}
+          createRef={createRef}
+          onCreate={make}
+        />
       )}
       <p className="modal__status small" role="status">
         {status}

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import type { Share } from '../../../contract/index.ts';
 import {
   useCreateShare,
   useRevokeShare,
@@ -21,6 +22,111 @@ export interface ShareTarget {
   title: string;
 }
 
+const COPY_FAILED = 'Could not copy: the text is selected, press Ctrl+C (⌘C) to copy it.';
+
+/**
+ * A link without its USDZ (just made, or made where the file could not be): this browser makes it
+ * from the link's GLB with the viewer's export and sends it, for AR Quick Look on iPhone and iPad.
+ * It goes on if the dialog closes. An older server (no `usdz_url` at all) is left alone.
+ */
+function useUsdzForLink(
+  share: Share | null | undefined,
+  usdz: ReturnType<typeof useUploadShareUsdz>,
+) {
+  const { mutate: sendUsdz, isIdle: usdzIdle } = usdz;
+  useEffect(() => {
+    if (!share || share.usdz_url !== null || !usdzIdle) return;
+    const glb = `/api/shares/${encodeURIComponent(share.token)}/model.glb`;
+    sendUsdz(async () => (await loadUsdzMaker()).usdzOfUrl(glb));
+  }, [share, usdzIdle, sendUsdz]);
+}
+
+/** For a phone: the link's QR code (not for a loopback link), and whether its page offers AR. */
+function OnAPhone({
+  share,
+  title,
+  usdz,
+}: {
+  share: Share;
+  title: string;
+  usdz: ReturnType<typeof useUploadShareUsdz>;
+}) {
+  // A loopback link opens on this computer only: no code for a phone's camera.
+  const local = onlyOnThisComputer(share.url);
+  return (
+    <div className="share-dialog__phone">
+      {!local && <QrCode text={share.url} label={`QR code of the link to ${title}`} size={136} />}
+      <div className="share-dialog__phone-text">
+        {!local && (
+          <p className="small">
+            <strong>On a phone:</strong> point its camera at the code to open the page.
+          </p>
+        )}
+        {share.usdz_url ? (
+          <p className="muted small" data-testid="share-ar-status">
+            Its page offers “View in AR” on iPhone, iPad and Android.
+          </p>
+        ) : usdz.isError ? (
+          <div className="share-dialog__ar-error">
+            <p className="error small" role="alert">
+              Could not make the model’s file for AR on iPhone and iPad:{' '}
+              {describeError(usdz.error).message}
+            </p>
+            <button type="button" className="small" onClick={() => usdz.reset()}>
+              Try again
+            </button>
+          </div>
+        ) : share.usdz_url === null ? (
+          <p className="muted small" data-testid="share-ar-status">
+            Making the model’s file for AR on iPhone and iPad…
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** The `<iframe>` snippet with Copy embed code, and "Open the page" beside it. */
+function EmbedCode({
+  share,
+  open,
+  say,
+}: {
+  share: Share;
+  open: ReactNode;
+  say: (message: string) => void;
+}) {
+  const embedRef = useRef<HTMLTextAreaElement>(null);
+  const embedId = useId();
+  return (
+    <>
+      <label htmlFor={embedId}>Embed on a web page</label>
+      <textarea
+        id={embedId}
+        ref={embedRef}
+        readOnly
+        rows={4}
+        value={share.embed_html}
+        onFocus={(e) => e.currentTarget.select()}
+        data-testid="share-embed"
+      />
+      <div className="public-link__row share-dialog__row--end">
+        <button
+          type="button"
+          onClick={() =>
+            void copyText(share.embed_html, embedRef.current).then((ok) =>
+              say(ok ? 'Embed code copied.' : COPY_FAILED),
+            )
+          }
+        >
+          Copy embed code
+        </button>
+        {open}
+      </div>
+    </>
+  );
+}
+
 /**
  * The share dialog of one model: make its public link, copy the link or an `<iframe>` snippet,
  * open the page, or stop sharing (asked first). A modal <dialog>: focus stays inside, Escape or
@@ -36,26 +142,13 @@ export default function ShareDialog({
   const headingRef = useRef<HTMLHeadingElement>(null);
   const createRef = useRef<HTMLButtonElement>(null);
   const copyRef = useRef<HTMLButtonElement>(null);
-  const embedRef = useRef<HTMLTextAreaElement>(null);
-  const embedId = useId();
 
   const link = useShareLink(target.id);
   const create = useCreateShare(target.id);
   const revoke = useRevokeShare(target.id);
   const usdz = useUploadShareUsdz(target.id);
   const share = link.data;
-  // A loopback link (the default HOST, no PUBLIC_URL): said by the panel, and no QR code offered.
-  const local = share ? onlyOnThisComputer(share.url) : false;
-
-  // A link without its USDZ (just made, or made where the file could not be): this browser makes
-  // it from the link's GLB with the viewer's export and sends it, for AR Quick Look on iPhone and
-  // iPad. It goes on if the dialog closes. An older server (no `usdz_url` at all) is left alone.
-  const { mutate: sendUsdz, isIdle: usdzIdle } = usdz;
-  useEffect(() => {
-    if (!share || share.usdz_url !== null || !usdzIdle) return;
-    const glb = `/api/shares/${encodeURIComponent(share.token)}/model.glb`;
-    sendUsdz(async () => (await loadUsdzMaker()).usdzOfUrl(glb));
-  }, [share, usdzIdle, sendUsdz]);
+  useUsdzForLink(share, usdz);
 
   // Once it is known whether the model is shared, focus goes to what to do next (unless the user
   // has already moved it).
@@ -108,74 +201,13 @@ export default function ShareDialog({
           openInRow={false}
           stopWarning="Stop sharing? The link and every embed stop working at once, for everyone."
           stopped="Sharing stopped: the link and its embeds no longer work."
-          copyFailed="Could not copy: the text is selected, press Ctrl+C (⌘C) to copy it."
+          copyFailed={COPY_FAILED}
           onStopped={() => usdz.reset()}
           extra={({ open, say }) =>
             share && (
               <>
-                <div className="share-dialog__phone">
-                  {/* A loopback link opens on this computer only: no code for a phone's camera. */}
-                  {!local && (
-                    <QrCode
-                      text={share.url}
-                      label={`QR code of the link to ${target.title}`}
-                      size={136}
-                    />
-                  )}
-                  <div className="share-dialog__phone-text">
-                    {!local && (
-                      <p className="small">
-                        <strong>On a phone:</strong> point its camera at the code to open the page.
-                      </p>
-                    )}
-                    {share.usdz_url ? (
-                      <p className="muted small" data-testid="share-ar-status">
-                        Its page offers “View in AR” on iPhone, iPad and Android.
-                      </p>
-                    ) : usdz.isError ? (
-                      <div className="share-dialog__ar-error">
-                        <p className="error small" role="alert">
-                          Could not make the model’s file for AR on iPhone and iPad:{' '}
-                          {describeError(usdz.error).message}
-                        </p>
-                        <button type="button" className="small" onClick={() => usdz.reset()}>
-                          Try again
-                        </button>
-                      </div>
-                    ) : share.usdz_url === null ? (
-                      <p className="muted small" data-testid="share-ar-status">
-                        Making the model’s file for AR on iPhone and iPad…
-                      </p>
-                    ) : null}
-                  </div>
-                </div>
-                <label htmlFor={embedId}>Embed on a web page</label>
-                <textarea
-                  id={embedId}
-                  ref={embedRef}
-                  readOnly
-                  rows={4}
-                  value={share.embed_html}
-                  onFocus={(e) => e.currentTarget.select()}
-                  data-testid="share-embed"
-                />
-                <div className="public-link__row share-dialog__row--end">
-                  <button
-                    type="button"
-                    onClick={() =>
-                      void copyText(share.embed_html, embedRef.current).then((ok) =>
-                        say(
-                          ok
-                            ? 'Embed code copied.'
-                            : 'Could not copy: the text is selected, press Ctrl+C (⌘C) to copy it.',
-                        ),
-                      )
-                    }
-                  >
-                    Copy embed code
-                  </button>
-                  {open}
-                </div>
+                <OnAPhone share={share} title={target.title} usdz={usdz} />
+                <EmbedCode share={share} open={open} say={say} />
               </>
             )
           }

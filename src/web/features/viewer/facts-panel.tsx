@@ -37,6 +37,118 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
+/** The validator's report on `bytes` (run in a worker; a newer file's report replaces it). */
+function useValidation(bytes: Uint8Array): Report {
+  const [report, setReport] = useState<{ bytes: Uint8Array; report: Report } | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    validateGlb(bytes, { signal: controller.signal }).then(
+      (summary) => setReport({ bytes, report: { state: 'done', summary } }),
+      (e: unknown) => {
+        if (controller.signal.aborted) return;
+        setReport({
+          bytes,
+          report: { state: 'failed', message: e instanceof Error ? e.message : String(e) },
+        });
+      },
+    );
+    return () => controller.abort();
+  }, [bytes]);
+  return report?.bytes === bytes ? report.report : { state: 'running' };
+}
+
+/** What is in the file: counts, size, textures, animations, extensions, what made it. */
+function FactList({
+  facts,
+  motionSize,
+  posedSize,
+}: {
+  facts: GlbFacts;
+  motionSize: [number, number, number] | null;
+  posedSize: [number, number, number] | null;
+}) {
+  return (
+    <dl>
+      <Fact term="File size" value={formatBytes(facts.fileBytes)} id="file-size" />
+      <Fact term="Triangles" value={formatCount(facts.triangles)} id="triangles" />
+      <Fact term="Vertices" value={formatCount(facts.vertices)} id="vertices" />
+      <Fact
+        term="Meshes"
+        value={`${formatCount(facts.meshes)} (${plural(facts.primitives, 'primitive')})`}
+        id="meshes"
+      />
+      <Fact term="Materials" value={formatCount(facts.materials)} id="materials" />
+      <Fact
+        term={
+          facts.posed || facts.skinUnread
+            ? 'Size (W × H × D), as posed in the file'
+            : 'Size (W × H × D)'
+        }
+        id="dimensions"
+        value={sizeText(facts, posedSize)}
+      />
+      {motionSize && (
+        <Fact
+          term="Framed to, with its first clip's motion"
+          id="framed-size"
+          value={motionSize.map(metres).join(' × ')}
+        />
+      )}
+      <Fact
+        term={`Textures (${facts.textures.length})`}
+        id="textures"
+        value={
+          facts.textures.length === 0 ? (
+            'none'
+          ) : (
+            <ul>
+              {facts.textures.map((t) => (
+                <li key={t.index}>
+                  {t.width !== null && t.height !== null
+                    ? `${t.width} × ${t.height}`
+                    : 'size unknown'}
+                  {t.mimeType ? ` ${t.mimeType.replace('image/', '').toUpperCase()}` : ''}
+                  {t.name ? ` · ${t.name}` : ''}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      />
+      <Fact
+        term={`Animations (${facts.animations.length})`}
+        id="animations"
+        value={
+          facts.animations.length === 0
+            ? 'none'
+            : facts.animations
+                .map((a, i) => `${a.name ?? `Clip ${i + 1}`} (${a.duration.toFixed(2)} s)`)
+                .join(', ')
+        }
+      />
+      <Fact
+        term="glTF extensions"
+        id="extensions"
+        value={
+          facts.extensionsUsed.length === 0 ? (
+            'none'
+          ) : (
+            <ul>
+              {facts.extensionsUsed.map((x) => (
+                <li key={x}>
+                  <code>{x}</code>
+                  {facts.extensionsRequired.includes(x) ? ' (required)' : ''}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      />
+      {facts.generator && <Fact term="Made with" value={facts.generator} id="generator" />}
+    </dl>
+  );
+}
+
 export default function FactsPanel({
   bytes,
   motionSize = null,
@@ -52,23 +164,7 @@ export default function FactsPanel({
   posedSize?: [number, number, number] | null;
 }) {
   const facts = useMemo(() => readFacts(bytes), [bytes]);
-  const [report, setReport] = useState<{ bytes: Uint8Array; report: Report } | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    validateGlb(bytes, { signal: controller.signal }).then(
-      (summary) => setReport({ bytes, report: { state: 'done', summary } }),
-      (e: unknown) => {
-        if (controller.signal.aborted) return;
-        setReport({
-          bytes,
-          report: { state: 'failed', message: e instanceof Error ? e.message : String(e) },
-        });
-      },
-    );
-    return () => controller.abort();
-  }, [bytes]);
-  const validation: Report = report?.bytes === bytes ? report.report : { state: 'running' };
+  const validation = useValidation(bytes);
 
   return (
     <section
@@ -80,84 +176,7 @@ export default function FactsPanel({
       {facts instanceof Error ? (
         <p className="error">{facts.message}</p>
       ) : (
-        <dl>
-          <Fact term="File size" value={formatBytes(facts.fileBytes)} id="file-size" />
-          <Fact term="Triangles" value={formatCount(facts.triangles)} id="triangles" />
-          <Fact term="Vertices" value={formatCount(facts.vertices)} id="vertices" />
-          <Fact
-            term="Meshes"
-            value={`${formatCount(facts.meshes)} (${plural(facts.primitives, 'primitive')})`}
-            id="meshes"
-          />
-          <Fact term="Materials" value={formatCount(facts.materials)} id="materials" />
-          <Fact
-            term={
-              facts.posed || facts.skinUnread
-                ? 'Size (W × H × D), as posed in the file'
-                : 'Size (W × H × D)'
-            }
-            id="dimensions"
-            value={sizeText(facts, posedSize)}
-          />
-          {motionSize && (
-            <Fact
-              term="Framed to, with its first clip's motion"
-              id="framed-size"
-              value={motionSize.map(metres).join(' × ')}
-            />
-          )}
-          <Fact
-            term={`Textures (${facts.textures.length})`}
-            id="textures"
-            value={
-              facts.textures.length === 0 ? (
-                'none'
-              ) : (
-                <ul>
-                  {facts.textures.map((t) => (
-                    <li key={t.index}>
-                      {t.width !== null && t.height !== null
-                        ? `${t.width} × ${t.height}`
-                        : 'size unknown'}
-                      {t.mimeType ? ` ${t.mimeType.replace('image/', '').toUpperCase()}` : ''}
-                      {t.name ? ` · ${t.name}` : ''}
-                    </li>
-                  ))}
-                </ul>
-              )
-            }
-          />
-          <Fact
-            term={`Animations (${facts.animations.length})`}
-            id="animations"
-            value={
-              facts.animations.length === 0
-                ? 'none'
-                : facts.animations
-                    .map((a, i) => `${a.name ?? `Clip ${i + 1}`} (${a.duration.toFixed(2)} s)`)
-                    .join(', ')
-            }
-          />
-          <Fact
-            term="glTF extensions"
-            id="extensions"
-            value={
-              facts.extensionsUsed.length === 0 ? (
-                'none'
-              ) : (
-                <ul>
-                  {facts.extensionsUsed.map((x) => (
-                    <li key={x}>
-                      <code>{x}</code>
-                      {facts.extensionsRequired.includes(x) ? ' (required)' : ''}
-                    </li>
-                  ))}
-                </ul>
-              )
-            }
-          />
-          {facts.generator && <Fact term="Made with" value={facts.generator} id="generator" />}
-        </dl>
+        <FactList facts={facts} motionSize={motionSize} posedSize={posedSize} />
       )}
       <h3>Validation</h3>
       <div data-testid="viewer-validation" data-state={validation.state} aria-live="polite">

@@ -2,7 +2,7 @@
 // importing this file keeps them (and viewer.css) in chunks fetched when a viewer first renders.
 import { lazy } from 'react';
 
-export type { LocalFile } from './model-viewer.tsx';
+export type { LocalFile } from './use-local-file.ts';
 // Plain TypeScript, no three.js: viewers given the same link share their camera moves.
 export { CameraLink } from './camera-link.ts';
 // Plain TypeScript: the /viewer address of one model or two, each named by its library entry.

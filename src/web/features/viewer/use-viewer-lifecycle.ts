@@ -124,3 +124,6 @@ export function useViewerLifecycle(source: string | null) {
     onCreated,
   };
 }
+
+/** One viewer's load, as `useViewerLifecycle` gives it (what the canvas reports to). */
+export type ViewerLifecycle = ReturnType<typeof useViewerLifecycle>;

@@ -74,72 +74,9 @@ export function ViewerToolbar({
           />
         ))}
       </div>
-      <div className="model-viewer__group">
-        <label className="model-viewer__field">
-          <span>Background</span>
-          <select
-            value={settings.background}
-            onChange={(e) =>
-              dispatch({ type: 'background', background: e.target.value as Background })
-            }
-          >
-            {BACKGROUNDS.map((b) => (
-              <option key={b} value={b}>
-                {BACKGROUND_LABELS[b]}
-              </option>
-            ))}
-          </select>
-        </label>
-        {settings.background === 'custom' && (
-          <input
-            type="color"
-            aria-label="Background colour"
-            value={settings.customBackground}
-            onChange={(e) =>
-              dispatch({ type: 'background', background: 'custom', color: e.target.value })
-            }
-          />
-        )}
-        <label className="model-viewer__field">
-          <span>Exposure</span>
-          <input
-            type="range"
-            min={EXPOSURE.min}
-            max={EXPOSURE.max}
-            step={EXPOSURE.step}
-            value={settings.exposure}
-            onChange={(e) => dispatch({ type: 'exposure', value: Number(e.target.value) })}
-          />
-          <output>{settings.exposure.toFixed(2)}</output>
-        </label>
-      </div>
+      <StageControls settings={settings} dispatch={dispatch} />
       {clips.length > 0 && (
-        <div className="model-viewer__group" role="group" aria-label="Animation">
-          <button
-            type="button"
-            aria-pressed={settings.playing}
-            title="Play or pause (Space)"
-            onClick={() => toggle('playing')}
-          >
-            {settings.playing ? 'Pause' : 'Play'}
-          </button>
-          <label className="model-viewer__field">
-            <span className="visually-hidden">Animation</span>
-            <select
-              aria-label="Animation"
-              value={Math.min(settings.clip, clips.length - 1)}
-              onChange={(e) =>
-                dispatch({ type: 'clip', clip: Number(e.target.value), count: clips.length })
-              }
-            >
-              {clips.map((clip, i) => (
-                <option key={`${i}:${clip}`} value={i}>
-                  {clip}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
+        <AnimationControls settings={settings} dispatch={dispatch} clips={clips} />
       )}
       <div className="model-viewer__group model-viewer__group--end">
         <button
@@ -191,5 +128,96 @@ function ToggleButton({
     <button type="button" aria-pressed={on} title={`${label} (${shortcut})`} onClick={onClick}>
       {label}
     </button>
+  );
+}
+
+/** The stage: its background (a colour of one's own for "custom") and the exposure. */
+function StageControls({
+  settings,
+  dispatch,
+}: {
+  settings: ViewerSettings;
+  dispatch: Dispatch<SettingsAction>;
+}) {
+  return (
+    <div className="model-viewer__group">
+      <label className="model-viewer__field">
+        <span>Background</span>
+        <select
+          value={settings.background}
+          onChange={(e) =>
+            dispatch({ type: 'background', background: e.target.value as Background })
+          }
+        >
+          {BACKGROUNDS.map((b) => (
+            <option key={b} value={b}>
+              {BACKGROUND_LABELS[b]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {settings.background === 'custom' && (
+        <input
+          type="color"
+          aria-label="Background colour"
+          value={settings.customBackground}
+          onChange={(e) =>
+            dispatch({ type: 'background', background: 'custom', color: e.target.value })
+          }
+        />
+      )}
+      <label className="model-viewer__field">
+        <span>Exposure</span>
+        <input
+          type="range"
+          min={EXPOSURE.min}
+          max={EXPOSURE.max}
+          step={EXPOSURE.step}
+          value={settings.exposure}
+          onChange={(e) => dispatch({ type: 'exposure', value: Number(e.target.value) })}
+        />
+        <output>{settings.exposure.toFixed(2)}</output>
+      </label>
+    </div>
+  );
+}
+
+/** Play or pause, and which of the model's clips. */
+function AnimationControls({
+  settings,
+  dispatch,
+  clips,
+}: {
+  settings: ViewerSettings;
+  dispatch: Dispatch<SettingsAction>;
+  clips: readonly string[];
+}) {
+  return (
+    <div className="model-viewer__group" role="group" aria-label="Animation">
+      <button
+        type="button"
+        aria-pressed={settings.playing}
+        title="Play or pause (Space)"
+        onClick={() => dispatch({ type: 'toggle', key: 'playing' })}
+      >
+        {settings.playing ? 'Pause' : 'Play'}
+      </button>
+      <label className="model-viewer__field">
+        <span className="visually-hidden">Animation</span>
+        <select
+          aria-label="Animation"
+          value={Math.min(settings.clip, clips.length - 1)}
+          onChange={(e) =>
+            dispatch({ type: 'clip', clip: Number(e.target.value), count: clips.length })
+          }
+        >
+          {clips.map((clip, i) => (
+            <option key={`${i}:${clip}`} value={i}>
+              {clip}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
   );
 }

@@ -82,22 +82,26 @@ function expectFormatError(bytes: Uint8Array, message: RegExp): void {
   expect((error as Error).message).toMatch(message);
 }
 
-describe('glbFacts on the viewer fixtures', () => {
-  let io: NodeIO;
-  const fixtures = new Map<string, ViewerFixture & { data: Uint8Array; facts: GlbFacts }>();
-  const get = (name: string) => {
-    const fixture = fixtures.get(name);
-    if (!fixture) throw new Error(`${name} was not generated`);
-    return fixture;
-  };
-
-  beforeAll(async () => {
+// The viewer fixtures, made (or found cached) once for the describes below, with their facts.
+let io: NodeIO;
+const fixtures = new Map<string, ViewerFixture & { data: Uint8Array; facts: GlbFacts }>();
+let loading: Promise<void> | undefined;
+const loadFixtures = () =>
+  (loading ??= (async () => {
     io = await fixtureIO();
     for (const fixture of await makeViewerFixtures(VIEWER_FIXTURES_DIR)) {
       const data = new Uint8Array(await readFile(fixture.path));
       fixtures.set(fixture.name, { ...fixture, data, facts: glbFacts(data) });
     }
-  }, SETUP_TIMEOUT);
+  })());
+const get = (name: string) => {
+  const fixture = fixtures.get(name);
+  if (!fixture) throw new Error(`${name} was not generated`);
+  return fixture;
+};
+
+describe('glbFacts on the viewer fixtures', () => {
+  beforeAll(loadFixtures, SETUP_TIMEOUT);
 
   it('large.glb: the triangles the script counted, from the accessor counts alone', async () => {
     const { facts, triangles, data } = get('large.glb');
@@ -149,6 +153,10 @@ describe('glbFacts on the viewer fixtures', () => {
     for (const clip of facts.animations) expect(clip.duration).toBeGreaterThan(0);
     expect(facts.triangles).toBe(12);
   });
+});
+
+describe('glbFacts on the viewer fixtures: KTX2, skins, and every fixture against gltf-transform', () => {
+  beforeAll(loadFixtures, SETUP_TIMEOUT);
 
   it('ktx2.glb (when the script makes it): the KTX2 image is the texture, with its size', async () => {
     const fixture = fixtures.get('ktx2.glb');
@@ -263,7 +271,7 @@ function trianglePrimitive(doc: Document, triangles: number, indexed = true): Pr
   return prim;
 }
 
-describe('glbFacts on synthetic scenes', () => {
+describe('glbFacts on synthetic scenes: skinned meshes', () => {
   it('measures a skinned mesh in its bind pose, as the joints place it (not by its node)', async () => {
     // As a rigged character is often exported (riggedFigure): an armature scaled to centimetres,
     // the mesh node under it (its own transform ignored for a skinned mesh), vertices in metres,
@@ -292,7 +300,9 @@ describe('glbFacts on synthetic scenes', () => {
     expect(facts.bounds!.size[0]).not.toBeCloseTo(CHARACTER_BIND_SIZE[0], 1);
     expect(facts.bounds!.min[1]).toBeCloseTo(0, 4);
   });
+});
 
+describe('glbFacts on synthetic scenes: a posed figure', () => {
   it('measures a figure posed away from its bind pose where its joints put each vertex', async () => {
     // A body on the hips joint and an arm on the shoulder joint: bound with the arm out (the
     // inverse bind matrices), saved with the arm turned down (the shoulder node's rotation).
@@ -352,7 +362,9 @@ describe('glbFacts on synthetic scenes', () => {
     expect(facts.bounds!.size[2]).toBeCloseTo(0.2, 4);
     expect(facts.posed).toBe(true);
   });
+});
 
+describe('glbFacts on synthetic scenes: nodes, transforms and instances', () => {
   it('counts a mesh once per node that uses it, with each node’s transform in the bounds', async () => {
     const doc = new Document();
     const mesh = doc.createMesh('shared').addPrimitive(trianglePrimitive(doc, 4));
@@ -420,7 +432,9 @@ describe('glbFacts on synthetic scenes', () => {
     expect(facts.extensionsUsed).toContain('EXT_mesh_gpu_instancing');
     expectBoundsClose(facts, { min: [0, 0, -4], max: [4, 8, 1] });
   });
+});
 
+describe('glbFacts on synthetic scenes: node matrices and quantized positions', () => {
   it('reads a node `matrix` (column-major) and dequantizes normalized POSITION min/max', () => {
     const facts = glbFacts(
       makeGlb({
@@ -443,7 +457,9 @@ describe('glbFacts on synthetic scenes', () => {
     );
     expectBoundsClose(facts, { min: [1, 0, 3], max: [3, 2, 3 + 2 * (16384 / 32767)] });
   });
+});
 
+describe('glbFacts on synthetic scenes: primitives and empty scenes', () => {
   it('counts strips, fans and unindexed lists; points and lines draw no triangles', async () => {
     const doc = new Document();
     const mesh = doc
@@ -475,7 +491,9 @@ describe('glbFacts on synthetic scenes', () => {
       version: '2.0',
     });
   });
+});
 
+describe('glbFacts on synthetic scenes: bad references and textures', () => {
   it('is lenient about references that lead nowhere, and about node cycles', () => {
     const facts = glbFacts(
       makeGlb({

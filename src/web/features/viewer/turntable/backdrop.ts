@@ -59,6 +59,23 @@ export function stageBackdrop(element: Element, sceneColour: string | null): Bac
   };
 }
 
+/**
+ * The backdrop a turntable's `background` choice asks for: the stage as the viewer `element` shows
+ * it (the scene's colour, or white, with no element), the chosen `colour`, or none.
+ */
+export function chosenBackdrop(
+  background: 'stage' | 'colour' | 'transparent',
+  element: Element | null,
+  sceneColour: string | null,
+  colour: string,
+): Backdrop {
+  if (background === 'colour') return { kind: 'colour', colour };
+  if (background === 'transparent') return { kind: 'none' };
+  return element
+    ? stageBackdrop(element, sceneColour)
+    : { kind: 'colour', colour: sceneColour ?? '#ffffff' };
+}
+
 /** Paints `backdrop` over the whole of `context`'s canvas (nothing for `none`). */
 export function paintBackdrop(context: CanvasRenderingContext2D, backdrop: Backdrop): void {
   const { width, height } = context.canvas;
