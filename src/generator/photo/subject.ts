@@ -250,7 +250,9 @@ function findMask(
   usesAlpha: boolean,
   chromaBlurred: boolean,
   panelMode: PanelMode,
-): { mask: Mask; candidate: Mask; background: Background | undefined; panel: PanelPeel } | undefined {
+):
+  | { mask: Mask; candidate: Mask; background: Background | undefined; panel: PanelPeel }
+  | undefined {
   const [gw, gh] = gridSize(raster.width, raster.height, gridLongSide);
   const grid = sampleGrid(raster, gw, gh);
   const none = (mask: Mask): PanelPeel => ({ mask, peeled: false, suspect: false });
