@@ -57,6 +57,14 @@ function playwrightFailures(report) {
           lines.push(
             `     ✗ ${spec.file}:${spec.line} › ${[...path, spec.title].join(' › ')}: ${firstLine(err)}`,
           );
+          // Where each attempt stopped, and on what (a retry may stop elsewhere).
+          for (const [i, r] of (t.results ?? []).entries()) {
+            const at = r.error?.location ? `line ${r.error.location.line}` : 'no location';
+            const locator = stripVTControlCharacters(String(r.error?.message ?? ''))
+              .split('\n')
+              .find((l) => /^\s*Locator:/.test(l));
+            lines.push(`       attempt ${i + 1}: ${at}${locator ? ` · ${locator.trim()}` : ''}`);
+          }
         }
     for (const child of suite.suites ?? [])
       walk(child, suite.file === child.file ? [...path, child.title] : path);
