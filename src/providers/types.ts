@@ -75,6 +75,13 @@ export interface ProviderTask {
   cost?: { amount: number; unit: PriceUnit } | null;
   /** True when the vendor refunds a failed task (its docs say so). */
   refunded?: boolean;
+  /**
+   * A task of two charged stages (Meshy's text-to-3d: preview, then refine) whose first stage
+   * succeeded: Kiln calls `continue` once, under its own intent record, and keeps the new `ref`.
+   */
+  awaitingContinue?: boolean;
+  /** Which stage of a multi-stage task this is (1-based) and how many there are. */
+  step?: { index: number; of: number; name: string };
 }
 
 /** A balance as the vendor reports it; null from `balance` when the vendor has no balance call. */
@@ -124,8 +131,15 @@ export interface ProviderAdapter {
   /** Whether a string looks like this vendor's key (its documented prefix), for recognising a pasted key. */
   recognisesKey(key: string): boolean;
   models(key: string): Promise<readonly ProviderModel[]>;
-  create(key: string, model: string, input: ProviderInput, options?: CreateOptions): Promise<ProviderTask>;
+  create(
+    key: string,
+    model: string,
+    input: ProviderInput,
+    options?: CreateOptions,
+  ): Promise<ProviderTask>;
   get(key: string, ref: string, signal?: AbortSignal): Promise<ProviderTask>;
+  /** Starts the next charged stage of a task that is `awaitingContinue`; returns its task. */
+  continue?(key: string, ref: string, options?: CreateOptions): Promise<ProviderTask>;
   /** null when the vendor offers no balance call. */
   balance(key: string, signal?: AbortSignal): Promise<ProviderBalance | null>;
 }
