@@ -6,7 +6,7 @@ export const MODES = ['async', 'sync'] as const;
 export const ModeSchema = z.enum(MODES);
 export type Mode = z.infer<typeof ModeSchema>;
 
-const uri = (field: string) =>
+export const imageUrlField = (field: string) =>
   z
     .string({ error: `${field} must be a string holding a URL.` })
     .trim()
@@ -37,9 +37,9 @@ export const CreateGenerationRequestSchema = z
           ? 'model is required.'
           : `model must be one of ${MODEL_ALIASES.join(', ')}.`,
     }),
-    image_url: uri('image_url').optional(),
+    image_url: imageUrlField('image_url').optional(),
     image_urls: z
-      .array(uri('image_urls[]'), { error: 'image_urls must be an array of URLs.' })
+      .array(imageUrlField('image_urls[]'), { error: 'image_urls must be an array of URLs.' })
       .min(LIMITS.minImages, {
         error: (i) =>
           `image_urls needs ${LIMITS.minImages} to ${LIMITS.maxImages} images; got ${String((i.input as unknown[]).length)}.`,

@@ -13,3 +13,4 @@ export * from './input-check.ts';
 export * from './collections.ts';
 export * from './api-key.ts';
 export * from './model-title.ts';
+export * from './providers.ts';

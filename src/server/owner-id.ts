@@ -47,3 +47,22 @@ export function bearerKey(header: string | undefined): string | undefined {
 export function fingerprintOf(owner: string): string {
   return `key#${owner.slice(0, 8)}`;
 }
+
+/**
+ * The header naming an artist's library (decision 0114): one library holds the models of every
+ * provider key the artist connects, so it is named by a key of its own. Without it, the bearer
+ * key names the library, as it always has.
+ */
+export const LIBRARY_HEADER = 'x-kiln-library';
+
+/** A library key Kiln's studio makes: `kl_` and 43 base64url characters (32 random bytes). */
+const LIBRARY_KEY_SHAPE = /^kl_[A-Za-z0-9_-]{43}$/;
+
+export function isLibraryKeyShaped(key: string): boolean {
+  return LIBRARY_KEY_SHAPE.test(key);
+}
+
+/** The key that names a request's library: its library header, else its bearer key. */
+export function libraryKeyOf(header: (name: string) => string | undefined): string | undefined {
+  return header(LIBRARY_HEADER)?.trim() || bearerKey(header('authorization'));
+}

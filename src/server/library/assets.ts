@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { ERROR_CODES } from '../../contract/index.ts';
 import { ApiError } from '../../http/index.ts';
-import { bearerKey, type OwnerOf } from '../owner-id.ts';
+import { libraryKeyOf, type OwnerOf } from '../owner-id.ts';
 import { serveBlob } from '../serve-blob.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import type { LibraryStore } from '../storage/library.ts';
@@ -45,7 +45,7 @@ export function assetRoutes(deps: AssetRouteDeps) {
       c.req.query('sig'),
     );
     if (signedFor === 0) {
-      const key = bearerKey(c.req.header('authorization'));
+      const key = libraryKeyOf((name) => c.req.header(name));
       if (!key || !(await deps.store.ownsAsset(deps.ownerOf(key), sha256, ext))) throw notFound();
     }
     const served = await serveBlob(c, deps.blobs, {

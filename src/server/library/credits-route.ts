@@ -2,7 +2,7 @@
 // cleanly, less every charge and plus every refund since, with its history; "not exact" says why
 // when it is not.
 import type { Context } from 'hono';
-import type { Credits } from '../../contract/index.ts';
+import { providerOfModel, type Credits } from '../../contract/index.ts';
 import { ownerOf as theOwner, type OwnerEnv } from '../middleware/owner.ts';
 import { bearerKey } from '../owner-id.ts';
 import type { CreateIntent } from '../storage/intents.ts';
@@ -19,12 +19,16 @@ const INTENT_IN_FLIGHT_MS = 90_000;
  * and each model's price (the upstream's listing, else what a task of it cost).
  */
 async function ledgerOf(deps: LibraryRouteDeps, owner: string, incoming: Request, now: number) {
-  const [tasks, refusals, pending, listed] = await Promise.all([
+  const [all, refusals, allPending, listed] = await Promise.all([
     deps.store.ledger(owner, 500),
     deps.store.refusals(owner, 100),
     deps.intents?.unresolved(owner, now + 1) ?? [],
     deps.prices?.(owner, incoming) ?? new Map<string, number>(),
   ]);
+  // The spec upstream's credits only: a provider's tasks are counted in its own unit, by its own
+  // balance call (decision 0114).
+  const tasks = all.filter((t) => providerOfModel(t.model) === 'spec');
+  const pending = allPending.filter((i) => providerOfModel(i.model) === 'spec');
   const written = new Set(tasks.map((t) => `${t.sentMs}\n${t.model}`));
   const intents = pending.filter((i) => {
     if (!written.has(`${i.sentMs}\n${i.model}`)) return true;

@@ -3,7 +3,6 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import {
   isCompleted,
   progressOf,
-  type CreateGenerationInput,
   type LibraryImage,
   type Task,
 } from '../../contract/index.ts';
@@ -24,6 +23,15 @@ export interface LibraryDeps {
   log?: (message: string) => void;
   /** Told once when a task is first seen to end (the metrics), with its model. */
   onFinished?: (model: string, outcome: 'completed' | 'failed') => void;
+}
+
+/** What a create asked for, as the library keeps it: a spec alias or a provider's `provider/model`. */
+export interface RecordedCreate {
+  model: string;
+  image_url?: string | undefined;
+  image_urls?: readonly string[] | undefined;
+  prompt?: string | undefined;
+  mode?: string | undefined;
 }
 
 /** When a create was sent upstream and answered, and the intent that stood for it meanwhile. */
@@ -100,7 +108,7 @@ export function createLibraryService(deps: LibraryDeps) {
    */
   const unwritten = new Map<
     string,
-    { owner: string; body: CreateGenerationInput; task: Task; times: CreateTimes; since: number }
+    { owner: string; body: RecordedCreate; task: Task; times: CreateTimes; since: number }
   >();
   let retryTimer: NodeJS.Timeout | undefined;
   function scheduleRetry() {
@@ -130,7 +138,7 @@ export function createLibraryService(deps: LibraryDeps) {
 
   async function insertCreate(
     owner: string,
-    body: CreateGenerationInput,
+    body: RecordedCreate,
     task: Task,
     times: CreateTimes,
   ): Promise<void> {
@@ -189,7 +197,7 @@ export function createLibraryService(deps: LibraryDeps) {
      */
     async recordCreate(
       owner: string,
-      body: CreateGenerationInput,
+      body: RecordedCreate,
       task: Task,
       times: CreateTimes,
     ): Promise<string | undefined> {

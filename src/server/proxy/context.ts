@@ -6,6 +6,7 @@ import type { Storage } from '../storage/database.ts';
 import type { ProxyTarget } from './forward.ts';
 import type { KeyChecker } from './key-check.ts';
 import type { Observe } from './observe.ts';
+import type { ProviderTaskDeps } from '../providers/tasks.ts';
 
 export interface ProxyRouteDeps {
   upstream: ProxyTarget;
@@ -22,6 +23,8 @@ export interface ProxyRouteDeps {
   maxCreateBytes?: number;
   /** Upstream time limits: how long a sync create waits for its task, and one upstream call. */
   timeouts?: { syncMs: number; defaultMs: number };
+  /** The vendors' adapters behind `provider/model` creates and `provider_ref` tasks (issue 34). */
+  providers?: ProviderTaskDeps;
   /** Fires when this replica shuts down: sync creates answer the pending shape at once. */
   shutdown?: AbortSignal;
 }

@@ -8,12 +8,14 @@ import {
   IDEMPOTENCY_HEADER,
   IDEMPOTENCY_WINDOW_MS,
   parseCreateRequest,
+  splitModelId,
   unstorableTextAt,
   unstorableTextMessage,
   type CreateGenerationRequest,
   type Task,
 } from '../../contract/index.ts';
 import { ApiError } from '../../http/index.ts';
+import { createProviderTask } from '../providers/tasks.ts';
 import type { OwnerEnv } from '../middleware/owner.ts';
 import { fingerprintOf } from '../owner-id.ts';
 import { isStorageUnavailable } from '../storage/database.ts';
@@ -54,6 +56,21 @@ function checkedCreate(contentType: string | undefined, raw: ArrayBuffer): Creat
       param: at,
     });
   return parsed.value;
+}
+
+/** A create for a vendor's `provider/model` (issue 34), its JSON read once; undefined otherwise. */
+function vendorCreate(
+  contentType: string | undefined,
+  raw: ArrayBuffer,
+): { json: unknown } | undefined {
+  if (!JSON_TYPE.test(contentType ?? '')) return undefined;
+  try {
+    const json: unknown = JSON.parse(new TextDecoder().decode(raw));
+    const model = (json as { model?: unknown } | null)?.model;
+    return typeof model === 'string' && splitModelId(model) ? { json } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What an artist would recognise a create by: its prompt, or how many photos. */
@@ -208,8 +225,10 @@ export function createRoute(ctx: ProxyContext) {
     const owner = c.var.owner;
     // Without a key the upstream answers 401 itself: nothing can be charged.
     if (!owner) return forward(deps.upstream, createRequest(c.req.raw, raw, ctx.defaultMs));
-    const body = checkedCreate(c.req.header('content-type'), raw);
     const idem = c.req.header(IDEMPOTENCY_HEADER);
+    const vendor = deps.providers && vendorCreate(c.req.header('content-type'), raw);
+    if (vendor) return createProviderTask(deps.providers!, c, owner, vendor.json, idem);
+    const body = checkedCreate(c.req.header('content-type'), raw);
     const intent = intentOf(ctx, owner, body, idem);
     const recovery = await recordIntent(ctx, intent, idem);
     // The charge's window of a sync create is the create's own, short one (decision 0076).

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { ERROR_CODES } from '../../contract/index.ts';
+import { ERROR_CODES, splitTaskId } from '../../contract/index.ts';
+import { pollProviderTask } from '../providers/tasks.ts';
 import { ApiError } from '../../http/index.ts';
 import { idempotency } from '../middleware/idempotency.ts';
 import { owner, type OwnerEnv } from '../middleware/owner.ts';
@@ -45,6 +46,8 @@ function taskRoute(ctx: ProxyContext) {
   return async (c: Context<OwnerEnv, '/tasks/:id'>): Promise<Response> => {
     const owner = c.var.owner;
     const id = c.req.param('id');
+    const vendor = ctx.deps.providers ? splitTaskId(id) : undefined;
+    if (vendor) return pollProviderTask(ctx.deps.providers!, c, owner, id, vendor);
     const res = await forwardRaw(ctx.deps.upstream, {
       incoming: c.req.raw,
       path: `/tasks/${encodeURIComponent(id)}`,

@@ -10,6 +10,7 @@ import { leases, type Leases } from './leases.ts';
 import { libraryStore, type LibraryStore } from './library.ts';
 import { migrations } from './migrations.ts';
 import { optimiseJobStore, type OptimiseJobStore } from './optimise-jobs.ts';
+import { providerRefStore, type ProviderRefStore } from './provider-refs.ts';
 import { shareStore, type ShareStore } from './shares.ts';
 import type { Tables } from './schema.ts';
 import { uploadIndex, type UploadIndex } from './uploads.ts';
@@ -29,6 +30,8 @@ export interface Storage {
   collections: CollectionStore;
   /** Optimise jobs, readable by every replica. */
   optimiseJobs: OptimiseJobStore;
+  /** Where a vendor's task moved on to (a second charged stage). */
+  providerRefs: ProviderRefStore;
   /** This process's name in leases and in-flight records. */
   holder: string;
   /** True when no other process can share the database (embedded SQLite). */
@@ -56,6 +59,7 @@ function storageOver(
     shares: shareStore(db),
     collections: collectionStore(db),
     optimiseJobs: optimiseJobStore(db),
+    providerRefs: providerRefStore(db),
     holder: `${process.pid}-${randomBytes(6).toString('hex')}`,
     exclusive,
     ping: async () => {

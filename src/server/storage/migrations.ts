@@ -317,4 +317,17 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '014_provider_refs': {
+    // A vendor task whose reference moved on (Meshy's text-to-3d: the refine stage is a new
+    // vendor task under the same Kiln task, decision 0110): the ref every replica polls next.
+    async up(db: Kysely<unknown>) {
+      const t = columnTypes(db);
+      await db.schema
+        .createTable('provider_refs')
+        .addColumn('task_id', 'text', (c) => c.primaryKey())
+        .addColumn('ref', 'text', (c) => c.notNull())
+        .addColumn('updated_ms', t.bigint, (c) => c.notNull())
+        .execute();
+    },
+  },
 };

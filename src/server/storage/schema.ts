@@ -60,6 +60,12 @@ export interface Tables {
     /** The prompt, or the photos' names, shortened: what the artist would recognise. */
     summary: string;
   };
+  /** A vendor task's current reference, where it moved on from its id's (migration 014). */
+  provider_refs: {
+    task_id: string;
+    ref: string;
+    updated_ms: number;
+  };
   balances: {
     seq: Generated<number>;
     owner: string;

@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from './errors.ts';
+import { imageUrlField, invalidRequestFromZod, type ParsedCreate } from './create-request.ts';
+import { LIMITS, isModelAlias } from './models.ts';
+import type { KnownErrorObject } from './errors.ts';
+
+/**
+ * The providers behind Kiln's one create route (issue 34). `spec` is the spec's upstream (its six
+ * aliases stay bare); every other provider's models are named `provider/model`, and their tasks
+ * `provider_ref` (the spec's own ids start `task_`).
+ */
+export const VENDOR_PROVIDERS = ['meshy', 'tripo', 'fal'] as const;
+export type VendorProvider = (typeof VENDOR_PROVIDERS)[number];
+export const VendorProviderSchema = z.enum(VENDOR_PROVIDERS);
+
+export const PROVIDER_LABELS: Readonly<Record<VendorProvider | 'spec', string>> = {
+  spec: 'Kiln API',
+  meshy: 'Meshy',
+  tripo: 'Tripo',
+  fal: 'fal',
+};
+
+export function isVendorProvider(value: unknown): value is VendorProvider {
+  return typeof value === 'string' && (VENDOR_PROVIDERS as readonly string[]).includes(value);
+}
+
+/** `meshy/meshy-6` → { provider: 'meshy', model: 'meshy-6' }; a bare alias or anything else → undefined. */
+export function splitModelId(id: string): { provider: VendorProvider; model: string } | undefined {
+  const slash = id.indexOf('/');
+  if (slash <= 0) return undefined;
+  const provider = id.slice(0, slash);
+  const model = id.slice(slash + 1);
+  return isVendorProvider(provider) && model ? { provider, model } : undefined;
+}
+
+/** The provider a model id or a task's model belongs to: `spec` for the bare aliases. */
+export function providerOfModel(id: string): VendorProvider | 'spec' {
+  return splitModelId(id)?.provider ?? 'spec';
+}
+
+/** The task id Kiln gives a vendor's task: `meshy_<ref>`. */
+export function providerTaskId(provider: VendorProvider, ref: string): string {
+  return `${provider}_${ref}`;
+}
+
+/** `meshy_<ref>` → its provider and the adapter's ref; a spec task id → undefined. */
+export function splitTaskId(id: string): { provider: VendorProvider; ref: string } | undefined {
+  const under = id.indexOf('_');
+  if (under <= 0) return undefined;
+  const provider = id.slice(0, under);
+  const ref = id.slice(under + 1);
+  return isVendorProvider(provider) && ref ? { provider, ref } : undefined;
+}
+
+/** The header a provider's key travels in (the bearer names the library; decision 0114). */
+export const PROVIDER_KEY_HEADER = 'x-provider-key';
+
+export const PriceUnitSchema = z.enum(['credits', 'USD']);
+export type PriceUnitName = z.infer<typeof PriceUnitSchema>;
+
+const InputKindsSchema = z.array(z.enum(['image', 'multiview', 'text']));
+
+/** One model of `GET /api/providers/{name}/models`. */
+export const ProviderModelSchema = z.object({
+  id: z.string().min(1),
+  provider: VendorProviderSchema,
+  label: z.string(),
+  inputs: InputKindsSchema,
+  price: z.partialRecord(z.enum(['image', 'multiview', 'text']), z.number().nonnegative()),
+  unit: PriceUnitSchema,
+  description: z.string(),
+});
+export type ProviderModelRecord = z.infer<typeof ProviderModelSchema>;
+export const ProviderModelListSchema = z.object({ data: z.array(ProviderModelSchema) });
+
+/** `GET /api/providers`: which providers this Kiln can reach, and how to recognise their keys. */
+export const ProviderInfoSchema = z.object({
+  name: VendorProviderSchema,
+  label: z.string(),
+  /** Where Kiln reaches it (host only). */
+  host: z.string(),
+  /** Whether the vendor has a balance call. */
+  balance: z.boolean(),
+  /** How its keys start, for a person ("msy_…"). */
+  key_hint: z.string(),
+  /** The built-in mock, and its demo key, when MOCK_PROVIDERS names it. */
+  mock_key: z.string().nullable(),
+});
+export type ProviderInfo = z.infer<typeof ProviderInfoSchema>;
+export const ProviderInfoListSchema = z.object({ data: z.array(ProviderInfoSchema) });
+
+/** `GET /api/providers/{name}/balance`: the vendor's figure as of a moment, or why there is none. */
+export const ProviderBalanceSchema = z.object({
+  provider: VendorProviderSchema,
+  amount: z.number().nullable(),
+  unit: PriceUnitSchema,
+  frozen: z.number().nullable(),
+  as_of_ms: z.number().int(),
+  /** Set when amount is null: the vendor offers no balance to read. */
+  note: z.string().nullable(),
+});
+export type ProviderBalanceRecord = z.infer<typeof ProviderBalanceSchema>;
+
+/** What a vendor's task adds to the spec's task shape (decision 0114). */
+export const ProviderTaskExtrasSchema = z.object({
+  provider: VendorProviderSchema,
+  /** Place in the vendor's queue (0 = next), where it says so. */
+  queue_position: z.number().int().nonnegative().nullish(),
+  logs: z.array(z.string()).nullish(),
+  cost: z.object({ amount: z.number(), unit: PriceUnitSchema }).nullish(),
+  /** A task of several charged stages (Meshy's preview, then refine). */
+  step: z.object({ index: z.number().int(), of: z.number().int(), name: z.string() }).nullish(),
+  /** When the vendor's result address stops working (ms). */
+  result_expires_ms: z.number().nullish(),
+});
+export type ProviderTaskExtras = z.infer<typeof ProviderTaskExtrasSchema>;
+
+const issue = (message: string, param: string, code: ErrorCode): KnownErrorObject => ({
+  message,
+  type: ERROR_TYPES.invalidRequest,
+  code,
+  param,
+});
+
+/** A create for a vendor's model: exactly one input, checked as the spec checks its own. */
+const ProviderCreateSchema = z
+  .object({
+    model: z.string(),
+    image_url: imageUrlField('image_url').optional(),
+    image_urls: z
+      .array(imageUrlField('image_urls[]'), { error: 'image_urls must be an array of URLs.' })
+      .min(1, { error: 'image_urls needs at least one image.' })
+      .max(LIMITS.maxImages, {
+        error: (i) =>
+          `image_urls takes at most ${LIMITS.maxImages} images; got ${String((i.input as unknown[]).length)}.`,
+      })
+      .optional(),
+    prompt: z
+      .string({ error: 'prompt must be a string.' })
+      .trim()
+      .min(1, { error: 'prompt must not be empty.' })
+      .max(LIMITS.maxPromptLength, {
+        error: `prompt must be at most ${LIMITS.maxPromptLength} characters.`,
+      })
+      .optional(),
+    mode: z.literal('async', { error: 'mode must be "async" for a provider\'s model.' }).optional(),
+  })
+  .loose();
+export type ProviderCreateRequest = z.infer<typeof ProviderCreateSchema>;
+
+/** The input kind a provider create asks for, or the error naming the field. */
+export function providerInputKind(
+  req: ProviderCreateRequest,
+): { ok: true; kind: 'image' | 'multiview' | 'text' } | { ok: false; error: KnownErrorObject } {
+  const given = (['image_url', 'image_urls', 'prompt'] as const).filter(
+    (f) => req[f] !== undefined,
+  );
+  if (given.length === 0)
+    return {
+      ok: false,
+      error: issue(
+        `${req.model} needs one input: image_url, image_urls or prompt.`,
+        'image_url',
+        ERROR_CODES.missingField,
+      ),
+    };
+  if (given.length > 1)
+    return {
+      ok: false,
+      error: issue(
+        `Send one input, not ${given.join(' and ')}.`,
+        given[1]!,
+        ERROR_CODES.unsupportedInput,
+      ),
+    };
+  const kind = given[0] === 'image_url' ? 'image' : given[0] === 'prompt' ? 'text' : 'multiview';
+  return { ok: true, kind };
+}
+
+/** A provider create's body, parsed; the spec's aliases are not for this (see parseCreateRequest). */
+export function parseProviderCreate(
+  body: unknown,
+):
+  | { ok: true; value: ProviderCreateRequest; provider: VendorProvider; model: string }
+  | Extract<ParsedCreate, { ok: false }> {
+  const result = ProviderCreateSchema.safeParse(body, { reportInput: true });
+  if (!result.success) return { ok: false, error: invalidRequestFromZod(result.error) };
+  const split = splitModelId(result.data.model);
+  if (!split || isModelAlias(result.data.model))
+    return {
+      ok: false,
+      error: issue(
+        `model must be one of the spec's models or provider/model (meshy/…, tripo/…, fal/…).`,
+        'model',
+        ERROR_CODES.invalidValue,
+      ),
+    };
+  return { ok: true, value: result.data, ...split };
+}
