@@ -1,7 +1,7 @@
 // The fal mock's queue: requests kept in memory, each waiting its turn (IN_QUEUE, with its place),
 // then run (IN_PROGRESS, printing log lines) on Kiln's generator, then COMPLETED with its result
 // or its error. A successful request is charged when it completes; a server error never is, and
-// an input the model rejected after working on it is (fal's FAQ on failed requests).
+// a rejected input (422) is (fal's FAQ: it "may still be charged").
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Limiter } from '../../async/index.ts';
 import type { Generator } from '../engine-deps.ts';
@@ -197,12 +197,13 @@ function fail(deps: RunnerDeps, req: FalRequest, failure: Failure) {
 /** What went wrong, in fal's words, and whether fal charges for it. */
 function failureOf(deps: RunnerDeps, req: FalRequest, err: unknown): Failure {
   if (err instanceof ImageFetchError) {
-    // The input could not be downloaded: caught before any GPU time, so not charged.
+    // A rejected input is a 422, which fal "may still" charge: the mock always does (the worse
+    // case, so a balance Kiln derives is never more than the account holds).
+    deps.charge(req.key, req.model.price(req.input));
     const field = req.model.kind === 'views' ? 'image_urls' : imageField(req);
     return unprocessable(field, err.message, 'file_download_error');
   }
   if (deps.generator.isInputError(err)) {
-    // The model worked on it and rejected it: a 422 fal "may still" charge; the mock does.
     deps.charge(req.key, req.model.price(req.input));
     const message = err instanceof Error ? err.message : 'The image could not be used.';
     return unprocessable(imageField(req), message, 'image_load_error');
