@@ -93,7 +93,7 @@ export function createFalAdapter(deps: FalAdapterDeps): ProviderAdapter {
         cost: { amount: model.price[input.kind] ?? 0, unit: 'USD' },
       };
     },
-    get: (key, ref, signal) => getTask(client(key), decodeRef(ref), ref, signal),
+    get: async (key, ref, signal) => getTask(client(key), decodeRef(ref), ref, signal),
     balance: (key, signal) => readBalance(guarded, platformUrl, key, now, signal),
   };
 }
