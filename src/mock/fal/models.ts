@@ -11,7 +11,7 @@ export interface FalFile {
 }
 
 /** A field at fault, as fal's 422 `detail` entries name it. */
-export interface InputProblem {
+interface InputProblem {
   field: string;
   msg: string;
   type: string;
@@ -113,7 +113,7 @@ const hunyuan: FalMockModel = {
   logs: ['Removing background', 'Generating shape (DiT)', 'Painting texture', 'Exporting GLB'],
 };
 
-export const FAL_MOCK_MODELS: readonly FalMockModel[] = [trellis, trellisMulti, hunyuan];
+const FAL_MOCK_MODELS: readonly FalMockModel[] = [trellis, trellisMulti, hunyuan];
 
 /** The model an endpoint id names, or undefined. */
 export const modelById = (id: string): FalMockModel | undefined =>

@@ -8,7 +8,7 @@ import type { Generator } from '../engine-deps.ts';
 import { ImageFetchError } from '../fetch-image.ts';
 import type { FalFile, FalMockModel } from './models.ts';
 
-export interface FalLog {
+interface FalLog {
   message: string;
   level: 'INFO' | 'ERROR';
   source: 'USER';
@@ -16,7 +16,7 @@ export interface FalLog {
 }
 
 /** How a request failed: the result endpoint's answer, and the status's `error` fields. */
-export interface Failure {
+interface Failure {
   status: number;
   body: unknown;
   error: string;

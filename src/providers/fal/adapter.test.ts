@@ -4,7 +4,12 @@ import { fakeGenerator, photoDataUri } from '../../testing/mock.ts';
 import { FAL_DEMO_KEYS } from '../../mock/fal/app.ts';
 import { serveFalMock, type ServedFalMock } from '../../mock/fal/testing.ts';
 import { ProviderError, type ProviderAdapter, type ProviderTask } from '../types.ts';
-import { createFalAdapter, FAL_DEFAULT_API_URL, FAL_RESULT_LIFETIME_S } from './adapter.ts';
+import {
+  createFalAdapter,
+  FAL_DEFAULT_API_URL,
+  FAL_DEFAULT_PLATFORM_URL,
+  FAL_RESULT_LIFETIME_S,
+} from './adapter.ts';
 
 const [ADMIN, API_ONLY, EMPTY] = FAL_DEMO_KEYS.map((k) => k.key) as [string, string, string];
 const PHOTO = photoDataUri('chair.png');
@@ -52,6 +57,7 @@ describe('fal adapter', () => {
     expect(fal.recognisesKey('msy_abcdef0123456789')).toBe(false);
     expect(fal.recognisesKey('tsk_0123')).toBe(false);
     expect(FAL_DEFAULT_API_URL).toBe('https://queue.fal.run');
+    expect(FAL_DEFAULT_PLATFORM_URL).toBe('https://api.fal.ai/v1');
   });
 
   it('maps IN_QUEUE (with its place), IN_PROGRESS (logs, no %) and COMPLETED to Kiln', async () => {

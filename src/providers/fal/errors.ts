@@ -16,7 +16,7 @@ function detailOf(body: FalErrorBody | undefined): { text?: string; param?: stri
 }
 
 /** Seconds from a Retry-After header (seconds or an HTTP date), where there is one. */
-export function retryAfterSeconds(value: string | null, nowMs: number): number | undefined {
+function retryAfterSeconds(value: string | null, nowMs: number): number | undefined {
   if (!value) return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));

@@ -89,11 +89,6 @@ export function requestFor(
   return { model, body: model.body(input) };
 }
 
-/** A model's documented price for an input kind (USD). */
-export function priceOf(modelId: string, kind: ProviderInput['kind']): number | null {
-  return FAL_MODELS.find((m) => m.id === modelId)?.price[kind] ?? null;
-}
-
 /** The models as Kiln lists them (without the body builders). */
 export const listedModels = (): ProviderModel[] =>
   FAL_MODELS.map(({ body: _body, ...model }) => model);
