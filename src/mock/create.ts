@@ -9,6 +9,8 @@ import type { KeyGrant } from './keys.ts';
 import { diskModelFiles } from './model-files.ts';
 import { SPEED_PROFILES, type SpeedName } from './speed.ts';
 import { openMockStore } from './store.ts';
+import { openVendorMocks, type VendorMock } from './vendors.ts';
+import type { VendorProvider } from '../contract/index.ts';
 
 /** The real generator on worker threads (off the request path), as the engine needs it. */
 export function pooledGenerator(pool: GeneratorPool): Generator {
@@ -30,10 +32,14 @@ export interface MockUpstreamOptions {
   /** Which private origins the image fetch may reach (Kiln's own origin, PUBLIC_URL). */
   imagePolicy?: ImageFetchPolicy;
   log?: (message: string) => void;
+  /** The vendors whose mocks run beside it (MOCK_PROVIDERS), on the same generator. */
+  vendors?: readonly VendorProvider[];
 }
 
 /** The mock as a user runs it: state under `dataDir/mock/`, real generator, real image fetching. */
-export async function openMockUpstream(options: MockUpstreamOptions): Promise<MockApp> {
+export async function openMockUpstream(
+  options: MockUpstreamOptions,
+): Promise<MockApp & { vendors: VendorMock[] }> {
   const dir = join(options.dataDir, 'mock');
   const store = await openMockStore(join(dir, 'mock.sqlite'));
   const pool = createGeneratorPool();
@@ -50,9 +56,17 @@ export async function openMockUpstream(options: MockUpstreamOptions): Promise<Mo
     ...(options.log ? { log: options.log } : {}),
   });
   await mock.ready;
+  const vendors = openVendorMocks(options.vendors ?? [], {
+    generator: pooledGenerator(pool),
+    speed: options.speed,
+    mountPath: (name) => `/mock/${name}`,
+    ...(options.imagePolicy ? { imagePolicy: options.imagePolicy } : {}),
+  });
   return {
     ...mock,
+    vendors,
     async close() {
+      await Promise.all(vendors.map((v) => v.close()));
       await mock.close();
       await pool.close();
       await store.close();

@@ -33,6 +33,8 @@ export interface FalMockDeps {
    * mount point included). Default: the origin each request came to.
    */
   baseUrl?: string;
+  /** Where it is mounted on the origin a request came to (`/mock/fal` in Kiln), when no baseUrl. */
+  mountPath?: string;
   /** Requests IN_PROGRESS at once; the rest wait IN_QUEUE with their place. Default 2. */
   concurrency?: number;
   /** Submits per minute per key before a 429 with Retry-After; 0 (the default) for no limit. */
@@ -90,7 +92,7 @@ export function createFalMock(deps: FalMockDeps): FalMock {
     accounts,
     requests,
     now,
-    baseUrl: (c) => deps.baseUrl ?? new URL(c.req.url).origin,
+    baseUrl: (c) => deps.baseUrl ?? `${new URL(c.req.url).origin}${deps.mountPath ?? ''}`,
     limiter: submitLimiter(deps.submitsPerMinute ?? 0, now),
     start(req, baseUrl) {
       const run = runRequest({ ...runner, baseUrl }, req, abort.signal);

@@ -31,15 +31,20 @@ export function providerRegistry(providers: readonly ConfiguredProvider[] = []):
 }
 
 /**
- * A fetch that reaches one origin only (the vendor's configured base URL): an adapter cannot be
+ * A fetch that reaches the vendor's configured origins only (its base URLs): an adapter cannot be
  * talked into calling anywhere else (issue 34: outbound requests go only to configured hosts).
  */
-export function originBoundFetch(baseUrl: string, inner: typeof fetch = fetch): typeof fetch {
-  const origin = new URL(baseUrl).origin;
+export function originBoundFetch(
+  baseUrls: readonly string[],
+  inner: typeof fetch = fetch,
+): typeof fetch {
+  const origins = new Set(baseUrls.map((u) => new URL(u).origin));
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    if (url.origin !== origin)
-      throw new TypeError(`Refused: ${url.origin} is not the configured provider (${origin}).`);
+    if (!origins.has(url.origin))
+      throw new TypeError(
+        `Refused: ${url.origin} is not a configured provider address (${[...origins].join(', ')}).`,
+      );
     return inner(input, init);
   };
 }
