@@ -2,12 +2,7 @@
 // and from which pages), with Kiln's generator making the GLBs.
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
-import {
-  GeneratorInputError,
-  imageToGlb,
-  promptToGlb,
-  viewsToGlb,
-} from '../../generator/index.ts';
+import { GeneratorInputError, imageToGlb, promptToGlb, viewsToGlb } from '../../generator/index.ts';
 import type { Generator } from '../engine-deps.ts';
 import { fetchImage as guardedFetch, type ImageFetchPolicy } from '../fetch-image.ts';
 import { createRateLimiter } from '../rate-limit.ts';

@@ -43,11 +43,18 @@ class TaskFailed extends Error {}
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(resolve, Math.max(0, ms));
-    signal.addEventListener('abort', () => {
+    const onAbort = () => {
       clearTimeout(timer);
       reject(signal.reason as Error);
-    });
+    };
+    const timer = setTimeout(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 
 /** Which trigger a task's inputs carry (a prompt or an image URL containing it). */

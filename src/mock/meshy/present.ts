@@ -11,7 +11,10 @@ export interface AssetSigner {
   verify(id: string, expires: string, signature: string): boolean;
 }
 
-export function assetSigner(secret: Buffer, expiresAtMs: (task: MeshyTaskRow) => number): AssetSigner {
+export function assetSigner(
+  secret: Buffer,
+  expiresAtMs: (task: MeshyTaskRow) => number,
+): AssetSigner {
   const sign = (id: string, expires: string) =>
     createHmac('sha256', secret).update(`${id}:${expires}`).digest('hex');
   return {

@@ -46,7 +46,11 @@ async function bodyOf<T>(c: Context, schema: z.ZodType<T>): Promise<T | Response
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  return fail(c, 400, `Invalid parameter ${issue?.path.join('.') || 'body'}: ${issue?.message ?? ''}`);
+  return fail(
+    c,
+    400,
+    `Invalid parameter ${issue?.path.join('.') || 'body'}: ${issue?.message ?? ''}`,
+  );
 }
 
 interface Submission {
@@ -67,7 +71,8 @@ function submit(c: Context<KeyEnv>, deps: RouteDeps, s: Submission): Response {
     return fail(c, 429, 'RateLimitExceeded');
   }
   if (text.includes('mock:5xx')) return fail(c, 500, 'Internal server error.');
-  if (deps.state.queued(key).length >= deps.queueTasks) return fail(c, 429, 'NoMoreConcurrentTasks');
+  if (deps.state.queued(key).length >= deps.queueTasks)
+    return fail(c, 429, 'NoMoreConcurrentTasks');
   if (!deps.state.charge(key, s.price))
     return fail(c, 402, 'Insufficient funds in the account associated with the provided API key.');
   const task = deps.state.add({
@@ -92,7 +97,8 @@ function submit(c: Context<KeyEnv>, deps: RouteDeps, s: Submission): Response {
 
 function modelOf(c: Context, aiModel: string | undefined): MeshyModel | Response {
   const model = resolveModel(aiModel);
-  if (model === 'retired') return fail(c, 400, 'meshy-4 is retired; use meshy-5, meshy-6 or latest.');
+  if (model === 'retired')
+    return fail(c, 400, 'meshy-4 is retired; use meshy-5, meshy-6 or latest.');
   return model ?? fail(c, 400, `Invalid parameter ai_model: ${aiModel ?? ''}`);
 }
 
@@ -137,7 +143,10 @@ export function taskRoutes(deps: RouteDeps): Hono<KeyEnv> {
   });
   app.get('/openapi/v1/image-to-3d/:id', getRoute(deps, ['image-to-3d']));
   app.get('/openapi/v1/multi-image-to-3d/:id', getRoute(deps, ['multi-image-to-3d']));
-  app.get('/openapi/v2/text-to-3d/:id', getRoute(deps, ['text-to-3d-preview', 'text-to-3d-refine']));
+  app.get(
+    '/openapi/v2/text-to-3d/:id',
+    getRoute(deps, ['text-to-3d-preview', 'text-to-3d-refine']),
+  );
   return app;
 }
 

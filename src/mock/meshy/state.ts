@@ -8,10 +8,7 @@ export type MeshyStatus = 'PENDING' | 'IN_PROGRESS' | 'SUCCEEDED' | 'FAILED' | '
 
 /** Which endpoint made the task (its GET lives under the same path), as the task's `type`. */
 export type MeshyKind =
-  | 'image-to-3d'
-  | 'multi-image-to-3d'
-  | 'text-to-3d-preview'
-  | 'text-to-3d-refine';
+  'image-to-3d' | 'multi-image-to-3d' | 'text-to-3d-preview' | 'text-to-3d-refine';
 
 export interface MeshyTaskRow {
   id: string;
