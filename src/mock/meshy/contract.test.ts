@@ -12,18 +12,22 @@ const mock = createmeshyMock({
   speed: { pendingMs: 50, runMs: 100 },
   generator: fakeGenerator,
   fetchImage,
+  // Polling as fast as these tests do would pass Meshy's 20 requests a second.
+  requestsPerSecond: null,
 });
 afterAll(() => mock.close());
 
 const call = (path: string, init: { method?: string; body?: unknown; key?: string } = {}) =>
-  mock.app.request(`http://mock.test${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      authorization: `Bearer ${init.key ?? KEY}`,
-      ...(init.body ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(init.body ? { body: JSON.stringify(init.body) } : {}),
-  });
+  Promise.resolve(
+    mock.app.request(`http://mock.test${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        authorization: `Bearer ${init.key ?? KEY}`,
+        ...(init.body ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(init.body ? { body: JSON.stringify(init.body) } : {}),
+    }),
+  );
 
 /** The JSON type of every value, recursively (arrays by their first element). */
 function shape(v: unknown): unknown {

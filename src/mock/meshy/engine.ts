@@ -18,7 +18,7 @@ export const MESHY_SPEEDS = {
 } as const satisfies Record<string, MeshySpeed>;
 
 /** The two `task_error.message` texts Meshy documents for a failed task. */
-export const TASK_ERRORS = {
+const TASK_ERRORS = {
   internal: 'Internal server error.',
   busy: 'The server is busy. Please try again later.',
 } as const;

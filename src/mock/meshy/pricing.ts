@@ -2,8 +2,7 @@
 // charged when it is submitted, and a failed one is refunded in full.
 
 /** The models the mock knows; `latest` resolves to Meshy 6, as the docs say. */
-export const MESHY_MODELS = ['meshy-5', 'meshy-6'] as const;
-export type MeshyModel = (typeof MESHY_MODELS)[number];
+export type MeshyModel = 'meshy-5' | 'meshy-6';
 
 /** `ai_model` as a request may send it. `meshy-4` is retired: a 400, as documented. */
 export function resolveModel(aiModel: string | undefined): MeshyModel | 'retired' | undefined {

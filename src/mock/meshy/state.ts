@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MeshyModel } from './pricing.ts';
 
-export type MeshyStatus = 'PENDING' | 'IN_PROGRESS' | 'SUCCEEDED' | 'FAILED' | 'CANCELED';
+type MeshyStatus = 'PENDING' | 'IN_PROGRESS' | 'SUCCEEDED' | 'FAILED' | 'CANCELED';
 
 /** Which endpoint made the task (its GET lives under the same path), as the task's `type`. */
 export type MeshyKind =

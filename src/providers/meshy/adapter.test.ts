@@ -173,8 +173,9 @@ describe('Meshy faults as ProviderError kinds', () => {
     expect(model).toMatchObject({ kind: 'invalid_input', details: { param: 'model' } });
   });
 
-  it('a closed port is unreachable', async () => {
-    const { createmeshyAdapter } = await import('./index.ts');
+  it("defaults to Meshy's public API; a closed port is unreachable", async () => {
+    const { createmeshyAdapter, MESHY_DEFAULT_BASE_URL } = await import('./index.ts');
+    expect(MESHY_DEFAULT_BASE_URL).toBe('https://api.meshy.ai');
     const adapter = createmeshyAdapter({ baseUrl: 'http://127.0.0.1:9' });
     expect((await rejection(adapter.balance(MESHY_KEY))).kind).toBe('unreachable');
   });

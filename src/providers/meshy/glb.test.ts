@@ -1,23 +1,23 @@
 // A completed Meshy mock task's GLB is a real model from Kiln's generator, valid by the Khronos
 // validator: fetched over HTTP from the signed address the adapter reports.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GeneratorInputError, imageToGlb, promptToGlb, viewsToGlb } from '../../generator/index.ts';
+import { createGeneratorPool, type GeneratorPool } from '../../generator/runtime/pool.ts';
+import { pooledGenerator } from '../../mock/create.ts';
 import { MESHY_KEY, pollMeshy, serveMeshy, type ServedMeshy } from '../../testing/meshy.ts';
 import { photoDataUri } from '../../testing/mock.ts';
 import type { ProviderTask } from '../types.ts';
 
+// The generator on worker threads, as a server runs it, so the mock keeps answering polls.
+let pool: GeneratorPool;
 let meshy: ServedMeshy;
 beforeAll(async () => {
-  meshy = await serveMeshy({
-    generator: {
-      imageToGlb: (image) => imageToGlb(image),
-      viewsToGlb: (images) => viewsToGlb(images),
-      promptToGlb: (prompt) => promptToGlb(prompt),
-      isInputError: (err) => err instanceof GeneratorInputError,
-    },
-  });
+  pool = createGeneratorPool({ threads: 1 });
+  meshy = await serveMeshy({ generator: pooledGenerator(pool) });
 });
-afterAll(() => meshy.close());
+afterAll(async () => {
+  await meshy.close();
+  await pool.close();
+});
 
 const ended = (t: ProviderTask) => t.status === 'succeeded' || t.status === 'failed';
 

@@ -49,7 +49,7 @@ export async function meshyRequest<T>(
 }
 
 /** A Meshy error status as Kiln's kind, with a sentence a person can act on. */
-export function errorOf(res: Response, json: unknown): ProviderError {
+function errorOf(res: Response, json: unknown): ProviderError {
   const body = MeshyErrorSchema.safeParse(json);
   const said = body.success
     ? (body.data.message ?? body.data.error_code ?? body.data.code)

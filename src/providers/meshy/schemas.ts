@@ -6,14 +6,7 @@ import { z } from 'zod';
 /** Every create answers 202 with the new task's id in `result`. */
 export const MeshyCreatedSchema = z.object({ result: z.string().min(1) });
 
-export const MeshyStatusSchema = z.enum([
-  'PENDING',
-  'IN_PROGRESS',
-  'SUCCEEDED',
-  'FAILED',
-  'CANCELED',
-]);
-export type MeshyStatus = z.infer<typeof MeshyStatusSchema>;
+const MeshyStatusSchema = z.enum(['PENDING', 'IN_PROGRESS', 'SUCCEEDED', 'FAILED', 'CANCELED']);
 
 /** The fields of a task object Kiln reads (the same across the three task kinds). */
 export const MeshyTaskSchema = z.looseObject({
