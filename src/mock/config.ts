@@ -1,3 +1,5 @@
+import type { VendorProvider } from '../contract/index.ts';
+import { MOCKED_VENDORS } from './vendors.ts';
 import { z } from 'zod';
 import { DEFAULT_MOCK_KEYS, MockKeysSchema } from './keys.ts';
 import { SpeedNameSchema } from './speed.ts';
@@ -13,6 +15,29 @@ export const MockEnvSchema = z.object({
     .enum(['0', '1', 'true', 'false'], { error: 'MOCK_ALLOW_PRIVATE_FETCH must be 1 or 0' })
     .default('0')
     .transform((v) => v === '1' || v === 'true'),
+  /**
+   * The vendors whose built-in mocks run beside the spec's in mock mode (issue 34): a comma list of
+   * meshy, tripo, fal; `none` for none (the vendors' real APIs are then reached). All by default.
+   */
+  MOCK_PROVIDERS: z
+    .string()
+    .default(MOCKED_VENDORS.join(','))
+    .transform((v, ctx) => {
+      const names =
+        v.trim() === 'none'
+          ? []
+          : v
+              .split(',')
+              .map((n) => n.trim())
+              .filter(Boolean);
+      const unknown = names.filter((n) => !(MOCKED_VENDORS as string[]).includes(n));
+      if (unknown.length)
+        ctx.addIssue({
+          code: 'custom',
+          message: `MOCK_PROVIDERS names ${unknown.join(', ')}; Kiln mocks ${MOCKED_VENDORS.join(', ')} (or none).`,
+        });
+      return names as VendorProvider[];
+    }),
   /** The demo key /api/info and the start banner publish; only `tr_demo_kiln` otherwise. */
   MOCK_DEMO_KEY: z
     .string()

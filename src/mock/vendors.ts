@@ -6,11 +6,13 @@ import type { VendorProvider } from '../contract/index.ts';
 import type { Generator } from './engine.ts';
 import { FAL_DEMO_KEYS, createFalMock } from './fal/app.ts';
 import type { ImageFetchPolicy } from './fetch-image.ts';
+import { MESHY_DEMO_KEYS, createMeshyMock } from './meshy/index.ts';
 import type { SpeedName } from './speed.ts';
 
 export interface VendorMock {
   name: VendorProvider;
-  app: Hono;
+  /** Mounts its routes on the root app at `path` (`/mock/<vendor>`). */
+  mount(root: Hono, path: string): void;
   /** The key a person pastes to try it (printed by `npm start`). */
   demoKey: string;
   close(): Promise<void>;
@@ -27,6 +29,18 @@ export interface VendorMockOptions {
 type Factory = (options: VendorMockOptions) => Omit<VendorMock, 'name'>;
 
 const FACTORIES: Partial<Record<VendorProvider, Factory>> = {
+  meshy: (o) => {
+    const mock = createMeshyMock({
+      generator: o.generator,
+      speed: o.speed === 'realistic' ? 'real' : 'fast',
+      ...(o.imagePolicy ? { imagePolicy: o.imagePolicy } : {}),
+    });
+    return {
+      mount: (root, path) => void root.route(path, mock.app),
+      demoKey: MESHY_DEMO_KEYS[0].key,
+      close: () => mock.close(),
+    };
+  },
   fal: (o) => {
     const mock = createFalMock({
       generator: o.generator,
@@ -34,7 +48,11 @@ const FACTORIES: Partial<Record<VendorProvider, Factory>> = {
       mountPath: o.mountPath('fal'),
       ...(o.imagePolicy ? { imagePolicy: o.imagePolicy } : {}),
     });
-    return { app: mock.app, demoKey: FAL_DEMO_KEYS[0]!.key, close: () => mock.close() };
+    return {
+      mount: (root, path) => void root.route(path, mock.app),
+      demoKey: FAL_DEMO_KEYS[0]!.key,
+      close: () => mock.close(),
+    };
   },
 };
 

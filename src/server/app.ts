@@ -11,6 +11,8 @@ import { apiBoundary } from './middleware/boundary.ts';
 import { catchUp } from './proxy/catch-up.ts';
 import { keyChecker } from './proxy/key-check.ts';
 import { proxyRoutes } from './proxy/routes.ts';
+import { providerRegistry } from './providers/registry.ts';
+import { providerRoutes } from './providers/routes.ts';
 import { createReadiness } from './ready.ts';
 import { createLogger } from './ops/logger.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
@@ -64,6 +66,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
     optimiser,
   } = services;
   const { storage } = deps;
+  const registry = providerRegistry(deps.providers);
   const readiness = createReadiness({ storage, blobs: deps.blobs, now });
   const draining = new AbortController();
   const app = new Hono();
@@ -143,9 +146,20 @@ export function createServerApp(input: ServerDeps): ServerApp {
         log,
         createsPerMinute: deps.limits.createsPerMinute,
         shutdown: draining.signal,
+        providers: {
+          registry,
+          library,
+          store: storage.library,
+          intents: storage.intents,
+          refs: storage.providerRefs,
+          holder: storage.holder,
+          now,
+          log,
+        },
         ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
       }),
     ),
+    at('/api/providers', providerRoutes({ registry, now })),
     at('/api/uploads', uploadsApp(deps, services, metrics)),
     at('/api/assets', assetRoutes({ blobs: deps.blobs, store: storage.library, ownerOf, signer })),
     at('/api', shareOwnerRoutes({ shares: storage.shares, ownerOf })),
@@ -193,7 +207,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
   for (const mount of deps.routeOrder?.(routes) ?? routes) mount.onto(app);
 
   const mock = deps.mock;
-  if (mock) app.all('/mock/v1/*', (c) => mock.fetch(c.req.raw));
+  if (mock) app.all('/mock/*', (c) => mock.fetch(c.req.raw));
 
   app.all('/api/*', (c) => {
     throw new ApiError(404, {

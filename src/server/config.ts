@@ -79,6 +79,20 @@ export const ServerEnvSchema = z.object({
   UPSTREAM_URL: url('UPSTREAM_URL')
     .transform((u) => u.replace(/\/+$/, ''))
     .optional(),
+  /** Each vendor's API (issue 34); the vendor's public API when unset. */
+  MESHY_API_URL: url('MESHY_API_URL')
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
+  TRIPO_API_URL: url('TRIPO_API_URL')
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
+  FAL_API_URL: url('FAL_API_URL')
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
+  /** fal's Platform API (its balance call), beside its queue API. */
+  FAL_PLATFORM_API_URL: url('FAL_PLATFORM_API_URL')
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
   /** New tasks per minute per key through /api/v1 before 429; 0 turns it off. */
   CREATE_RATE_LIMIT: z.coerce

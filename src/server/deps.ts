@@ -1,3 +1,4 @@
+import type { ConfiguredProvider } from './providers/registry.ts';
 // What the Kiln server is made of (injected I/O and settings), and what it hands back.
 import type { Hono } from 'hono';
 import type { ServerLimits } from './config.ts';
@@ -12,7 +13,9 @@ import type { Storage } from './storage/database.ts';
 export interface ServerDeps {
   /** Where `/api/v1/*` goes. */
   upstream: ProxyTarget;
-  /** Mounted at `/mock/v1` in mock mode. */
+  /** The vendors this Kiln reaches besides its upstream (issue 34; providers/configure.ts). */
+  providers?: readonly ConfiguredProvider[];
+  /** Mounted at `/mock/*` in mock mode: the spec's mock at /mock/v1, vendors' at /mock/<vendor>. */
   mock?: { fetch: (request: Request) => Response | Promise<Response> };
   /** The database: library, credits, idempotency records, counters, leases, the upload index. */
   storage: Storage;

@@ -9,6 +9,7 @@ import { openMockUpstream } from '../mock/create.ts';
 import { DEMO_KEY } from '../mock/keys.ts';
 import { SafeFetchError, fetchGlbSafely } from '../net/index.ts';
 import { createServerApp, type ServerApp } from './app.ts';
+import { configuredProviders, type ProviderUrls } from './providers/configure.ts';
 import { createLogger } from './ops/logger.ts';
 import { ServerEnvSchema, crossChecks, limitsOf, withoutEmpty } from './config.ts';
 import { loadServerSecret } from './owner-id.ts';
@@ -90,15 +91,30 @@ const common = {
   metricsToken: config.METRICS_TOKEN,
 };
 
+const providerUrls: ProviderUrls = {
+  meshy: config.MESHY_API_URL,
+  tripo: config.TRIPO_API_URL,
+  fal: config.FAL_API_URL,
+  falPlatform: config.FAL_PLATFORM_API_URL,
+};
+/** The hosts configured by address (upstream, vendors): they may live on a private address. */
+const configuredHosts = [
+  config.UPSTREAM_URL,
+  config.MESHY_API_URL,
+  config.TRIPO_API_URL,
+  config.FAL_API_URL,
+].flatMap((u) => (u ? [new URL(u).host] : []));
+
 let closeMock = async () => {};
+let vendorDemoKeys: string[] = [];
 let kiln: ServerApp;
 if (config.UPSTREAM_URL) {
-  const upstreamHost = new URL(config.UPSTREAM_URL).host;
   kiln = createServerApp({
     ...common,
     upstream: { baseUrl: config.UPSTREAM_URL, fetch: (r) => fetch(r) },
-    // The configured upstream may live on a private address; nothing else may.
-    fetchGlb: (url) => fetchGlbSafely(url, { allowedHosts: [upstreamHost] }),
+    providers: configuredProviders(providerUrls),
+    // The configured upstream and vendors may live on a private address; nothing else may.
+    fetchGlb: (url) => fetchGlbSafely(url, { allowedHosts: configuredHosts }),
     info: { mode: 'upstream' },
   });
 } else {
@@ -114,9 +130,12 @@ if (config.UPSTREAM_URL) {
       allowPrivate: config.MOCK_ALLOW_PRIVATE_FETCH,
     },
     log: (m) => log(`mock: ${m}`),
+    vendors: config.MOCK_PROVIDERS,
   });
   closeMock = () => mock.close();
   const mockRoot = new Hono().route('/mock/v1', mock.app);
+  for (const vendor of mock.vendors) vendor.mount(mockRoot, `/mock/${vendor.name}`);
+  vendorDemoKeys = mock.vendors.map((v) => `${v.name}: ${v.demoKey}`);
   kiln = createServerApp({
     ...common,
     // In-process: the proxy calls the mock's fetch with the /mock/v1 URL on this origin, no socket hop.
@@ -126,12 +145,23 @@ if (config.UPSTREAM_URL) {
       inProcess: true,
     },
     mock: mockRoot,
+    // The vendors MOCK_PROVIDERS names are their built-in mocks, reached in-process; the others
+    // their real APIs.
+    providers: configuredProviders(
+      providerUrls,
+      mock.vendors.map((v) => ({
+        name: v.name,
+        demoKey: v.demoKey,
+        origin: () => ownOrigin ?? `http://127.0.0.1:${config.PORT}`,
+        fetch: async (r) => mockRoot.fetch(r),
+      })),
+    ),
     // Before any task has stated a balance, the mock's own figure for the key (decision 0100).
     statedBalance: (key) => mock.balanceOf(key),
     // The embedded mock's files are read in-process; any other URL goes through the SSRF guard.
     fetchGlb: async (url) => {
       const u = URL.parse(url);
-      if (!u?.pathname.startsWith('/mock/v1/files/')) return fetchGlbSafely(url);
+      if (!u?.pathname.startsWith('/mock/')) return fetchGlbSafely(url);
       const res = await mockRoot.fetch(new Request(u));
       if (!res.ok)
         throw new SafeFetchError(
@@ -159,6 +189,7 @@ const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOS
       `mock mode (speed ${config.MOCK_SPEED}): the embedded mock upstream is at ${url}/mock/v1`,
     );
     if (demo) lines.push(`demo key: ${demo.key} (${demo.balance} credits)`);
+    for (const line of vendorDemoKeys) lines.push(`mock provider ${line} (demo key)`);
   } else {
     lines.push(`upstream: ${config.UPSTREAM_URL}`);
   }

@@ -56,6 +56,7 @@ export async function startTestServer(
       | 'logger'
       | 'metricsToken'
       | 'routeOrder'
+      | 'providers'
     >
   > = {},
 ): Promise<TestServer> {
@@ -101,6 +102,7 @@ export async function startTestServer(
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
     ...(options.routeOrder ? { routeOrder: options.routeOrder } : {}),
+    ...(options.providers ? { providers: options.providers } : {}),
     ...(options.statedBalance ? { statedBalance: (k: string) => mock.balanceOf(k) } : {}),
     log: (m) => logs.push(m),
   });

@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
 import { clearTimeout, setTimeout } from 'node:timers';
-import {
-  isCompleted,
-  progressOf,
-  type LibraryImage,
-  type Task,
-} from '../../contract/index.ts';
+import { isCompleted, progressOf, type LibraryImage, type Task } from '../../contract/index.ts';
 import { formatBytes } from '../../formats/index.ts';
 import type { LibraryStore } from '../storage/library.ts';
 import type { IntentStore } from '../storage/intents.ts';

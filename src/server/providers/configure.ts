@@ -7,6 +7,7 @@ import {
   FAL_DEFAULT_PLATFORM_URL,
   createFalAdapter,
 } from '../../providers/fal/adapter.ts';
+import { MESHY_DEFAULT_BASE_URL, createMeshyAdapter } from '../../providers/meshy/index.ts';
 import type { ProviderAdapter } from '../../providers/types.ts';
 import { originBoundFetch, type ConfiguredProvider } from './registry.ts';
 
@@ -26,6 +27,12 @@ interface Vendor {
 }
 
 const VENDORS: Partial<Record<VendorProvider, Vendor>> = {
+  meshy: {
+    keyHint: 'msy_',
+    hasBalance: true,
+    urls: (u, mock) => [mock ?? u.meshy ?? MESHY_DEFAULT_BASE_URL],
+    adapter: ([baseUrl], fetch) => createMeshyAdapter({ baseUrl: baseUrl!, fetch }),
+  },
   fal: {
     keyHint: '<key id>:<key secret>',
     hasBalance: true,

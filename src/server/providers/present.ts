@@ -32,6 +32,8 @@ export function presentTask(
   model: string,
   t: ProviderTask,
   nowMs: number,
+  /** When Kiln first saw it end (the library's), so a poll repeats the same answer. */
+  endedAt?: number | null,
 ): PresentedTask {
   // A first stage that succeeded is not the task's end: it goes on to the next (Meshy's refine).
   const next = t.awaitingContinue === true;
@@ -42,7 +44,7 @@ export function presentTask(
     object: done ? '3d.generation' : 'task',
     status: failed ? 'failed' : next ? 'pending' : STATUS[t.status],
     created: Math.floor((t.createdMs ?? nowMs) / 1000),
-    completed_at: done || failed ? Math.floor(nowMs / 1000) : null,
+    completed_at: done || failed ? (endedAt ?? Math.floor(nowMs / 1000)) : null,
     // Never invented: a vendor that gives no percentage (fal) leaves it null until the end.
     progress: done ? 100 : t.progress,
     progress_stage: stageOf(t),

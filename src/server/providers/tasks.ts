@@ -19,7 +19,7 @@ import type { CreateIntent, IntentStore } from '../storage/intents.ts';
 import type { LibraryStore } from '../storage/library.ts';
 import type { ProviderRefStore } from '../storage/provider-refs.ts';
 import { providerApiError } from './errors.ts';
-import { presentTask, type PresentedTask } from './present.ts';
+import { presentTask } from './present.ts';
 import type { ConfiguredProvider, ProviderRegistry } from './registry.ts';
 import { modelsOf, providerKey } from './routes.ts';
 
@@ -220,7 +220,7 @@ export async function pollProviderTask(
     );
     if (next) found = next;
   }
-  const task: PresentedTask = presentTask(p.name, id, model, found, deps.now());
+  const task = presentTask(p.name, id, model, found, deps.now(), row?.completedAt);
   if (owner)
     await deps.library
       .recordTask(owner, task)

@@ -1,0 +1,204 @@
+// Kiln's one create and task routes for vendors' models (issue 34), end to end in-process: Kiln's
+// server (real SQLite, real blobs) → the adapter → the vendor's mock on a loopback port.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serveFalMock, type ServedFalMock } from '../../mock/fal/testing.ts';
+import { FAL_DEMO_KEYS } from '../../mock/fal/app.ts';
+import { fakeGenerator, photoDataUri } from '../../testing/mock.ts';
+import { MESHY_KEY, MESHY_POOR_KEY, serveMeshy, type ServedMeshy } from '../../testing/meshy.ts';
+import { post, startTestServer, type TestServer } from '../../testing/server.ts';
+import { createFalAdapter } from '../../providers/fal/adapter.ts';
+import { createMeshyAdapter } from '../../providers/meshy/index.ts';
+import { ownerHasher } from '../owner-id.ts';
+import { originBoundFetch, type ConfiguredProvider } from './registry.ts';
+
+const LIBRARY = `kl_${'A'.repeat(43)}`;
+/** The library's owner as the test server files it (its secret is 32 × 7). */
+const ownerOfLibrary = ownerHasher(Buffer.alloc(32, 7))(LIBRARY);
+const FAL_KEY = FAL_DEMO_KEYS[0]!.key;
+
+let meshy: ServedMeshy;
+let fal: ServedFalMock;
+let kiln: TestServer;
+
+function providers(): ConfiguredProvider[] {
+  return [
+    {
+      name: 'meshy',
+      adapter: createMeshyAdapter({
+        baseUrl: meshy.baseUrl,
+        fetch: originBoundFetch([meshy.baseUrl]),
+      }),
+      host: new URL(meshy.baseUrl).host,
+      keyHint: 'msy_',
+      hasBalance: true,
+    },
+    {
+      name: 'fal',
+      adapter: createFalAdapter({
+        baseUrl: fal.url,
+        platformUrl: `${fal.url}/v1`,
+        fetch: originBoundFetch([fal.url]),
+      }),
+      host: new URL(fal.url).host,
+      keyHint: '<key id>:<key secret>',
+      hasBalance: true,
+    },
+  ];
+}
+
+beforeEach(async () => {
+  meshy = await serveMeshy();
+  fal = await serveFalMock({ generator: fakeGenerator });
+  kiln = await startTestServer({
+    providers: providers(),
+    // The vendors' result addresses are on loopback here: fetched as they are.
+    fetchGlb: async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer()),
+  });
+});
+afterEach(async () => {
+  await kiln.close();
+  await meshy.close();
+  await fal.close();
+});
+
+/** A request to Kiln under the library key, with a vendor's key. */
+function asArtist(path: string, vendorKey: string, init: RequestInit = {}) {
+  const headers = new Headers(init.headers);
+  headers.set('x-kiln-library', LIBRARY);
+  headers.set('x-provider-key', vendorKey);
+  return kiln.request(path, { ...init, headers, key: null });
+}
+
+async function pollUntilDone(id: string, vendorKey: string) {
+  for (let i = 0; i < 200; i++) {
+    const res = await asArtist(`/api/v1/tasks/${id}`, vendorKey);
+    const task = (await res.json()) as { status: string; progress: number | null };
+    if (task.status !== 'pending') return task as Record<string, unknown>;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${id} never ended`);
+}
+
+describe('providers through Kiln', () => {
+  it('lists the providers, their models as provider/model, and each balance as the vendor states it', async () => {
+    const list = (await (await kiln.request('/api/providers', { key: null })).json()) as {
+      data: { name: string }[];
+    };
+    expect(list.data.map((p) => p.name)).toEqual(['meshy', 'fal']);
+    const models = (await (await asArtist('/api/providers/meshy/models', MESHY_KEY)).json()) as {
+      data: { id: string; unit: string }[];
+    };
+    expect(models.data.map((m) => m.id)).toContain('meshy/meshy-6');
+    const balance = (await (await asArtist('/api/providers/meshy/balance', MESHY_KEY)).json()) as {
+      amount: number;
+      unit: string;
+    };
+    expect(balance).toMatchObject({ amount: meshy.mock.balanceOf(MESHY_KEY), unit: 'credits' });
+  });
+
+  it('a Meshy photo task: created, polled to the end, in the library under the library key, archived, charged once on a retry', async () => {
+    const body = { model: 'meshy/meshy-6', image_url: photoDataUri('chair.png') };
+    const first = await asArtist(
+      '/api/v1/3d/generations',
+      MESHY_KEY,
+      post(body, { 'idempotency-key': 'retry-me' }),
+    );
+    expect(first.status).toBe(202);
+    const created = (await first.json()) as { id: string; provider: string };
+    expect(created.id).toMatch(/^meshy_/);
+    expect(created.provider).toBe('meshy');
+    // The same create again, with the same key: the same task, charged once.
+    const again = await asArtist(
+      '/api/v1/3d/generations',
+      MESHY_KEY,
+      post(body, { 'idempotency-key': 'retry-me' }),
+    );
+    expect(((await again.json()) as { id: string }).id).toBe(created.id);
+    expect(meshy.mock.balanceOf(MESHY_KEY)).toBe(1000 - 30);
+
+    const done = await pollUntilDone(created.id, MESHY_KEY);
+    expect(done).toMatchObject({ status: 'completed', progress: 100, provider: 'meshy' });
+    const entry = (await (await asArtist(`/api/library/${created.id}`, MESHY_KEY)).json()) as {
+      model: string;
+      archived: boolean;
+    };
+    expect(entry).toMatchObject({ model: 'meshy/meshy-6', archived: true });
+    // The spec's credits are not touched by another provider's task.
+    const spec = (await (await kiln.request('/api/credits')).json()) as { history: unknown[] };
+    expect(spec.history.length).toBeLessThanOrEqual(1);
+  });
+
+  it('a Meshy text task is one Kiln task of two charged steps; the refine starts once', async () => {
+    const res = await asArtist(
+      '/api/v1/3d/generations',
+      MESHY_KEY,
+      post({ model: 'meshy/meshy-6', prompt: 'a wooden chair' }),
+    );
+    const { id } = (await res.json()) as { id: string };
+    const done = await pollUntilDone(id, MESHY_KEY);
+    expect(done).toMatchObject({ status: 'completed', id });
+    expect(done.step).toMatchObject({ index: 2, of: 2 });
+    expect(meshy.mock.balanceOf(MESHY_KEY)).toBe(1000 - 30);
+    expect(await kiln.storage.providerRefs.get(id)).toMatch(/refine|text/);
+  });
+
+  it('fal: no invented percentage, and a task a fal key made is polled with that key', async () => {
+    const res = await asArtist(
+      '/api/v1/3d/generations',
+      FAL_KEY,
+      post({ model: 'fal/fal-ai/trellis', image_url: photoDataUri('chair.png') }),
+    );
+    expect(res.status).toBe(202);
+    const created = (await res.json()) as { id: string; progress: number | null };
+    expect(created.id).toMatch(/^fal_/);
+    expect(created.progress).toBeNull();
+    const done = await pollUntilDone(created.id, FAL_KEY);
+    expect(done).toMatchObject({ status: 'completed', progress: 100 });
+  });
+
+  it('bad input is refused naming the field, and nothing is sent', async () => {
+    const cases: [Record<string, unknown>, string, string | undefined][] = [
+      [{ model: 'meshy/nope', prompt: 'a cup' }, 'model', MESHY_KEY],
+      [{ model: 'meshy/meshy-6' }, 'image_url', MESHY_KEY],
+      [
+        { model: 'meshy/meshy-6', prompt: 'x', image_url: photoDataUri('chair.png') },
+        'prompt',
+        MESHY_KEY,
+      ],
+      [{ model: 'fal/fal-ai/trellis', prompt: 'a cup' }, 'prompt', FAL_KEY],
+      [{ model: 'tripo/v2.5', prompt: 'a cup' }, 'model', MESHY_KEY],
+      [{ model: 'meshy/meshy-6', prompt: 'a cup', mode: 'sync' }, 'mode', MESHY_KEY],
+    ];
+    for (const [body, param, key] of cases) {
+      const res = await asArtist('/api/v1/3d/generations', key!, post(body));
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(((await res.json()) as { error: { param: string } }).error.param).toBe(param);
+    }
+    const noKey = await kiln.request('/api/v1/3d/generations', {
+      ...post({ model: 'meshy/meshy-6', prompt: 'a cup' }, { 'x-kiln-library': LIBRARY }),
+      key: null,
+    });
+    expect(noKey.status).toBe(401);
+    expect(((await noKey.json()) as { error: { param: string } }).error.param).toBe(
+      'x-provider-key',
+    );
+    expect(meshy.mock.balanceOf(MESHY_KEY)).toBe(1000);
+    expect(await kiln.store.list(ownerOfLibrary, { limit: 5 })).toEqual([]);
+  });
+
+  it("a vendor's refusal keeps its meaning: a wrong key is a 401, too few credits a 402, and nothing is recorded", async () => {
+    const wrong = await asArtist(
+      '/api/v1/3d/generations',
+      'msy_notAKeyMeshyKnows00000000000000000009',
+      post({ model: 'meshy/meshy-6', prompt: 'a cup' }),
+    );
+    expect(wrong.status).toBe(401);
+    const poor = await asArtist(
+      '/api/v1/3d/generations',
+      MESHY_POOR_KEY,
+      post({ model: 'meshy/meshy-6', image_url: photoDataUri('chair.png') }),
+    );
+    expect(poor.status).toBe(402);
+    expect(await kiln.storage.intents.unresolved(ownerOfLibrary, Date.now() + 1)).toEqual([]);
+  });
+});
