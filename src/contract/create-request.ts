@@ -22,6 +22,20 @@ export const imageUrlField = (field: string) =>
         }),
     );
 
+/** `image_urls`: `min` to LIMITS.maxImages image addresses, each checked as `image_url` is. */
+export const imageUrlsField = (min: number, needs: string) =>
+  z
+    .array(imageUrlField('image_urls[]'), { error: 'image_urls must be an array of URLs.' })
+    .min(min, {
+      error: (i) =>
+        `image_urls needs ${needs} images; got ${String((i.input as unknown[]).length)}.`,
+    })
+    .max(LIMITS.maxImages, {
+      error: (i) =>
+        `image_urls takes at most ${LIMITS.maxImages} images; got ${String((i.input as unknown[]).length)}.`,
+    })
+    .optional();
+
 /** `data:image/<type>[;params][;base64],<at least one character>` (read from the first bytes only). */
 const DATA_IMAGE_URI = /^data:image\/[\w.+-]+(;[\w.+=-]+)*,./i;
 
@@ -38,17 +52,7 @@ export const CreateGenerationRequestSchema = z
           : `model must be one of ${MODEL_ALIASES.join(', ')}.`,
     }),
     image_url: imageUrlField('image_url').optional(),
-    image_urls: z
-      .array(imageUrlField('image_urls[]'), { error: 'image_urls must be an array of URLs.' })
-      .min(LIMITS.minImages, {
-        error: (i) =>
-          `image_urls needs ${LIMITS.minImages} to ${LIMITS.maxImages} images; got ${String((i.input as unknown[]).length)}.`,
-      })
-      .max(LIMITS.maxImages, {
-        error: (i) =>
-          `image_urls takes at most ${LIMITS.maxImages} images; got ${String((i.input as unknown[]).length)}.`,
-      })
-      .optional(),
+    image_urls: imageUrlsField(LIMITS.minImages, `${LIMITS.minImages} to ${LIMITS.maxImages}`),
     prompt: z
       .string({ error: 'prompt must be a string.' })
       .max(LIMITS.maxPromptLength, {

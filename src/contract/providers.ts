@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from './errors.ts';
-import { imageUrlField, invalidRequestFromZod, type ParsedCreate } from './create-request.ts';
+import {
+  imageUrlField,
+  imageUrlsField,
+  invalidRequestFromZod,
+  type ParsedCreate,
+} from './create-request.ts';
 import { LIMITS, isModelAlias } from './models.ts';
 import type { KnownErrorObject } from './errors.ts';
 
@@ -127,14 +132,7 @@ const ProviderCreateSchema = z
   .object({
     model: z.string(),
     image_url: imageUrlField('image_url').optional(),
-    image_urls: z
-      .array(imageUrlField('image_urls[]'), { error: 'image_urls must be an array of URLs.' })
-      .min(1, { error: 'image_urls needs at least one image.' })
-      .max(LIMITS.maxImages, {
-        error: (i) =>
-          `image_urls takes at most ${LIMITS.maxImages} images; got ${String((i.input as unknown[]).length)}.`,
-      })
-      .optional(),
+    image_urls: imageUrlsField(1, `1 to ${LIMITS.maxImages}`),
     prompt: z
       .string({ error: 'prompt must be a string.' })
       .trim()

@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeGenerator, photoDataUri } from '../../testing/mock.ts';
 import { FAL_DEMO_KEYS } from '../../mock/fal/app.ts';
 import { serveFalMock, type ServedFalMock } from '../../mock/fal/testing.ts';
-import { ProviderError, type ProviderAdapter, type ProviderTask } from '../types.ts';
+import { type ProviderAdapter, type ProviderTask } from '../types.ts';
 import {
   createFalAdapter,
   FAL_DEFAULT_API_URL,
   FAL_DEFAULT_PLATFORM_URL,
   FAL_RESULT_LIFETIME_S,
 } from './adapter.ts';
+import { rejection } from '../../testing/provider-errors.ts';
 
 const [ADMIN, API_ONLY, EMPTY] = FAL_DEMO_KEYS.map((k) => k.key) as [string, string, string];
 const PHOTO = photoDataUri('chair.png');
@@ -34,15 +35,6 @@ async function settle(key: string, task: ProviderTask, seen: ProviderTask[] = []
     seen.push(t);
   }
   return t;
-}
-
-async function rejection(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
 }
 
 describe('fal adapter', () => {

@@ -9,7 +9,8 @@ import {
   type ServedMeshy,
 } from '../../testing/meshy.ts';
 import { photoDataUri } from '../../testing/mock.ts';
-import { ProviderError, type ProviderTask } from '../types.ts';
+import type { ProviderTask } from '../types.ts';
+import { rejection } from '../../testing/provider-errors.ts';
 
 let meshy: ServedMeshy;
 beforeAll(async () => {
@@ -19,15 +20,6 @@ afterAll(() => meshy.close());
 
 const photo = photoDataUri('chair.png');
 const ended = (t: ProviderTask) => t.status === 'succeeded' || t.status === 'failed';
-
-async function rejection(p: Promise<unknown>): Promise<ProviderError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-}
 
 describe('the Meshy adapter against its mock', () => {
   it('makes a model from one photo: queued, running with progress, succeeded with a GLB', async () => {
