@@ -19,7 +19,6 @@ const LOGIC_MAX = 80;
 const COMPONENT_MAX = 120;
 
 // Reasons shared by several files of LONG_FUNCTIONS.
-const WEB_BRANCH = 'src/web is being split on its own branch (issue 33, item 5)';
 const JOURNEY = 'one user journey in one page: its steps share the page and read top to bottom';
 const BENCH = 'a benchmark run, read top to bottom: not product code';
 const SCENARIO = 'one test whose steps share their state: a long scenario, not long logic';
@@ -156,25 +155,6 @@ const LONG_FUNCTIONS = [
     96,
     "the scaled stack's start: services started in order and stopped together",
   ],
-  ['src/web/features/batch/batch-board.tsx', 132, WEB_BRANCH],
-  ['src/web/features/batch/batch-controller.ts', 109, WEB_BRANCH],
-  ['src/web/features/batch/batch-planner.tsx', 220, WEB_BRANCH],
-  ['src/web/features/collections/collection-head.tsx', 152, WEB_BRANCH],
-  ['src/web/features/generate/generate-form.tsx', 263, WEB_BRANCH],
-  ['src/web/features/generate/image-inputs.tsx', 129, WEB_BRANCH],
-  ['src/web/features/generate/use-image-items.ts', 131, WEB_BRANCH],
-  ['src/web/features/key/key-screen.tsx', 132, WEB_BRANCH],
-  ['src/web/features/library/gallery-card-actions.tsx', 130, WEB_BRANCH],
-  ['src/web/features/library/gallery-page.tsx', 151, WEB_BRANCH],
-  ['src/web/features/library/use-gallery-actions.ts', 122, WEB_BRANCH],
-  ['src/web/features/optimise/job-panel.tsx', 151, WEB_BRANCH],
-  ['src/web/features/optimise/options-form.tsx', 211, WEB_BRANCH],
-  ['src/web/features/share/public-link-panel.tsx', 150, WEB_BRANCH],
-  ['src/web/features/share/share-dialog.tsx', 148, WEB_BRANCH],
-  ['src/web/features/viewer/facts-panel.tsx', 126, WEB_BRANCH],
-  ['src/web/features/viewer/model-viewer.tsx', 299, WEB_BRANCH],
-  ['src/web/features/viewer/turntable/turntable-dialog.tsx', 276, WEB_BRANCH],
-  ['src/web/features/viewer/viewer-toolbar.tsx', 149, WEB_BRANCH],
   ['src/workers/pool.ts', 88, 'the worker pool: its queue, workers and shutdown share one state'],
 ];
 
