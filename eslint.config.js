@@ -98,7 +98,6 @@ const LONG_FUNCTIONS = [
   ['src/server/collections/preview.test.ts', 84, SCENARIO],
   ['src/server/collections/replicas.scale.test.ts', 99, SCENARIO],
   ['src/server/collections/routes.test.ts', 175, SCENARIO],
-  ['src/server/collections/routes.ts', 158, ROUTES],
   [
     'src/server/library/archive.ts',
     99,
