@@ -120,7 +120,6 @@ const LONG_FUNCTIONS = [
     122,
     'optimise admission, polls and draining over one shared queue state',
   ],
-  ['src/server/optimise/routes.ts', 103, ROUTES],
   [
     'src/server/services.ts',
     86,
