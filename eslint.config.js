@@ -130,7 +130,6 @@ const LONG_FUNCTIONS = [
     87,
     'one card composed in order (picture, title, subtitle, mark) into one list of layers',
   ],
-  ['src/server/share/routes.ts', 122, ROUTES],
   ['src/server/storage/idempotency.ts', 106, STORE],
   ['src/server/storage/library-list.ts', 97, STORE],
   ['src/server/storage/library-tasks.ts', 120, STORE],
