@@ -136,7 +136,6 @@ const LONG_FUNCTIONS = [
   ['src/server/storage/optimise-jobs.ts', 123, STORE],
   ['src/server/storage/s3-blobs.ts', 84, STORE],
   ['src/server/storage/uploads.ts', 89, STORE],
-  ['src/server/uploads/routes.ts', 146, ROUTES],
   [
     'src/testing/render-views.ts',
     114,
