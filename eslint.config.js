@@ -23,7 +23,6 @@ const JOURNEY = 'one user journey in one page: its steps share the page and read
 const BENCH = 'a benchmark run, read top to bottom: not product code';
 const SCENARIO = 'one test whose steps share their state: a long scenario, not long logic';
 const RECIPE = "a prompt subject's recipe: its parts placed one after another, a line each";
-const ROUTES = 'a route factory: to be split into per-route handlers, as proxy/routes.ts is';
 const STORE = 'a store: to be split into parts by concern, as storage/collections.ts is';
 
 /**
@@ -78,11 +77,6 @@ const LONG_FUNCTIONS = [
     'src/generator/views/views-to-glb.ts',
     98,
     'the multi-view pipeline in order: its options checked, then each step one call',
-  ],
-  [
-    'src/mock/routes/generations.ts',
-    82,
-    "the mock's route factory: to be split into per-route handlers, as proxy/routes.ts is",
   ],
   [
     'src/net/exchange.ts',
