@@ -124,7 +124,6 @@ const LONG_FUNCTIONS = [
     87,
     'one card composed in order (picture, title, subtitle, mark) into one list of layers',
   ],
-  ['src/server/storage/optimise-jobs.ts', 123, STORE],
   ['src/server/storage/s3-blobs.ts', 84, STORE],
   ['src/server/storage/uploads.ts', 89, STORE],
   [
