@@ -19,13 +19,10 @@ const LOGIC_MAX = 80;
 const COMPONENT_MAX = 120;
 
 // Reasons shared by several files of LONG_FUNCTIONS.
-const WEB_BRANCH = 'src/web is being split on its own branch (issue 33, item 5)';
 const JOURNEY = 'one user journey in one page: its steps share the page and read top to bottom';
 const BENCH = 'a benchmark run, read top to bottom: not product code';
 const SCENARIO = 'one test whose steps share their state: a long scenario, not long logic';
 const RECIPE = "a prompt subject's recipe: its parts placed one after another, a line each";
-const ROUTES = 'a route factory: to be split into per-route handlers, as proxy/routes.ts is';
-const STORE = 'a store: to be split into parts by concern, as storage/collections.ts is';
 
 /**
  * Files with a function longer than the rule allows: [file, ceiling, reason]. The ceiling is its
@@ -81,11 +78,6 @@ const LONG_FUNCTIONS = [
     'the multi-view pipeline in order: its options checked, then each step one call',
   ],
   [
-    'src/mock/routes/generations.ts',
-    82,
-    "the mock's route factory: to be split into per-route handlers, as proxy/routes.ts is",
-  ],
-  [
     'src/net/exchange.ts',
     83,
     'one guarded read of a response body (limits, time-out, abort), its steps sharing the reader',
@@ -99,7 +91,6 @@ const LONG_FUNCTIONS = [
   ['src/server/collections/preview.test.ts', 84, SCENARIO],
   ['src/server/collections/replicas.scale.test.ts', 99, SCENARIO],
   ['src/server/collections/routes.test.ts', 175, SCENARIO],
-  ['src/server/collections/routes.ts', 158, ROUTES],
   [
     'src/server/library/archive.ts',
     99,
@@ -122,7 +113,6 @@ const LONG_FUNCTIONS = [
     122,
     'optimise admission, polls and draining over one shared queue state',
   ],
-  ['src/server/optimise/routes.ts', 103, ROUTES],
   [
     'src/server/services.ts',
     86,
@@ -133,14 +123,6 @@ const LONG_FUNCTIONS = [
     87,
     'one card composed in order (picture, title, subtitle, mark) into one list of layers',
   ],
-  ['src/server/share/routes.ts', 122, ROUTES],
-  ['src/server/storage/idempotency.ts', 106, STORE],
-  ['src/server/storage/library-list.ts', 97, STORE],
-  ['src/server/storage/library-tasks.ts', 120, STORE],
-  ['src/server/storage/optimise-jobs.ts', 123, STORE],
-  ['src/server/storage/s3-blobs.ts', 84, STORE],
-  ['src/server/storage/uploads.ts', 89, STORE],
-  ['src/server/uploads/routes.ts', 146, ROUTES],
   [
     'src/testing/render-views.ts',
     114,
@@ -156,25 +138,6 @@ const LONG_FUNCTIONS = [
     96,
     "the scaled stack's start: services started in order and stopped together",
   ],
-  ['src/web/features/batch/batch-board.tsx', 132, WEB_BRANCH],
-  ['src/web/features/batch/batch-controller.ts', 109, WEB_BRANCH],
-  ['src/web/features/batch/batch-planner.tsx', 220, WEB_BRANCH],
-  ['src/web/features/collections/collection-head.tsx', 152, WEB_BRANCH],
-  ['src/web/features/generate/generate-form.tsx', 263, WEB_BRANCH],
-  ['src/web/features/generate/image-inputs.tsx', 129, WEB_BRANCH],
-  ['src/web/features/generate/use-image-items.ts', 131, WEB_BRANCH],
-  ['src/web/features/key/key-screen.tsx', 132, WEB_BRANCH],
-  ['src/web/features/library/gallery-card-actions.tsx', 130, WEB_BRANCH],
-  ['src/web/features/library/gallery-page.tsx', 151, WEB_BRANCH],
-  ['src/web/features/library/use-gallery-actions.ts', 122, WEB_BRANCH],
-  ['src/web/features/optimise/job-panel.tsx', 151, WEB_BRANCH],
-  ['src/web/features/optimise/options-form.tsx', 211, WEB_BRANCH],
-  ['src/web/features/share/public-link-panel.tsx', 150, WEB_BRANCH],
-  ['src/web/features/share/share-dialog.tsx', 148, WEB_BRANCH],
-  ['src/web/features/viewer/facts-panel.tsx', 126, WEB_BRANCH],
-  ['src/web/features/viewer/model-viewer.tsx', 299, WEB_BRANCH],
-  ['src/web/features/viewer/turntable/turntable-dialog.tsx', 276, WEB_BRANCH],
-  ['src/web/features/viewer/viewer-toolbar.tsx', 149, WEB_BRANCH],
   ['src/workers/pool.ts', 88, 'the worker pool: its queue, workers and shutdown share one state'],
 ];
 

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ERROR_CODES, parseOptimiseRequest, type OptimiseStart } from '../../contract/index.ts';
 import { ApiError } from '../../http/index.ts';
@@ -28,73 +28,61 @@ const SERVED = {
   stl: 'model/stl',
 } as const;
 
+/** The options of `POST …/optimise`, checked against the contract, or the 400 naming the field. */
+async function checkedPlan(c: Context<OwnerEnv>) {
+  const parsed = parseOptimiseRequest(await readJson(c, 'such as { "preset": "web" }'));
+  if (parsed.ok) return parsed.plan;
+  const { message, code, param } = parsed.error;
+  throw new ApiError(400, {
+    message,
+    code: code === ERROR_CODES.missingField ? ERROR_CODES.missingField : ERROR_CODES.invalidValue,
+    ...(param ? { param } : {}),
+  });
+}
+
+/** The caller's task `id` with its model archived (what an optimise starts from), or why not. */
+async function archivedModel(deps: OptimiseRouteDeps, owner: string, id: string) {
+  const row = await deps.store.get(owner, id);
+  if (!row)
+    throw new ApiError(404, {
+      code: ERROR_CODES.taskNotFound,
+      message: 'No such task in your library.',
+      param: 'id',
+    });
+  if (row.assetSha256 === null)
+    throw new ApiError(409, {
+      code: ERROR_CODES.taskNotArchived,
+      message:
+        row.status === 'completed'
+          ? 'The model is still being saved to your library; try again in a moment.'
+          : 'Only a completed task’s model can be optimised.',
+      param: 'id',
+    });
+  return row.assetSha256;
+}
+
+/** `POST /library/{id}/optimise`: a job started on an archived model of the caller's (202). */
+function startRoute(deps: OptimiseRouteDeps) {
+  return async (c: Context<OwnerEnv, '/library/:id/optimise'>) => {
+    const plan = await checkedPlan(c);
+    const ownerId = theOwner(c);
+    const id = c.req.param('id');
+    const sourceSha256 = await archivedModel(deps, ownerId, id);
+    const job = await deps.jobs.start({ owner: ownerId, taskId: id, sourceSha256, plan });
+    const answer: OptimiseStart = { job_id: job.id };
+    return c.json(answer, 202, {
+      'cache-control': 'no-store',
+      location: `/api/optimise/${job.id}`,
+    });
+  };
+}
+
 /**
- * Mounted at `/api`: `POST /library/{id}/optimise` (starts a job on an archived model of the
- * caller's), `GET /optimise/{job_id}` (its progress, then its result or why it failed), and
- * `GET /optimise/files/{sha256}.glb|stl` (results, at the signed addresses the job gives its
- * owner, like `/api/assets`).
+ * `GET /optimise/files/{sha256}.glb|stl`: a result, at the signed address the job gives its
+ * owner (like `/api/assets`); anything else is the same 404.
  */
-export function optimiseRoutes(deps: OptimiseRouteDeps) {
-  const app = new Hono<OwnerEnv>();
-  const required = owner(deps.ownerOf, { required: 'to optimise your models' });
-
-  app.post(
-    '/library/:id/optimise',
-    required,
-    bodyLimit({
-      maxSize: 16 * 1024,
-      onError: () => {
-        throw new ApiError(413, {
-          code: ERROR_CODES.bodyTooLarge,
-          message: 'The options must be a small JSON object.',
-        });
-      },
-    }),
-    async (c) => {
-      const body = await readJson(c, 'such as { "preset": "web" }');
-      const parsed = parseOptimiseRequest(body);
-      if (!parsed.ok) {
-        const { message, code, param } = parsed.error;
-        throw new ApiError(400, {
-          message,
-          code:
-            code === ERROR_CODES.missingField ? ERROR_CODES.missingField : ERROR_CODES.invalidValue,
-          ...(param ? { param } : {}),
-        });
-      }
-      const ownerId = theOwner(c);
-      const id = c.req.param('id');
-      const row = await deps.store.get(ownerId, id);
-      if (!row)
-        throw new ApiError(404, {
-          code: ERROR_CODES.taskNotFound,
-          message: 'No such task in your library.',
-          param: 'id',
-        });
-      if (row.assetSha256 === null)
-        throw new ApiError(409, {
-          code: ERROR_CODES.taskNotArchived,
-          message:
-            row.status === 'completed'
-              ? 'The model is still being saved to your library; try again in a moment.'
-              : 'Only a completed task’s model can be optimised.',
-          param: 'id',
-        });
-      const job = await deps.jobs.start({
-        owner: ownerId,
-        taskId: id,
-        sourceSha256: row.assetSha256,
-        plan: parsed.plan,
-      });
-      const answer: OptimiseStart = { job_id: job.id };
-      return c.json(answer, 202, {
-        'cache-control': 'no-store',
-        location: `/api/optimise/${job.id}`,
-      });
-    },
-  );
-
-  app.get('/optimise/files/:name', async (c) => {
+function fileRoute(deps: OptimiseRouteDeps) {
+  return async (c: Context<OwnerEnv, '/optimise/files/:name'>) => {
     const name = c.req.param('name');
     const match = /^([a-f0-9]{64})\.(glb|stl)$/.exec(name);
     const ext = match?.[2] as keyof typeof SERVED | undefined;
@@ -114,9 +102,12 @@ export function optimiseRoutes(deps: OptimiseRouteDeps) {
     if (!served)
       throw new ApiError(404, { code: ERROR_CODES.assetNotFound, message: 'No such file.' });
     return served;
-  });
+  };
+}
 
-  app.get('/optimise/:job', required, async (c) => {
+/** `GET /optimise/{job_id}`: its progress, then its result (at signed addresses) or why it failed. */
+function jobRoute(deps: OptimiseRouteDeps) {
+  return async (c: Context<OwnerEnv, '/optimise/:job'>) => {
     const job = await deps.jobs.get(theOwner(c), c.req.param('job'));
     if (!job)
       throw new ApiError(404, {
@@ -137,7 +128,30 @@ export function optimiseRoutes(deps: OptimiseRouteDeps) {
         }
       : job;
     return c.json(signed, 200, { 'cache-control': 'no-store' });
-  });
+  };
+}
 
-  return app;
+/** The options must be a small JSON object. */
+const optionsLimit = bodyLimit({
+  maxSize: 16 * 1024,
+  onError: () => {
+    throw new ApiError(413, {
+      code: ERROR_CODES.bodyTooLarge,
+      message: 'The options must be a small JSON object.',
+    });
+  },
+});
+
+/**
+ * Mounted at `/api`: `POST /library/{id}/optimise` (starts a job on an archived model of the
+ * caller's), `GET /optimise/{job_id}` (its progress, then its result or why it failed), and
+ * `GET /optimise/files/{sha256}.glb|stl` (results, at the signed addresses the job gives its
+ * owner, like `/api/assets`).
+ */
+export function optimiseRoutes(deps: OptimiseRouteDeps) {
+  const required = owner(deps.ownerOf, { required: 'to optimise your models' });
+  return new Hono<OwnerEnv>()
+    .post('/library/:id/optimise', required, optionsLimit, startRoute(deps))
+    .get('/optimise/files/:name', fileRoute(deps))
+    .get('/optimise/:job', required, jobRoute(deps));
 }

@@ -54,8 +54,13 @@ export interface IdempotencyStore {
   purge(beforeMs: number): Promise<void>;
 }
 
-export function idempotencyStore(db: Kysely<Tables>): IdempotencyStore {
-  const table = 'idempotency_keys' as const;
+const table = 'idempotency_keys' as const;
+
+type Db = Kysely<Tables>;
+type Part<K extends keyof IdempotencyStore> = Pick<IdempotencyStore, K>;
+
+/** A record made (claimed in flight) and read back, its answer with it once there is one. */
+function records(db: Db): Part<'claim' | 'get'> {
   return {
     async claim(owner, key, bodySha256, holder, nowMs, leaseMs) {
       const r = await db
@@ -102,7 +107,12 @@ export function idempotencyStore(db: Kysely<Tables>): IdempotencyStore {
         createdMs: Number(r.created_ms),
       };
     },
+  };
+}
 
+/** The lease on an in-flight record: taken over, renewed, ended with an answer or let go. */
+function leases(db: Db): Part<'takeOver' | 'renew' | 'finish' | 'release' | 'expireAllLeases'> {
+  return {
     async takeOver(owner, key, holder, nowMs, leaseMs) {
       const r = await db
         .updateTable(table)
@@ -161,7 +171,13 @@ export function idempotencyStore(db: Kysely<Tables>): IdempotencyStore {
         .executeTakeFirst();
       return Number(r.numUpdatedRows);
     },
+  };
+}
 
+export function idempotencyStore(db: Db): IdempotencyStore {
+  return {
+    ...records(db),
+    ...leases(db),
     async purge(beforeMs) {
       await db.deleteFrom(table).where('created_ms', '<', beforeMs).execute();
     },

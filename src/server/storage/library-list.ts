@@ -99,65 +99,106 @@ function inputIdentity(row: Pick<LibraryRow, 'images' | 'prompt'>): string | nul
 
 type LibraryExpressions = ExpressionBuilder<Tables, 'library'>;
 
+/** The owner's shown rows, or their hidden ones: where every list starts. */
+function ownersRows(db: Kysely<Tables>, owner: string, hidden: boolean) {
+  return db
+    .selectFrom('library')
+    .selectAll()
+    .where('owner', '=', owner)
+    .where('hidden', '=', hidden ? 1 : 0);
+}
+
+type LibraryQuery = ReturnType<typeof ownersRows>;
+
+/** The rows with every word somewhere in the name, the prompt or a photo's file name. */
+function searched(q: LibraryQuery, words: readonly string[], pg: boolean): LibraryQuery {
+  for (const word of words) {
+    const pattern = containsPattern(word);
+    q = q.where((eb: LibraryExpressions) =>
+      eb.or([
+        sql<SqlBool>`lower(library.name) like ${pattern} escape '\\'`,
+        sql<SqlBool>`lower(library.prompt) like ${pattern} escape '\\'`,
+        nameLike(pg, pattern),
+      ]),
+    );
+  }
+  return q;
+}
+
+/** The rows the filter keeps: its words, model, kind, status, favourite and collection at once. */
+function filtered(q: LibraryQuery, filter: LibraryFilter, pg: boolean): LibraryQuery {
+  q = searched(q, filter.words ?? [], pg);
+  if (filter.model !== undefined) q = q.where('model', '=', filter.model);
+  if (filter.kind === 'prompt') q = q.where(imageCount(pg), '=', 0);
+  if (filter.kind === 'photo') q = q.where(imageCount(pg), '=', 1);
+  if (filter.kind === 'views') q = q.where(imageCount(pg), '>', 1);
+  if (filter.status === 'pending') q = q.where('status', 'not in', TERMINAL);
+  else if (filter.status !== undefined) q = q.where('status', '=', filter.status);
+  if (filter.favourite !== undefined) q = q.where('favourite', '=', filter.favourite ? 1 : 0);
+  const collection = filter.collection;
+  if (collection !== undefined)
+    q = q.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('collection_models as m')
+          .select('m.task_id')
+          .where('m.collection_id', '=', collection)
+          .whereRef('m.task_id', '=', 'library.task_id'),
+      ),
+    );
+  return q;
+}
+
+/** The rows in the order asked, after the cursor (where the previous page ended). */
+function ordered(q: LibraryQuery, sort: LibrarySort, cursor: LibraryCursor | undefined) {
+  if (sort === 'oldest') {
+    if (cursor) q = q.where('seq', '>', cursor.seq);
+    return q.orderBy('seq', 'asc');
+  }
+  if (sort === 'credits') {
+    const creditsKey = sql<number>`coalesce(library.credits_consumed, -1)`;
+    if (cursor) {
+      const key = cursor.creditsKey ?? -1;
+      q = q.where((eb: LibraryExpressions) =>
+        eb.or([
+          eb(creditsKey, '<', key),
+          eb.and([eb(creditsKey, '=', key), eb('seq', '<', cursor.seq)]),
+        ]),
+      );
+    }
+    return q.orderBy(creditsKey, 'desc').orderBy('seq', 'desc');
+  }
+  if (cursor) q = q.where('seq', '<', cursor.seq);
+  return q.orderBy('seq', 'desc');
+}
+
+/**
+ * The candidates for "same input" as `self`: the owner's other completed, shown tasks with the
+ * same prompt, or whose images hold its first image's upload or address (its whole input is
+ * compared by the caller).
+ */
+function sameInputCandidates(db: Kysely<Tables>, owner: string, self: LibraryRow) {
+  const q = ownersRows(db, owner, false)
+    .where('status', '=', 'completed')
+    .where('task_id', '!=', self.taskId);
+  const first = self.images[0];
+  if (!first)
+    return q
+      .where(sql`trim(library.prompt)`, '=', self.prompt?.trim() ?? '')
+      .where('images_json', '=', '[]');
+  // The first image's upload or address narrows the rows; its whole input is compared after.
+  const id = imageIdentity(first) ?? '';
+  const needle = first.upload ? id : JSON.stringify(id).slice(1, -1);
+  return q.where('images_json', 'like', sql<string>`${containsPattern(needle)} escape '\\'`);
+}
+
 export function libraryLists(db: Kysely<Tables>): LibraryListStore {
   // Searching inside the images' JSON is written once per dialect.
   const pg = isPostgres(db as unknown as Kysely<unknown>);
   return {
     async list(owner, { limit, beforeSeq, filter = {}, sort = 'newest', after }) {
       const cursor = after ?? (beforeSeq !== undefined ? { seq: beforeSeq } : undefined);
-      const creditsKey = sql<number>`coalesce(library.credits_consumed, -1)`;
-      let q = db
-        .selectFrom('library')
-        .selectAll()
-        .where('owner', '=', owner)
-        .where('hidden', '=', filter.hidden ? 1 : 0);
-      for (const word of filter.words ?? []) {
-        const pattern = containsPattern(word);
-        q = q.where((eb: LibraryExpressions) =>
-          eb.or([
-            sql<SqlBool>`lower(library.name) like ${pattern} escape '\\'`,
-            sql<SqlBool>`lower(library.prompt) like ${pattern} escape '\\'`,
-            nameLike(pg, pattern),
-          ]),
-        );
-      }
-      if (filter.model !== undefined) q = q.where('model', '=', filter.model);
-      if (filter.kind === 'prompt') q = q.where(imageCount(pg), '=', 0);
-      if (filter.kind === 'photo') q = q.where(imageCount(pg), '=', 1);
-      if (filter.kind === 'views') q = q.where(imageCount(pg), '>', 1);
-      if (filter.status === 'pending') q = q.where('status', 'not in', TERMINAL);
-      else if (filter.status !== undefined) q = q.where('status', '=', filter.status);
-      if (filter.favourite !== undefined) q = q.where('favourite', '=', filter.favourite ? 1 : 0);
-      const collection = filter.collection;
-      if (collection !== undefined)
-        q = q.where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom('collection_models as m')
-              .select('m.task_id')
-              .where('m.collection_id', '=', collection)
-              .whereRef('m.task_id', '=', 'library.task_id'),
-          ),
-        );
-
-      if (sort === 'oldest') {
-        if (cursor) q = q.where('seq', '>', cursor.seq);
-        q = q.orderBy('seq', 'asc');
-      } else if (sort === 'credits') {
-        if (cursor) {
-          const key = cursor.creditsKey ?? -1;
-          q = q.where((eb: LibraryExpressions) =>
-            eb.or([
-              eb(creditsKey, '<', key),
-              eb.and([eb(creditsKey, '=', key), eb('seq', '<', cursor.seq)]),
-            ]),
-          );
-        }
-        q = q.orderBy(creditsKey, 'desc').orderBy('seq', 'desc');
-      } else {
-        if (cursor) q = q.where('seq', '<', cursor.seq);
-        q = q.orderBy('seq', 'desc');
-      }
-      const rows = await q.limit(limit).execute();
+      const q = filtered(ownersRows(db, owner, filter.hidden ?? false), filter, pg);
+      const rows = await ordered(q, sort, cursor).limit(limit).execute();
       return rows.map(toRow);
     },
 
@@ -171,26 +212,8 @@ export function libraryLists(db: Kysely<Tables>): LibraryListStore {
       const self = found && toRow(found);
       const identity = self && inputIdentity(self);
       if (!self || !identity) return [];
-      let q = db
-        .selectFrom('library')
-        .selectAll()
-        .where('owner', '=', owner)
-        .where('hidden', '=', 0)
-        .where('status', '=', 'completed')
-        .where('task_id', '!=', taskId);
-      const first = self.images[0];
-      if (!first)
-        q = q
-          .where(sql`trim(library.prompt)`, '=', self.prompt?.trim() ?? '')
-          .where('images_json', '=', '[]');
-      else {
-        // The first image's upload or address narrows the rows; its whole input is compared below.
-        const id = imageIdentity(first) ?? '';
-        const needle = first.upload ? id : JSON.stringify(id).slice(1, -1);
-        q = q.where('images_json', 'like', sql<string>`${containsPattern(needle)} escape '\\'`);
-      }
       // Enough candidates to find `limit` matches among near misses (same first photo, other views).
-      const rows = await q
+      const rows = await sameInputCandidates(db, owner, self)
         .orderBy('seq', 'desc')
         .limit(limit * 4)
         .execute();

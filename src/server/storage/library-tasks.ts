@@ -61,50 +61,45 @@ const DUE_WHEN_COMPLETED = (status: string) =>
     number | null
   >`case when ${status} = 'completed' and asset_sha256 is null and archive_attempts = 0 and archive_next_ms is null then 0 else archive_next_ms end`;
 
-export function libraryTasks(db: Kysely<Tables>): LibraryTaskStore {
-  /** Sets one flag of the owner's task; false when the owner has no such task. */
-  const flag = async (
-    owner: string,
-    taskId: string,
-    set: { hidden: number } | { favourite: number } | { name: string | null },
-  ) => {
-    const r = await db
-      .updateTable('library')
-      .set(set)
-      .where('owner', '=', owner)
-      .where('task_id', '=', taskId)
-      .executeTakeFirst();
-    return r.numUpdatedRows > 0n;
+type Db = Kysely<Tables>;
+type Part<K extends keyof LibraryTaskStore> = Pick<LibraryTaskStore, K>;
+
+/** A new row's columns: what the create and its answer told, the refund's windows started. */
+function newRowValues(row: NewLibraryRow) {
+  return {
+    owner: row.owner,
+    task_id: row.taskId,
+    model: row.model,
+    mode: row.mode,
+    images_json: JSON.stringify(row.images),
+    prompt: row.prompt,
+    status: row.status,
+    progress: row.progress,
+    progress_stage: row.progressStage,
+    created: row.created,
+    completed_at: row.completedAt,
+    created_ms: row.createdMs,
+    updated_ms: row.updatedMs,
+    credits_consumed: row.creditsConsumed,
+    credits_remaining: row.creditsRemaining,
+    error_json: row.error ? JSON.stringify(row.error) : null,
+    upstream_model_url: row.upstreamModelUrl,
+    archive_next_ms: row.status === 'completed' ? 0 : null,
+    sent_ms: row.sentMs ?? null,
+    answered_ms: row.answeredMs ?? null,
+    last_pending_ms: TERMINAL.includes(row.status) ? null : (row.answeredMs ?? row.updatedMs),
+    ended_ms: TERMINAL.includes(row.status) ? (row.answeredMs ?? row.updatedMs) : null,
+    recovered: row.recovered ? 1 : 0,
   };
+}
+
+/** A task's rows as what passes through records them: made on create, moved forward, read. */
+function records(db: Db): Part<'insert' | 'update' | 'get'> {
   return {
     async insert(row) {
       await db
         .insertInto('library')
-        .values({
-          owner: row.owner,
-          task_id: row.taskId,
-          model: row.model,
-          mode: row.mode,
-          images_json: JSON.stringify(row.images),
-          prompt: row.prompt,
-          status: row.status,
-          progress: row.progress,
-          progress_stage: row.progressStage,
-          created: row.created,
-          completed_at: row.completedAt,
-          created_ms: row.createdMs,
-          updated_ms: row.updatedMs,
-          credits_consumed: row.creditsConsumed,
-          credits_remaining: row.creditsRemaining,
-          error_json: row.error ? JSON.stringify(row.error) : null,
-          upstream_model_url: row.upstreamModelUrl,
-          archive_next_ms: row.status === 'completed' ? 0 : null,
-          sent_ms: row.sentMs ?? null,
-          answered_ms: row.answeredMs ?? null,
-          last_pending_ms: TERMINAL.includes(row.status) ? null : (row.answeredMs ?? row.updatedMs),
-          ended_ms: TERMINAL.includes(row.status) ? (row.answeredMs ?? row.updatedMs) : null,
-          recovered: row.recovered ? 1 : 0,
-        })
+        .values(newRowValues(row))
         .onConflict((oc) => oc.columns(['owner', 'task_id']).doNothing())
         .execute();
     },
@@ -156,7 +151,29 @@ export function libraryTasks(db: Kysely<Tables>): LibraryTaskStore {
         .executeTakeFirst();
       return r && toRow(r);
     },
+  };
+}
 
+/** Sets one flag of the owner's task; false when the owner has no such task. */
+const setFlag =
+  (db: Db) =>
+  async (
+    owner: string,
+    taskId: string,
+    set: { hidden: number } | { favourite: number } | { name: string | null },
+  ) => {
+    const r = await db
+      .updateTable('library')
+      .set(set)
+      .where('owner', '=', owner)
+      .where('task_id', '=', taskId)
+      .executeTakeFirst();
+    return r.numUpdatedRows > 0n;
+  };
+/** What the owner marks a task with: a star, a name, hidden or shown, one task or several. */
+function marks(db: Db): Part<'setFavourite' | 'setName' | 'bulk' | 'hide' | 'unhide'> {
+  const flag = setFlag(db);
+  return {
     setFavourite: (owner, taskId, favourite) =>
       flag(owner, taskId, { favourite: favourite ? 1 : 0 }),
 
@@ -192,4 +209,8 @@ export function libraryTasks(db: Kysely<Tables>): LibraryTaskStore {
     hide: (owner, taskId) => flag(owner, taskId, { hidden: 1 }),
     unhide: (owner, taskId) => flag(owner, taskId, { hidden: 0 }),
   };
+}
+
+export function libraryTasks(db: Db): LibraryTaskStore {
+  return { ...records(db), ...marks(db) };
 }

@@ -71,25 +71,61 @@ const fromRow = (r: Row): StoredOptimiseJob => ({
   updatedMs: Number(r.updated_ms),
 });
 
-export function optimiseJobStore(db: Kysely<Tables>): OptimiseJobStore {
+type Db = Kysely<Tables>;
+type Part<K extends keyof OptimiseJobStore> = Pick<OptimiseJobStore, K>;
+const UNDER_WAY = ['queued', 'running'];
+
+/** A job's row as written: every column, from the job as it is now. */
+function columnsOf({ owner, dedupeKey, job, holder, updatedMs }: StoredOptimiseJob) {
   return {
-    async put({ owner, dedupeKey, job, holder, updatedMs }) {
-      const values = {
-        status: job.status,
-        holder,
-        updated_ms: updatedMs,
-        finished_ms: job.finished_ms,
-        job_json: JSON.stringify(job),
-      };
+    id: job.id,
+    owner,
+    dedupe_key: dedupeKey,
+    created_ms: job.created_ms,
+    status: job.status,
+    holder,
+    updated_ms: updatedMs,
+    finished_ms: job.finished_ms,
+    job_json: JSON.stringify(job),
+  };
+}
+
+/** The newest job with this key that succeeded, or is under way and alive. */
+function unfailedAlive(db: Db, dedupeKey: string, alive: { holder: string; sinceMs: number }) {
+  return db
+    .selectFrom('optimise_jobs')
+    .selectAll()
+    .where('dedupe_key', '=', dedupeKey)
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'succeeded'),
+        eb.and([eb('status', 'in', UNDER_WAY), isAlive(eb, alive)]),
+      ]),
+    )
+    .orderBy('created_ms', 'desc')
+    .executeTakeFirst();
+}
+
+/** How many of the owner's jobs are under way and alive. */
+async function underWayOf(db: Db, owner: string, alive: { holder: string; sinceMs: number }) {
+  const counted = await db
+    .selectFrom('optimise_jobs')
+    .select(sql<number | string>`count(*)`.as('n'))
+    .where('owner', '=', owner)
+    .where('status', 'in', UNDER_WAY)
+    .where((eb) => isAlive(eb, alive))
+    .executeTakeFirst();
+  return Number(counted?.n ?? 0);
+}
+
+/** Jobs written: as they are now, or a new one admitted under the owner's limit. */
+function writes(db: Db): Part<'put' | 'insertIfUnder'> {
+  return {
+    async put(row) {
+      const { id, owner, dedupe_key, created_ms, ...values } = columnsOf(row);
       await db
         .insertInto('optimise_jobs')
-        .values({
-          id: job.id,
-          owner,
-          dedupe_key: dedupeKey,
-          created_ms: job.created_ms,
-          ...values,
-        })
+        .values({ id, owner, dedupe_key, created_ms, ...values })
         .onConflict((oc) => oc.column('id').doUpdateSet(values))
         .execute();
     },
@@ -100,46 +136,20 @@ export function optimiseJobStore(db: Kysely<Tables>): OptimiseJobStore {
           await sql`select pg_advisory_xact_lock(hashtext(${`optimise:${row.owner}`}))`.execute(
             trx,
           );
-        const same = await trx
-          .selectFrom('optimise_jobs')
-          .selectAll()
-          .where('dedupe_key', '=', row.dedupeKey)
-          .where((eb) =>
-            eb.or([
-              eb('status', '=', 'succeeded'),
-              eb.and([eb('status', 'in', ['queued', 'running']), isAlive(eb, alive)]),
-            ]),
-          )
-          .orderBy('created_ms', 'desc')
-          .executeTakeFirst();
+        const same = await unfailedAlive(trx, row.dedupeKey, alive);
         if (same) return { kind: 'existing' as const, row: fromRow(same) };
-        const counted = await trx
-          .selectFrom('optimise_jobs')
-          .select(sql<number | string>`count(*)`.as('n'))
-          .where('owner', '=', row.owner)
-          .where('status', 'in', ['queued', 'running'])
-          .where((eb) => isAlive(eb, alive))
-          .executeTakeFirst();
-        const underWay = Number(counted?.n ?? 0);
+        const underWay = await underWayOf(trx, row.owner, alive);
         if (underWay >= limit) return { kind: 'full' as const, underWay };
-        await trx
-          .insertInto('optimise_jobs')
-          .values({
-            id: row.job.id,
-            owner: row.owner,
-            dedupe_key: row.dedupeKey,
-            created_ms: row.job.created_ms,
-            status: row.job.status,
-            holder: row.holder,
-            updated_ms: row.updatedMs,
-            finished_ms: row.job.finished_ms,
-            job_json: JSON.stringify(row.job),
-          })
-          .execute();
+        await trx.insertInto('optimise_jobs').values(columnsOf(row)).execute();
         return { kind: 'inserted' as const };
       });
     },
+  };
+}
 
+/** Jobs read: one by id, the newest unfailed with a key, the owner's under way. */
+function reads(db: Db): Part<'get' | 'findUnfailed' | 'unfinished'> {
+  return {
     async get(id) {
       const r = await db
         .selectFrom('optimise_jobs')
@@ -169,7 +179,12 @@ export function optimiseJobStore(db: Kysely<Tables>): OptimiseJobStore {
         .execute();
       return rows.map(fromRow);
     },
+  };
+}
 
+/** Jobs ended by someone other than their runner: a silent runner's failed, old ones forgotten. */
+function ends(db: Db): Part<'failSilent' | 'sweep'> {
+  return {
     async failSilent(failed, seen) {
       const result = await db
         .updateTable('optimise_jobs')
@@ -199,4 +214,8 @@ export function optimiseJobStore(db: Kysely<Tables>): OptimiseJobStore {
       return Number(result.numDeletedRows);
     },
   };
+}
+
+export function optimiseJobStore(db: Db): OptimiseJobStore {
+  return { ...writes(db), ...reads(db), ...ends(db) };
 }

@@ -30,13 +30,19 @@ const notFound = (err: unknown) =>
   err instanceof S3ServiceException &&
   (err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata.httpStatusCode === 404);
 
-/**
- * Blobs in an S3-compatible bucket, under content-addressed keys (`assets/ab/ab….glb`), with
- * standard calls only: PutObject (multipart for large bodies, through lib-storage), GetObject
- * (ranged, streamed), HeadObject, DeleteObject.
- */
-export function s3BlobStore(config: S3Config): BlobStore {
-  const client = new S3Client({
+/** What `read` answers, or undefined when the object is not there; other errors are thrown. */
+async function orMissing<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (err) {
+    if (notFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/** The bucket's client, with the given endpoint and credentials (else the SDK's chain). */
+function clientOf(config: S3Config): S3Client {
+  return new S3Client({
     region: config.region,
     forcePathStyle: config.forcePathStyle,
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
@@ -49,19 +55,24 @@ export function s3BlobStore(config: S3Config): BlobStore {
         }
       : {}),
   });
-  const Bucket = config.bucket;
-  const valid = (sha: string, ext: string) => SHA256_RE.test(sha) && EXT_RE.test(ext);
+}
 
+/** One bucket through one client. */
+interface Target {
+  client: S3Client;
+  Bucket: string;
+}
+
+const valid = (sha: string, ext: string) => SHA256_RE.test(sha) && EXT_RE.test(ext);
+
+/** Blobs written (unless the same bytes are there already) and deleted. */
+function writes({ client, Bucket }: Target): Pick<BlobStore, 'put' | 'delete'> {
   return {
     async put(kind, bytes, ext) {
       const sha256 = sha256Hex(bytes);
       const Key = blobKey(kind, sha256, ext);
-      try {
-        const head = await client.send(new HeadObjectCommand({ Bucket, Key }));
-        if (head.ContentLength === bytes.byteLength) return { sha256, bytes: bytes.byteLength };
-      } catch (err) {
-        if (!notFound(err)) throw err;
-      }
+      const head = await orMissing(() => client.send(new HeadObjectCommand({ Bucket, Key })));
+      if (head?.ContentLength === bytes.byteLength) return { sha256, bytes: bytes.byteLength };
       // Large bodies go up in 8 MB parts; a small one as one PutObject.
       await new Upload({
         client,
@@ -77,21 +88,29 @@ export function s3BlobStore(config: S3Config): BlobStore {
       return { sha256, bytes: bytes.byteLength };
     },
 
+    async delete(kind, sha, ext) {
+      if (!valid(sha, ext)) return;
+      await client.send(new DeleteObjectCommand({ Bucket, Key: blobKey(kind, sha, ext) }));
+    },
+  };
+}
+
+/** Blobs read whole, or streamed (a range of them, clamped as the disk store does). */
+function reads({ client, Bucket }: Target): Pick<BlobStore, 'get' | 'open'> {
+  return {
     async get(kind, sha, ext) {
       if (!valid(sha, ext)) return undefined;
-      try {
-        const r = await client.send(new GetObjectCommand({ Bucket, Key: blobKey(kind, sha, ext) }));
+      const Key = blobKey(kind, sha, ext);
+      return orMissing(async () => {
+        const r = await client.send(new GetObjectCommand({ Bucket, Key }));
         return r.Body ? new Uint8Array(await r.Body.transformToByteArray()) : undefined;
-      } catch (err) {
-        if (notFound(err)) return undefined;
-        throw err;
-      }
+      });
     },
 
     async open(kind, sha, ext, range) {
       if (!valid(sha, ext)) return undefined;
       const Key = blobKey(kind, sha, ext);
-      try {
+      return orMissing(async () => {
         let size: number | undefined;
         let part = range;
         if (range) {
@@ -113,15 +132,17 @@ export function s3BlobStore(config: S3Config): BlobStore {
           bytes: size ?? r.ContentLength ?? 0,
           ...(part ? { range: part } : {}),
         };
-      } catch (err) {
-        if (notFound(err)) return undefined;
-        throw err;
-      }
-    },
-
-    async delete(kind, sha, ext) {
-      if (!valid(sha, ext)) return;
-      await client.send(new DeleteObjectCommand({ Bucket, Key: blobKey(kind, sha, ext) }));
+      });
     },
   };
+}
+
+/**
+ * Blobs in an S3-compatible bucket, under content-addressed keys (`assets/ab/ab….glb`), with
+ * standard calls only: PutObject (multipart for large bodies, through lib-storage), GetObject
+ * (ranged, streamed), HeadObject, DeleteObject.
+ */
+export function s3BlobStore(config: S3Config): BlobStore {
+  const target = { client: clientOf(config), Bucket: config.bucket };
+  return { ...writes(target), ...reads(target) };
 }

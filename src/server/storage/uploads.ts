@@ -41,7 +41,20 @@ export interface UploadIndex {
   remove(sha256: string): Promise<boolean>;
 }
 
-export function uploadIndex(db: Kysely<Tables>): UploadIndex {
+type Db = Kysely<Tables>;
+type Part<K extends keyof UploadIndex> = Pick<UploadIndex, K>;
+
+/** Bytes stored in all. */
+async function totalOf(db: Db): Promise<number> {
+  const r = await db
+    .selectFrom('uploads')
+    .select(sql<number | string | null>`sum(bytes)`.as('total'))
+    .executeTakeFirst();
+  return Number(r?.total ?? 0);
+}
+
+/** Uploads indexed as they are stored: room taken under the quota, or given back. */
+function storing(db: Db): Part<'record' | 'reserve' | 'forget' | 'totalBytes'> {
   return {
     async record(sha256, ext, bytes, nowMs, name = null) {
       await db
@@ -52,6 +65,7 @@ export function uploadIndex(db: Kysely<Tables>): UploadIndex {
         )
         .execute();
     },
+
     async reserve(sha256, ext, bytes, nowMs, name, quotaBytes) {
       return db.transaction().execute(async (trx) => {
         if (isPostgres(db as unknown as Kysely<unknown>))
@@ -66,11 +80,7 @@ export function uploadIndex(db: Kysely<Tables>): UploadIndex {
             await trx.updateTable('uploads').set({ name }).where('sha256', '=', sha256).execute();
           return 'stored' as const;
         }
-        const r = await trx
-          .selectFrom('uploads')
-          .select(sql<number | string | null>`sum(bytes)`.as('total'))
-          .executeTakeFirst();
-        if (Number(r?.total ?? 0) + bytes > quotaBytes) return 'full' as const;
+        if ((await totalOf(trx)) + bytes > quotaBytes) return 'full' as const;
         await trx
           .insertInto('uploads')
           .values({ sha256, ext, bytes, created_ms: nowMs, referenced: 0, name })
@@ -78,6 +88,7 @@ export function uploadIndex(db: Kysely<Tables>): UploadIndex {
         return 'new' as const;
       });
     },
+
     async forget(sha256) {
       await db
         .deleteFrom('uploads')
@@ -85,16 +96,14 @@ export function uploadIndex(db: Kysely<Tables>): UploadIndex {
         .where('referenced', '=', 0)
         .execute();
     },
-    async names(sha256s) {
-      if (sha256s.length === 0) return new Map();
-      const rows = await db
-        .selectFrom('uploads')
-        .select(['sha256', 'name'])
-        .where('sha256', 'in', [...sha256s])
-        .where('name', 'is not', null)
-        .execute();
-      return new Map(rows.map((r) => [r.sha256, r.name!]));
-    },
+
+    totalBytes: () => totalOf(db),
+  };
+}
+
+/** Uploads kept while a task names them, and the others forgotten once old (retention). */
+function retention(db: Db): Part<'markReferenced' | 'unreferenced' | 'remove'> {
+  return {
     async markReferenced(sha256s) {
       if (sha256s.length === 0) return;
       await db
@@ -103,13 +112,7 @@ export function uploadIndex(db: Kysely<Tables>): UploadIndex {
         .where('sha256', 'in', [...sha256s])
         .execute();
     },
-    async totalBytes() {
-      const r = await db
-        .selectFrom('uploads')
-        .select(sql<number | string | null>`sum(bytes)`.as('total'))
-        .executeTakeFirst();
-      return Number(r?.total ?? 0);
-    },
+
     async unreferenced(beforeMs, limit) {
       return db
         .selectFrom('uploads')
@@ -120,6 +123,7 @@ export function uploadIndex(db: Kysely<Tables>): UploadIndex {
         .limit(limit)
         .execute();
     },
+
     async remove(sha256) {
       const r = await db
         .deleteFrom('uploads')
@@ -127,6 +131,23 @@ export function uploadIndex(db: Kysely<Tables>): UploadIndex {
         .where('referenced', '=', 0)
         .executeTakeFirst();
       return r.numDeletedRows > 0n;
+    },
+  };
+}
+
+export function uploadIndex(db: Db): UploadIndex {
+  return {
+    ...storing(db),
+    ...retention(db),
+    async names(sha256s) {
+      if (sha256s.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('uploads')
+        .select(['sha256', 'name'])
+        .where('sha256', 'in', [...sha256s])
+        .where('name', 'is not', null)
+        .execute();
+      return new Map(rows.map((r) => [r.sha256, r.name!]));
     },
   };
 }

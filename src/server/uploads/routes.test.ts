@@ -10,7 +10,8 @@ import { onApiError } from '../../http/index.ts';
 import { openSqliteStorage, type Storage } from '../storage/database.ts';
 import { readPhoto } from '../../testing/fixtures.ts';
 import { normaliseImage } from './normalise-image.ts';
-import { safeFileName, uploadRoutes, type UploadRoutesDeps } from './routes.ts';
+import { safeFileName } from './read-upload.ts';
+import { uploadRoutes, type UploadRoutesDeps } from './routes.ts';
 import { uploadUrlStrategy, type UploadUrlInfo } from './url-strategy.ts';
 import {
   HEIC,

@@ -265,6 +265,86 @@ function ViewDiagram() {
   );
 }
 
+/** How to take the views: the diagram from above, and the order in words. */
+function ViewGuide() {
+  return (
+    <div className="view-guide">
+      <ViewDiagram />
+      <p className="small">
+        Walk around the object to your right, one photo per side, in this order:{' '}
+        <strong>1 front</strong>, <strong>2 right</strong> (the side on your right as you face the
+        front), <strong>3 back</strong>, <strong>4 left</strong>. With two photos, the second is the
+        right side, not the back; with three, front, right and back.
+      </p>
+    </div>
+  );
+}
+
+/** One view of the list: its side, its picture (cut out), its state, and moving or removing it. */
+function ViewItem({
+  item: it,
+  at: i,
+  count,
+  images,
+  cutout,
+}: {
+  item: ImageItem;
+  /** Its place in the list, from 0. */
+  at: number;
+  count: number;
+  images: ImageItems;
+  cutout: CutoutCheck | undefined;
+}) {
+  const side = VIEW_SIDES[i]!;
+  return (
+    <li className="view" data-side={side.id}>
+      <span className="view-side">
+        {i + 1} · {side.label}
+      </span>
+      {it.preview ? (
+        <CutoutFigure
+          src={it.preview}
+          alt={`View ${i + 1}, ${side.id}: ${it.name}`}
+          check={cutout}
+        />
+      ) : (
+        <div className="thumb-blank" />
+      )}
+      <span className="small view-name">{it.name}</span>
+      <ItemStatus item={it} cutout={cutout} />
+      <CutoutWords check={cutout} compact />
+      <div className="view-actions">
+        <button
+          type="button"
+          className="small"
+          onClick={() => images.move(it.id, -1)}
+          disabled={i === 0}
+          aria-label={`Move view ${i + 1} earlier`}
+        >
+          ↑
+        </button>
+        <button
+          type="button"
+          className="small"
+          onClick={() => images.move(it.id, 1)}
+          disabled={i === count - 1}
+          aria-label={`Move view ${i + 1} later`}
+        >
+          ↓
+        </button>
+        <button
+          type="button"
+          className="small"
+          onClick={() => images.remove(it.id)}
+          aria-label={`Remove view ${i + 1}`}
+        >
+          ✕
+        </button>
+      </div>
+    </li>
+  );
+}
+
 export function MultiViewInput({
   images,
   error,
@@ -301,67 +381,19 @@ export function MultiViewInput({
         {count} of {LIMITS.minImages}–{LIMITS.maxImages} views of the same object.
         {count > 0 && count < LIMITS.minImages ? ` Add ${LIMITS.minImages - count} more.` : ''}
       </p>
-      <div className="view-guide">
-        <ViewDiagram />
-        <p className="small">
-          Walk around the object to your right, one photo per side, in this order:{' '}
-          <strong>1 front</strong>, <strong>2 right</strong> (the side on your right as you face the
-          front), <strong>3 back</strong>, <strong>4 left</strong>. With two photos, the second is
-          the right side, not the back; with three, front, right and back.
-        </p>
-      </div>
+      <ViewGuide />
       {count > 0 && (
         <ol className="views">
-          {images.items.map((it, i) => {
-            const side = VIEW_SIDES[i]!;
-            return (
-              <li key={it.id} className="view" data-side={side.id}>
-                <span className="view-side">
-                  {i + 1} · {side.label}
-                </span>
-                {it.preview ? (
-                  <CutoutFigure
-                    src={it.preview}
-                    alt={`View ${i + 1}, ${side.id}: ${it.name}`}
-                    check={cutouts[i]}
-                  />
-                ) : (
-                  <div className="thumb-blank" />
-                )}
-                <span className="small view-name">{it.name}</span>
-                <ItemStatus item={it} cutout={cutouts[i]} />
-                <CutoutWords check={cutouts[i]} compact />
-                <div className="view-actions">
-                  <button
-                    type="button"
-                    className="small"
-                    onClick={() => images.move(it.id, -1)}
-                    disabled={i === 0}
-                    aria-label={`Move view ${i + 1} earlier`}
-                  >
-                    ↑
-                  </button>
-                  <button
-                    type="button"
-                    className="small"
-                    onClick={() => images.move(it.id, 1)}
-                    disabled={i === count - 1}
-                    aria-label={`Move view ${i + 1} later`}
-                  >
-                    ↓
-                  </button>
-                  <button
-                    type="button"
-                    className="small"
-                    onClick={() => images.remove(it.id)}
-                    aria-label={`Remove view ${i + 1}`}
-                  >
-                    ✕
-                  </button>
-                </div>
-              </li>
-            );
-          })}
+          {images.items.map((it, i) => (
+            <ViewItem
+              key={it.id}
+              item={it}
+              at={i}
+              count={count}
+              images={images}
+              cutout={cutouts[i]}
+            />
+          ))}
         </ol>
       )}
       {cutouts.some((c) => c?.usable) && (
