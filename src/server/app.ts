@@ -9,9 +9,10 @@ import { libraryRoutes } from './library/routes.ts';
 import { acceptedKey } from './middleware/accepted-key.ts';
 import { apiBoundary } from './middleware/boundary.ts';
 import { catchUp } from './proxy/catch-up.ts';
-import { keyChecker } from './proxy/key-check.ts';
+import { keyChecker, type KeyChecker } from './proxy/key-check.ts';
+import type { ProxyTarget } from './proxy/forward.ts';
 import { proxyRoutes } from './proxy/routes.ts';
-import { providerRegistry } from './providers/registry.ts';
+import { providerRegistry, type ProviderRegistry } from './providers/registry.ts';
 import { providerRoutes } from './providers/routes.ts';
 import { createReadiness } from './ready.ts';
 import { createLogger } from './ops/logger.ts';
@@ -134,31 +135,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
   // orders and gets the same answers.
   const routes: readonly Mount[] = [
     at('/', opsRoutes(deps, services, metrics, readiness)),
-    at(
-      '/api/v1',
-      proxyRoutes({
-        keys,
-        upstream: deps.upstream,
-        library,
-        storage,
-        ownerOf,
-        now,
-        log,
-        createsPerMinute: deps.limits.createsPerMinute,
-        shutdown: draining.signal,
-        providers: {
-          registry,
-          library,
-          store: storage.library,
-          intents: storage.intents,
-          refs: storage.providerRefs,
-          holder: storage.holder,
-          now,
-          log,
-        },
-        ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
-      }),
-    ),
+    at('/api/v1', proxyApp(deps, services, { keys, registry, shutdown: draining.signal })),
     at('/api/providers', providerRoutes({ registry, now })),
     at('/api/uploads', uploadsApp(deps, services, metrics)),
     at('/api/assets', assetRoutes({ blobs: deps.blobs, store: storage.library, ownerOf, signer })),
@@ -261,6 +238,37 @@ function writesUnderKey(c: Context): boolean {
   if (path.startsWith('/api/uploads')) return false;
   if (path.startsWith('/api/v1/')) return path === '/api/v1/3d/generations';
   return true;
+}
+
+/** `/api/v1`: the proxy, with the vendors' adapters behind `provider/model` creates. */
+function proxyApp(
+  deps: ServerDeps & { upstream: ProxyTarget },
+  { library, now, log, ownerOf }: Services,
+  extra: { keys: KeyChecker; registry: ProviderRegistry; shutdown: AbortSignal },
+) {
+  const { storage } = deps;
+  return proxyRoutes({
+    keys: extra.keys,
+    upstream: deps.upstream,
+    library,
+    storage,
+    ownerOf,
+    now,
+    log,
+    createsPerMinute: deps.limits.createsPerMinute,
+    shutdown: extra.shutdown,
+    providers: {
+      registry: extra.registry,
+      library,
+      store: storage.library,
+      intents: storage.intents,
+      refs: storage.providerRefs,
+      holder: storage.holder,
+      now,
+      log,
+    },
+    ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
+  });
 }
 
 /** Uploads: files and pasted addresses, fetched safely, named for the upstream to fetch. */
