@@ -41,11 +41,6 @@ export interface TaskRecord {
   final?: { status: FinalStatus; atMs: number; errorCode?: number; errorMsg?: string };
 }
 
-interface Account {
-  balance: number;
-  frozen: number;
-}
-
 export interface TripoLedger {
   balance: number;
   frozen: number;
@@ -56,14 +51,16 @@ export interface TripoLedger {
 }
 
 export class TripoTasks {
-  private readonly accounts = new Map<string, Account & { spent: number; refunded: number }>();
+  private readonly accounts = new Map<string, TripoLedger>();
   private readonly tasks = new Map<string, TaskRecord>();
 
   constructor(
     keys: readonly KeyGrant[],
     private readonly timings: TripoTimings,
   ) {
-    for (const k of keys) this.accounts.set(k.key, { ...k, frozen: 0, spent: 0, refunded: 0 });
+    for (const k of keys) {
+      this.accounts.set(k.key, { balance: k.balance, frozen: 0, spent: 0, refunded: 0 });
+    }
   }
 
   knows(key: string): boolean {
