@@ -200,8 +200,9 @@ describe("the Tripo mock answers as Tripo's docs show", () => {
       type: 'image_to_model',
       file: { type: 'png', file_token: expect.any(String) },
     });
-    // "exactly 4 items in the order [front, left, back, right]", omitted ones empty ({}, as the
-    // official Python SDK sends them).
+    // "exactly 4 items in the order [front, left, back, right]", omitted ones empty: the
+    // generation page's multiview example (magi-3d-sdk tripo/generation.md) sends
+    // "files": [{"type": "jpg", "file_token": "***"}, {}, {"type": "jpg", …}, {"type": "jpeg", "url": "***"}].
     expect(tasks[2]).toMatchObject({
       type: 'multiview_to_model',
       files: [

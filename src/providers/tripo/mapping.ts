@@ -23,7 +23,7 @@ const FAILURES: Record<
 };
 
 /** When a signed result address stops working: its `Expires` or `X-Amz-*` parameters, else 5 min. */
-export function expiryOf(url: string, now: number): number {
+function expiryOf(url: string, now: number): number {
   try {
     const q = new URL(url).searchParams;
     const expires = Number(q.get('Expires'));

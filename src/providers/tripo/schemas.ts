@@ -10,7 +10,7 @@ export const TripoErrorSchema = z.object({
 });
 
 /** Every status the task docs and both official SDKs list. */
-export const TRIPO_STATUSES = [
+const TRIPO_STATUSES = [
   'queued',
   'running',
   'success',
