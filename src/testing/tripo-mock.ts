@@ -1,5 +1,5 @@
 // The Tripo mock served over real HTTP on 127.0.0.1 (an ephemeral port), with Kiln's generator
-// in this thread: what the Tripo adapter's and the mock's own tests talk to.
+// on a worker thread: what the Tripo adapter's and the mock's contract tests talk to.
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import {
@@ -10,6 +10,8 @@ import {
   promptToGlb,
   viewsToGlb,
 } from '../generator/index.ts';
+import { createGeneratorPool } from '../generator/runtime/pool.ts';
+import { pooledGenerator } from '../mock/create.ts';
 import { createTripoMock, type TripoMock, type TripoMockDeps } from '../mock/tripo/app.ts';
 import type { TripoGenerator } from '../mock/tripo/generate.ts';
 
@@ -28,8 +30,10 @@ export interface ServedTripoMock {
   close(): Promise<void>;
 }
 
+/** Served with the generator on one worker thread, so that the server keeps answering. */
 export async function serveTripoMock(deps: Partial<TripoMockDeps> = {}): Promise<ServedTripoMock> {
-  const mock = createTripoMock({ generator: inThreadGenerator, speed: 'fast', ...deps });
+  const pool = createGeneratorPool({ threads: 1 });
+  const mock = createTripoMock({ generator: pooledGenerator(pool), speed: 'fast', ...deps });
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: mock.app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
   });
@@ -40,6 +44,7 @@ export async function serveTripoMock(deps: Partial<TripoMockDeps> = {}): Promise
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await mock.close();
+      await pool.close();
     },
   };
 }

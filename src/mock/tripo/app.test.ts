@@ -4,8 +4,8 @@ import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { photo, TEXT } from '../../testing/images.ts';
 import { inThreadGenerator } from '../../testing/tripo-mock.ts';
-import { createTripoMock, type TripoMock } from './app.ts';
-import { TRIPO_DEMO_KEYS, priceOf } from './catalogue.ts';
+import { TRIPO_DEMO_KEYS, createTripoMock, type TripoMock } from './app.ts';
+import { priceOf } from './catalogue.ts';
 
 const A = 'tsk_a';
 const B = 'tsk_b';
@@ -67,7 +67,7 @@ describe('the Tripo mock', () => {
       await create({ type: 'text_to_model', prompt: 'a chair' })
     ).json()) as { data: { task_id: string } };
     let out: Record<string, string> = {};
-    for (let i = 0; i < 100 && !out['pbr_model']; i++) {
+    for (let i = 0; i < 300 && !out['pbr_model']; i++) {
       await new Promise((r) => setTimeout(r, 30));
       out = (
         (await (await call(`/task/${data.task_id}`)).json()) as {

@@ -2,7 +2,11 @@
 // `/v2/openapi/*`, with the tasks' result files at `/files/*` beside it. State is in memory.
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { fetchImage as guardedFetch, ImageFetchError } from '../fetch-image.ts';
+import {
+  fetchImage as guardedFetch,
+  ImageFetchError,
+  type ImageFetchPolicy,
+} from '../fetch-image.ts';
 import type { KeyGrant } from '../keys.ts';
 import {
   CONCURRENCY_LIMIT,
@@ -18,6 +22,8 @@ import { presentTask, type PresentContext } from './present.ts';
 import { parseCreate, triggerOf } from './requests.ts';
 import { TripoTasks, type TaskRecord, type TripoLedger } from './tasks.ts';
 
+export { TRIPO_DEMO_KEYS } from './catalogue.ts';
+
 export interface TripoMockDeps {
   /** Kiln's generator (src/mock/create.ts's `pooledGenerator(createGeneratorPool())`). */
   generator: TripoGenerator;
@@ -26,7 +32,9 @@ export interface TripoMockDeps {
   /** `fast` (a task in about 2 s, for tests), `real` (about 45 s, for demos), or timings. */
   speed?: keyof typeof TRIPO_SPEEDS | TripoTimings;
   now?: () => number;
-  /** How an image URL's bytes are had; src/mock's guarded fetch by default. */
+  /** Which private origins the default image fetch may reach (Kiln's own, PUBLIC_URL). */
+  imagePolicy?: ImageFetchPolicy;
+  /** How an image URL's bytes are had; src/mock's guarded fetch (with `imagePolicy`) by default. */
   fetchImage?: (url: string, signal: AbortSignal) => Promise<Uint8Array>;
   /** How long a result address works after the task succeeds; 5 minutes by default. */
   resultTtlMs?: number;
@@ -76,7 +84,8 @@ function generations(deps: TripoMockDeps, now: () => number) {
   const running = new Set<Promise<void>>();
   const maker: GlbMaker = {
     generator: deps.generator,
-    fetchImage: deps.fetchImage ?? ((url, signal) => guardedFetch(url, { signal })),
+    fetchImage:
+      deps.fetchImage ?? ((url, signal) => guardedFetch(url, { ...deps.imagePolicy, signal })),
   };
   const generate = (task: TaskRecord) => {
     const job = makeGlb(maker, task.input, closing.signal).then(

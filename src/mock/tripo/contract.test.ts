@@ -122,7 +122,7 @@ describe("the Tripo mock answers as Tripo's docs show", () => {
       await api('/task', { method: 'POST', body: JSON.stringify(body) })
     ).json()) as typeof DOC_CREATED;
     let task: Record<string, unknown> = {};
-    for (let i = 0; i < 100 && task['status'] !== 'failed'; i++) {
+    for (let i = 0; i < 200 && task['status'] !== 'failed'; i++) {
       await new Promise((r) => setTimeout(r, 50));
       task = (
         (await (await api(`/task/${data.task_id}`)).json()) as { data: Record<string, unknown> }
