@@ -8,6 +8,7 @@ import { FAL_DEMO_KEYS, createFalMock } from './fal/app.ts';
 import type { ImageFetchPolicy } from './fetch-image.ts';
 import { MESHY_DEMO_KEYS, createMeshyMock } from './meshy/index.ts';
 import type { SpeedName } from './speed.ts';
+import { TRIPO_DEMO_KEYS, createTripoMock } from './tripo/app.ts';
 
 export interface VendorMock {
   name: VendorProvider;
@@ -38,6 +39,18 @@ const FACTORIES: Partial<Record<VendorProvider, Factory>> = {
     return {
       mount: (root, path) => void root.route(path, mock.app),
       demoKey: MESHY_DEMO_KEYS[0].key,
+      close: () => mock.close(),
+    };
+  },
+  tripo: (o) => {
+    const mock = createTripoMock({
+      generator: o.generator,
+      speed: o.speed === 'realistic' ? 'real' : 'fast',
+      ...(o.imagePolicy ? { imagePolicy: o.imagePolicy } : {}),
+    });
+    return {
+      mount: (root, path) => void root.route(path, mock.app),
+      demoKey: TRIPO_DEMO_KEYS[0]!.key,
       close: () => mock.close(),
     };
   },

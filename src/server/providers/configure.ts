@@ -8,6 +8,7 @@ import {
   createFalAdapter,
 } from '../../providers/fal/adapter.ts';
 import { MESHY_DEFAULT_BASE_URL, createMeshyAdapter } from '../../providers/meshy/index.ts';
+import { TRIPO_DEFAULT_API_URL, createTripoAdapter } from '../../providers/tripo/adapter.ts';
 import type { ProviderAdapter } from '../../providers/types.ts';
 import { originBoundFetch, type ConfiguredProvider } from './registry.ts';
 
@@ -32,6 +33,12 @@ const VENDORS: Partial<Record<VendorProvider, Vendor>> = {
     hasBalance: true,
     urls: (u, mock) => [mock ?? u.meshy ?? MESHY_DEFAULT_BASE_URL],
     adapter: ([baseUrl], fetch) => createMeshyAdapter({ baseUrl: baseUrl!, fetch }),
+  },
+  tripo: {
+    keyHint: 'tsk_',
+    hasBalance: true,
+    urls: (u, mock) => [mock ? `${mock}/v2/openapi` : (u.tripo ?? TRIPO_DEFAULT_API_URL)],
+    adapter: ([baseUrl], fetch) => createTripoAdapter({ baseUrl: baseUrl!, fetch }),
   },
   fal: {
     keyHint: '<key id>:<key secret>',

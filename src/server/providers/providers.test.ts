@@ -8,6 +8,9 @@ import { MESHY_KEY, MESHY_POOR_KEY, serveMeshy, type ServedMeshy } from '../../t
 import { post, startTestServer, type TestServer } from '../../testing/server.ts';
 import { createFalAdapter } from '../../providers/fal/adapter.ts';
 import { createMeshyAdapter } from '../../providers/meshy/index.ts';
+import { createTripoAdapter } from '../../providers/tripo/adapter.ts';
+import { TRIPO_DEMO_KEYS } from '../../mock/tripo/app.ts';
+import { serveTripoMock, type ServedTripoMock } from '../../testing/tripo-mock.ts';
 import { ownerHasher } from '../owner-id.ts';
 import { originBoundFetch, type ConfiguredProvider } from './registry.ts';
 
@@ -15,9 +18,11 @@ const LIBRARY = `kl_${'A'.repeat(43)}`;
 /** The library's owner as the test server files it (its secret is 32 × 7). */
 const ownerOfLibrary = ownerHasher(Buffer.alloc(32, 7))(LIBRARY);
 const FAL_KEY = FAL_DEMO_KEYS[0]!.key;
+const TRIPO_KEY = TRIPO_DEMO_KEYS[0]!.key;
 
 let meshy: ServedMeshy;
 let fal: ServedFalMock;
+let tripo: ServedTripoMock;
 let kiln: TestServer;
 
 function providers(): ConfiguredProvider[] {
@@ -30,6 +35,16 @@ function providers(): ConfiguredProvider[] {
       }),
       host: new URL(meshy.baseUrl).host,
       keyHint: 'msy_',
+      hasBalance: true,
+    },
+    {
+      name: 'tripo',
+      adapter: createTripoAdapter({
+        baseUrl: tripo.baseUrl,
+        fetch: originBoundFetch([tripo.baseUrl]),
+      }),
+      host: new URL(tripo.baseUrl).host,
+      keyHint: 'tsk_',
       hasBalance: true,
     },
     {
@@ -49,6 +64,7 @@ function providers(): ConfiguredProvider[] {
 beforeEach(async () => {
   meshy = await serveMeshy();
   fal = await serveFalMock({ generator: fakeGenerator });
+  tripo = await serveTripoMock();
   kiln = await startTestServer({
     providers: providers(),
     // The vendors' result addresses are on loopback here: fetched as they are.
@@ -59,6 +75,7 @@ afterEach(async () => {
   await kiln.close();
   await meshy.close();
   await fal.close();
+  await tripo.close();
 });
 
 /** A request to Kiln under the library key, with a vendor's key. */
@@ -84,7 +101,7 @@ describe('providers through Kiln', () => {
     const list = (await (await kiln.request('/api/providers', { key: null })).json()) as {
       data: { name: string }[];
     };
-    expect(list.data.map((p) => p.name)).toEqual(['meshy', 'fal']);
+    expect(list.data.map((p) => p.name)).toEqual(['meshy', 'tripo', 'fal']);
     const models = (await (await asArtist('/api/providers/meshy/models', MESHY_KEY)).json()) as {
       data: { id: string; unit: string }[];
     };
@@ -154,6 +171,31 @@ describe('providers through Kiln', () => {
     expect(created.progress).toBeNull();
     const done = await pollUntilDone(created.id, FAL_KEY);
     expect(done).toMatchObject({ status: 'completed', progress: 100 });
+  });
+
+  it('Tripo: two views take the front and right slots; the result is archived before its address expires; the balance holds nothing frozen after', async () => {
+    const res = await asArtist(
+      '/api/v1/3d/generations',
+      TRIPO_KEY,
+      post({
+        model: 'tripo/v2.5-20250123',
+        image_urls: [photoDataUri('chair.png'), photoDataUri('chair.png')],
+      }),
+    );
+    const body = (await res.json()) as { id: string; error?: unknown };
+    expect(res.status, JSON.stringify(body)).toBe(202);
+    const done = await pollUntilDone(body.id, TRIPO_KEY);
+    expect(done).toMatchObject({ status: 'completed', provider: 'tripo' });
+    expect(done.result_expires_ms).toEqual(expect.any(Number));
+    const entry = (await (await asArtist(`/api/library/${body.id}`, TRIPO_KEY)).json()) as {
+      archived: boolean;
+    };
+    expect(entry.archived).toBe(true);
+    const balance = (await (await asArtist('/api/providers/tripo/balance', TRIPO_KEY)).json()) as {
+      amount: number;
+      frozen: number;
+    };
+    expect(balance.frozen).toBe(0);
   });
 
   it('bad input is refused naming the field, and nothing is sent', async () => {
