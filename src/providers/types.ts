@@ -6,14 +6,13 @@
  */
 
 /** The providers Kiln knows. `spec` is the spec's upstream (UPSTREAM_URL or the built-in mock). */
-export const PROVIDER_NAMES = ['spec', 'meshy', 'tripo', 'fal'] as const;
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
+type ProviderName = 'spec' | 'meshy' | 'tripo' | 'fal';
 
 /** What a model takes: one image, 2–4 views of one object, or a prompt. */
 export type ProviderInputKind = 'image' | 'multiview' | 'text';
 
 /** The unit a provider prices and counts a balance in. */
-export type PriceUnit = 'credits' | 'USD';
+type PriceUnit = 'credits' | 'USD';
 
 /** A named side of one object, as Kiln's multi-view form names them. */
 export type ViewSide = 'front' | 'back' | 'left' | 'right';

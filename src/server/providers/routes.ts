@@ -19,7 +19,7 @@ export interface ProviderRouteDeps {
 }
 
 /** The provider a path names, or a 404 that lists the ones there are. */
-export function providerNamed(registry: ProviderRegistry, name: string): ConfiguredProvider {
+function providerNamed(registry: ProviderRegistry, name: string): ConfiguredProvider {
   const found = registry.get(name);
   if (found) return found;
   const known = registry.list().map((p) => p.name);
