@@ -20,6 +20,7 @@ import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { opsRoutes } from './ops/ops-routes.ts';
 import { requestLog } from './ops/request-log.ts';
 import { observedUpstream } from './ops/upstream-metrics.ts';
+import { observedProvider } from './ops/provider-metrics.ts';
 import { securityHeaders } from './security.ts';
 import { createServices, type Services } from './services.ts';
 import { shareOwnerRoutes } from './share/mine.ts';
@@ -67,7 +68,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
     optimiser,
   } = services;
   const { storage } = deps;
-  const registry = providerRegistry(deps.providers);
+  const registry = providerRegistry(deps.providers?.map((p) => observedProvider(p, metrics)));
   const readiness = createReadiness({ storage, blobs: deps.blobs, now });
   const draining = new AbortController();
   const app = new Hono();

@@ -39,6 +39,19 @@ export function createMetrics() {
       buckets: seconds,
       registers,
     }),
+    providerRequests: new Counter({
+      name: 'kiln_provider_requests_total',
+      help: 'Calls to a vendor (Meshy, Tripo, fal) through its adapter, by provider, operation and outcome (ok, or why not). Never by key.',
+      labelNames: ['provider', 'operation', 'outcome'] as const,
+      registers,
+    }),
+    providerDuration: new Histogram({
+      name: 'kiln_provider_request_duration_seconds',
+      help: 'Time a vendor took to answer through its adapter, by provider and operation.',
+      labelNames: ['provider', 'operation'] as const,
+      buckets: seconds,
+      registers,
+    }),
     tasksFinished: new Counter({
       name: 'kiln_tasks_finished_total',
       help: 'Tasks seen to end, by model and outcome (completed, failed).',

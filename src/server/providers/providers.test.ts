@@ -102,6 +102,13 @@ describe('providers through Kiln', () => {
       data: { name: string }[];
     };
     expect(list.data.map((p) => p.name)).toEqual(['meshy', 'tripo', 'fal']);
+    // Every vendor call is counted by provider and operation, never by key.
+    await asArtist('/api/providers/meshy/balance', MESHY_KEY);
+    const metrics = await (await kiln.request('/metrics', { key: null })).text();
+    expect(metrics).toMatch(
+      /kiln_provider_requests_total\{provider="meshy",operation="balance",outcome="ok"\} [1-9]/,
+    );
+    expect(metrics).not.toContain(MESHY_KEY);
     const models = (await (await asArtist('/api/providers/meshy/models', MESHY_KEY)).json()) as {
       data: { id: string; unit: string }[];
     };
