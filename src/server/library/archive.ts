@@ -1,5 +1,5 @@
 import { createLimiter } from '../../async/index.ts';
-import type { ArchiveOutage } from '../../contract/index.ts';
+import { PROVIDER_LABELS, providerOfModel, type ArchiveOutage } from '../../contract/index.ts';
 import { isBlobStoreUnavailable, type BlobStore } from '../storage/blobs.ts';
 import { isStorageUnavailable } from '../storage/database.ts';
 import type { Leases } from '../storage/leases.ts';
@@ -104,7 +104,8 @@ export function createArchiver(deps: ArchiverDeps) {
       }
       const delay = ARCHIVE_RETRY_DELAYS_MS[attempts];
       const next = delay === undefined ? null : deps.now() + delay;
-      await deps.store.archiveFailed(row.taskId, message, next).catch(() => {});
+      const said = step === 'upstream' ? expiredLinkMessage(row.model, err) : undefined;
+      await deps.store.archiveFailed(row.taskId, said ?? message, next).catch(() => {});
       deps.onOutcome?.(next === null ? 'given_up' : 'retry');
       deps.log(
         next === null
@@ -169,3 +170,15 @@ export function createArchiver(deps: ArchiverDeps) {
 }
 
 export type Archiver = ReturnType<typeof createArchiver>;
+
+/**
+ * A vendor's result address that answers 403, 404 or 410: it expired before Kiln could keep a copy
+ * (Tripo's live minutes). Said so, with what to do; the next poll of the task may bring a new one.
+ */
+function expiredLinkMessage(model: string, err: unknown): string | undefined {
+  const provider = providerOfModel(model);
+  const status = (err as { status?: unknown }).status;
+  if (provider === 'spec' || ![403, 404, 410].includes(status as number)) return undefined;
+  const label = PROVIDER_LABELS[provider];
+  return `${label}'s address for this model stopped working (HTTP ${String(status)}) before Kiln could keep a copy: ${label} lets result links expire. Open the task again so Kiln asks ${label} for a fresh address; Kiln keeps trying by itself meanwhile.`;
+}

@@ -205,6 +205,54 @@ describe('providers through Kiln', () => {
     expect(balance.frozen).toBe(0);
   });
 
+  it('a Tripo result whose address expired before the archive says so, naming Tripo and what to do', async () => {
+    const quick = await serveTripoMock({ resultTtlMs: 1 });
+    const other = await startTestServer({
+      providers: [
+        {
+          name: 'tripo',
+          adapter: createTripoAdapter({
+            baseUrl: quick.baseUrl,
+            fetch: originBoundFetch([quick.baseUrl]),
+          }),
+          host: new URL(quick.baseUrl).host,
+          keyHint: 'tsk_',
+          hasBalance: true,
+        },
+      ],
+      fetchGlb: async (url) => {
+        const res = await fetch(url);
+        if (!res.ok)
+          throw Object.assign(new Error(`answered ${res.status}`), { status: res.status });
+        return new Uint8Array(await res.arrayBuffer());
+      },
+    });
+    try {
+      const headers = { 'x-kiln-library': LIBRARY, 'x-provider-key': TRIPO_KEY };
+      const res = await other.request('/api/v1/3d/generations', {
+        ...post({ model: 'tripo/v2.5-20250123', prompt: 'a wooden chair' }, headers),
+        key: null,
+      });
+      const { id } = (await res.json()) as { id: string };
+      let entry: { archived: boolean; archive?: { error?: string | null } } | undefined;
+      for (let i = 0; i < 200; i++) {
+        await other.request(`/api/v1/tasks/${id}`, { headers, key: null });
+        entry = (await (
+          await other.request(`/api/library/${id}`, { headers, key: null })
+        ).json()) as typeof entry;
+        if (entry?.archive?.error) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(entry?.archived).toBe(false);
+      expect(entry?.archive?.error).toMatch(
+        /^Tripo's address for this model stopped working \(HTTP 403\)/,
+      );
+    } finally {
+      await other.close();
+      await quick.close();
+    }
+  });
+
   it('bad input is refused naming the field, and nothing is sent', async () => {
     const cases: [Record<string, unknown>, string, string | undefined][] = [
       [{ model: 'meshy/nope', prompt: 'a cup' }, 'model', MESHY_KEY],
