@@ -79,7 +79,7 @@ export function createArchiver(deps: ArchiverDeps) {
       deps.log(`archived ${row.taskId} as ${sha256.slice(0, 12)}… (${glb.byteLength} bytes)`);
       return sha256;
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = failureText(err, step === 'upstream' ? row.model : null);
       const outage: ArchiveOutage | null =
         step === 'file_store' && isBlobStoreUnavailable(err)
           ? 'file_store'
@@ -104,8 +104,7 @@ export function createArchiver(deps: ArchiverDeps) {
       }
       const delay = ARCHIVE_RETRY_DELAYS_MS[attempts];
       const next = delay === undefined ? null : deps.now() + delay;
-      const said = step === 'upstream' ? expiredLinkMessage(row.model, err) : undefined;
-      await deps.store.archiveFailed(row.taskId, said ?? message, next).catch(() => {});
+      await deps.store.archiveFailed(row.taskId, message, next).catch(() => {});
       deps.onOutcome?.(next === null ? 'given_up' : 'retry');
       deps.log(
         next === null
@@ -170,6 +169,12 @@ export function createArchiver(deps: ArchiverDeps) {
 }
 
 export type Archiver = ReturnType<typeof createArchiver>;
+
+/** What an archive failure says: an expired vendor link in words, else the error's message. */
+function failureText(err: unknown, fetchedFor: string | null): string {
+  const expired = fetchedFor === null ? undefined : expiredLinkMessage(fetchedFor, err);
+  return expired ?? (err instanceof Error ? err.message : String(err));
+}
 
 /**
  * A vendor's result address that answers 403, 404 or 410: it expired before Kiln could keep a copy

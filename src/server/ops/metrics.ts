@@ -26,32 +26,7 @@ export function createMetrics() {
       buckets: seconds,
       registers,
     }),
-    upstreamRequests: new Counter({
-      name: 'kiln_upstream_requests_total',
-      help: 'Calls to the upstream API, by operation and status (0: no answer, timeout: none in time).',
-      labelNames: ['operation', 'status'] as const,
-      registers,
-    }),
-    upstreamDuration: new Histogram({
-      name: 'kiln_upstream_request_duration_seconds',
-      help: 'Time the upstream took to answer, by operation.',
-      labelNames: ['operation'] as const,
-      buckets: seconds,
-      registers,
-    }),
-    providerRequests: new Counter({
-      name: 'kiln_provider_requests_total',
-      help: 'Calls to a vendor (Meshy, Tripo, fal) through its adapter, by provider, operation and outcome (ok, or why not). Never by key.',
-      labelNames: ['provider', 'operation', 'outcome'] as const,
-      registers,
-    }),
-    providerDuration: new Histogram({
-      name: 'kiln_provider_request_duration_seconds',
-      help: 'Time a vendor took to answer through its adapter, by provider and operation.',
-      labelNames: ['provider', 'operation'] as const,
-      buckets: seconds,
-      registers,
-    }),
+    ...outboundMetrics(registers, seconds),
     tasksFinished: new Counter({
       name: 'kiln_tasks_finished_total',
       help: 'Tasks seen to end, by model and outcome (completed, failed).',
@@ -113,3 +88,35 @@ export function createMetrics() {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Calls out: to the upstream (ops/upstream-metrics.ts) and to the vendors (ops/provider-metrics.ts). */
+function outboundMetrics(registers: Registry[], seconds: number[]) {
+  return {
+    upstreamRequests: new Counter({
+      name: 'kiln_upstream_requests_total',
+      help: 'Calls to the upstream API, by operation and status (0: no answer, timeout: none in time).',
+      labelNames: ['operation', 'status'] as const,
+      registers,
+    }),
+    upstreamDuration: new Histogram({
+      name: 'kiln_upstream_request_duration_seconds',
+      help: 'Time the upstream took to answer, by operation.',
+      labelNames: ['operation'] as const,
+      buckets: seconds,
+      registers,
+    }),
+    providerRequests: new Counter({
+      name: 'kiln_provider_requests_total',
+      help: 'Calls to a vendor (Meshy, Tripo, fal) through its adapter, by provider, operation and outcome (ok, or why not). Never by key.',
+      labelNames: ['provider', 'operation', 'outcome'] as const,
+      registers,
+    }),
+    providerDuration: new Histogram({
+      name: 'kiln_provider_request_duration_seconds',
+      help: 'Time a vendor took to answer through its adapter, by provider and operation.',
+      labelNames: ['provider', 'operation'] as const,
+      buckets: seconds,
+      registers,
+    }),
+  };
+}
