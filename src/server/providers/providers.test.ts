@@ -6,13 +6,11 @@ import { FAL_DEMO_KEYS } from '../../mock/fal/app.ts';
 import { fakeGenerator, photoDataUri } from '../../testing/mock.ts';
 import { MESHY_KEY, MESHY_POOR_KEY, serveMeshy, type ServedMeshy } from '../../testing/meshy.ts';
 import { post, startTestServer, type TestServer } from '../../testing/server.ts';
-import { createFalAdapter } from '../../providers/fal/adapter.ts';
-import { createMeshyAdapter } from '../../providers/meshy/index.ts';
-import { createTripoAdapter } from '../../providers/tripo/adapter.ts';
 import { TRIPO_DEMO_KEYS } from '../../mock/tripo/app.ts';
 import { serveTripoMock, type ServedTripoMock } from '../../testing/tripo-mock.ts';
 import { ownerHasher } from '../owner-id.ts';
-import { originBoundFetch, type ConfiguredProvider } from './registry.ts';
+import { configuredProviders } from './configure.ts';
+import type { ConfiguredProvider } from './registry.ts';
 
 const LIBRARY = `kl_${'A'.repeat(43)}`;
 /** The library's owner as the test server files it (its secret is 32 × 7). */
@@ -25,40 +23,14 @@ let fal: ServedFalMock;
 let tripo: ServedTripoMock;
 let kiln: TestServer;
 
+/** The vendors as main.ts configures them, at their mocks' addresses. */
 function providers(): ConfiguredProvider[] {
-  return [
-    {
-      name: 'meshy',
-      adapter: createMeshyAdapter({
-        baseUrl: meshy.baseUrl,
-        fetch: originBoundFetch([meshy.baseUrl]),
-      }),
-      host: new URL(meshy.baseUrl).host,
-      keyHint: 'msy_',
-      hasBalance: true,
-    },
-    {
-      name: 'tripo',
-      adapter: createTripoAdapter({
-        baseUrl: tripo.baseUrl,
-        fetch: originBoundFetch([tripo.baseUrl]),
-      }),
-      host: new URL(tripo.baseUrl).host,
-      keyHint: 'tsk_',
-      hasBalance: true,
-    },
-    {
-      name: 'fal',
-      adapter: createFalAdapter({
-        baseUrl: fal.url,
-        platformUrl: `${fal.url}/v1`,
-        fetch: originBoundFetch([fal.url]),
-      }),
-      host: new URL(fal.url).host,
-      keyHint: '<key id>:<key secret>',
-      hasBalance: true,
-    },
-  ];
+  return configuredProviders({
+    meshy: meshy.baseUrl,
+    tripo: tripo.baseUrl,
+    fal: fal.url,
+    falPlatform: `${fal.url}/v1`,
+  });
 }
 
 beforeEach(async () => {
@@ -208,18 +180,7 @@ describe('providers through Kiln', () => {
   it('a Tripo result whose address expired before the archive says so, naming Tripo and what to do', async () => {
     const quick = await serveTripoMock({ resultTtlMs: 1 });
     const other = await startTestServer({
-      providers: [
-        {
-          name: 'tripo',
-          adapter: createTripoAdapter({
-            baseUrl: quick.baseUrl,
-            fetch: originBoundFetch([quick.baseUrl]),
-          }),
-          host: new URL(quick.baseUrl).host,
-          keyHint: 'tsk_',
-          hasBalance: true,
-        },
-      ],
+      providers: configuredProviders({ tripo: quick.baseUrl }).filter((p) => p.name === 'tripo'),
       fetchGlb: async (url) => {
         const res = await fetch(url);
         if (!res.ok)
