@@ -31,10 +31,12 @@ export interface SendOptions {
   auth?: boolean;
   /** A vendor's call: its key goes along as `x-provider-key` (and to no one else). */
   provider?: VendorProvider | undefined;
+  /** The vendor's key to send instead of the kept one (a key tested before it is kept). */
+  providerKey?: string | undefined;
 }
 
 function headersFor(
-  options: Pick<SendOptions, 'auth' | 'provider'>,
+  options: Pick<SendOptions, 'auth' | 'provider' | 'providerKey'>,
   accept?: string,
 ): Record<string, string> {
   const headers: Record<string, string> = accept ? { accept } : {};
@@ -42,7 +44,8 @@ function headersFor(
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   const library = currentLibraryKey();
   if (library) headers[LIBRARY_HEADER] = library;
-  const vendorKey = options.provider ? currentProviderKey(options.provider) : null;
+  const vendorKey =
+    options.providerKey ?? (options.provider ? currentProviderKey(options.provider) : null);
   if (vendorKey) headers[PROVIDER_KEY_HEADER] = vendorKey;
   return headers;
 }
@@ -92,9 +95,11 @@ export async function request<T>(
     json?: unknown;
     /** A binary body (an image), sent with its own type. */
     blob?: Blob;
+    /** More headers (a create's Idempotency-Key). */
+    headers?: Record<string, string>;
   },
 ): Promise<T> {
-  const headers = headersFor(options, 'application/json');
+  const headers = { ...options.headers, ...headersFor(options, 'application/json') };
   if (options.json !== undefined) headers['content-type'] = 'application/json';
   else if (options.blob) headers['content-type'] = options.blob.type || 'application/octet-stream';
   const res = await send(path, {
