@@ -55,4 +55,3 @@ export const PROVIDER_KEY_HEADER = 'x-provider-key';
  * provider key the artist connects, so it is named by a key of its own.
  */
 export const LIBRARY_HEADER = 'x-kiln-library';
-

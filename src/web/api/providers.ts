@@ -1,6 +1,12 @@
 // The vendors behind Kiln (issue 34): which ones this Kiln reaches, each one's models and balance
 // for the key this browser keeps, and a create or a poll of a vendor's task (`x-provider-key`).
-import { queryOptions, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  queryOptions,
+  useMutation,
+  useQueries,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { useMemo } from 'react';
 import {
   ProviderBalanceSchema,
@@ -14,6 +20,8 @@ import {
   type VendorProvider,
 } from '../../contract/index.ts';
 import { useProviderKeys } from '../lib/provider-keys.ts';
+import { announce } from '../lib/tab-sync.ts';
+import { queryKeys, useKeyScope } from './query-keys.ts';
 import { API_BASE, request } from './transport.ts';
 
 export type { ProviderBalanceRecord, ProviderInfo, ProviderModelRecord };
@@ -132,5 +140,28 @@ export function createProviderTask(
     json: body,
     headers: { 'idempotency-key': idempotencyKey },
     parse: (b) => TaskSchema.parse(b),
+  });
+}
+
+/** Creates a vendor's task; it lands in the caches as one the spec's create made. */
+export function useCreateProviderTask() {
+  const scope = useKeyScope();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({
+      provider,
+      body,
+      idempotencyKey,
+    }: {
+      provider: VendorProvider;
+      body: ProviderCreateBody;
+      idempotencyKey: string;
+    }) => createProviderTask(provider, body, idempotencyKey),
+    onSuccess: (task: Task, { provider }) => {
+      queryClient.setQueryData(queryKeys.task(scope, task.id), task);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) });
+      void queryClient.invalidateQueries({ queryKey: ['providers', provider] });
+      announce();
+    },
   });
 }

@@ -17,7 +17,8 @@ import { QueryState } from '../../ui/query-state.tsx';
 import { balanceSentence } from './balance-sentence.ts';
 import './connections.css';
 
-type Check = { state: 'idle' } | { state: 'checking' } | { state: 'ok'; balance: ProviderBalanceRecord };
+type Check =
+  { state: 'idle' } | { state: 'checking' } | { state: 'ok'; balance: ProviderBalanceRecord };
 
 /** One vendor: paste, test, save or remove its key; the demo key in mock mode. */
 function ProviderCard({ info }: { info: ProviderInfo }) {
@@ -65,7 +66,11 @@ function ProviderCard({ info }: { info: ProviderInfo }) {
   };
 
   return (
-    <section className="card provider-card" aria-labelledby={`${inputId}-title`} data-provider={info.name}>
+    <section
+      className="card provider-card"
+      aria-labelledby={`${inputId}-title`}
+      data-provider={info.name}
+    >
       <h2 id={`${inputId}-title`}>{info.label}</h2>
       <p className="muted small">
         Reached at <code>{info.host}</code>
@@ -82,16 +87,20 @@ function ProviderCard({ info }: { info: ProviderInfo }) {
             Connected with <code>{maskKey(saved)}</code>
           </p>
           <p className="small" aria-live="polite" data-testid={`${info.name}-check`}>
-            {check.state === 'ok'
-              ? balanceSentence(check.balance)
-              : check.state === 'checking'
-                ? 'Asking for the balance…'
-                : refused
-                  ? <span className="error">{refused}</span>
-                  : null}
+            {check.state === 'ok' ? (
+              balanceSentence(check.balance)
+            ) : check.state === 'checking' ? (
+              'Asking for the balance…'
+            ) : refused ? (
+              <span className="error">{refused}</span>
+            ) : null}
           </p>
           <div className="button-row">
-            <button type="button" onClick={() => void test(saved)} disabled={check.state === 'checking'}>
+            <button
+              type="button"
+              onClick={() => void test(saved)}
+              disabled={check.state === 'checking'}
+            >
               Test
             </button>
             <button
@@ -105,9 +114,7 @@ function ProviderCard({ info }: { info: ProviderInfo }) {
               Remove {info.label} key
             </button>
           </div>
-          <p className="muted small">
-            Removing the key keeps every model it made in your gallery.
-          </p>
+          <p className="muted small">Removing the key keeps every model it made in your gallery.</p>
         </div>
       ) : (
         <form onSubmit={(e) => void save(e)} noValidate>
@@ -130,7 +137,11 @@ function ProviderCard({ info }: { info: ProviderInfo }) {
             aria-invalid={problem ? true : undefined}
             aria-describedby={`${inputId}-hint`}
           />
-          <p id={`${inputId}-hint`} className={problem ? 'error' : 'muted small'} aria-live="polite">
+          <p
+            id={`${inputId}-hint`}
+            className={problem ? 'error' : 'muted small'}
+            aria-live="polite"
+          >
             {problem ??
               (check.state === 'ok'
                 ? balanceSentence(check.balance)
@@ -198,7 +209,9 @@ export default function ConnectionsPage() {
       >
         {() => (
           <div className="provider-cards">
-            {providers.data?.map((info) => <ProviderCard key={info.name} info={info} />)}
+            {providers.data?.map((info) => (
+              <ProviderCard key={info.name} info={info} />
+            ))}
           </div>
         )}
       </QueryState>

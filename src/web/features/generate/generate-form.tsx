@@ -2,6 +2,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   LIMITS,
   modelTitle,
+  splitModelId,
+  type InputKind,
   parseCreateRequest,
   type CreateGenerationInput,
   type Task,
@@ -20,9 +22,16 @@ import { describeError, fieldMessage, type ShownError } from '../../lib/describe
 import { takeDraft } from '../../lib/draft.ts';
 import { formatNumber } from '../../lib/entry-format.ts';
 import { useCutouts, useViewsCheck } from '../../api/input-check.ts';
+import {
+  useCreateProviderTask,
+  useProviderModels,
+  useProviders,
+  type ProviderCreateBody,
+  type ProviderModelRecord,
+} from '../../api/providers.ts';
 import { useWaitAtMost } from '../../ui/input-check.tsx';
 import { MultiViewInput, SingleImageInput } from './image-inputs.tsx';
-import { ModelPicker } from './model-picker.tsx';
+import { ModelPicker, vendorPriceWords, type VendorGroup } from './model-picker.tsx';
 import { PromptInput, usePromptVerdictNow } from './prompt-input.tsx';
 import { useImageItems } from './use-image-items.ts';
 
@@ -50,7 +59,20 @@ export function GenerateForm({
     name: draft?.names?.[url] ?? (url.includes('/api/uploads/') ? 'photo from the last try' : url),
   }));
   const [modelId, setModelId] = useState<string>(draft?.body.model ?? 'alpha');
-  const model = choices.find((m) => m.id === modelId) ?? choices[0];
+  const vendors = useVendorGroups();
+  const vendorModel = vendors
+    .flatMap((g) => g.models)
+    .find((m): m is ProviderModelRecord => m.id === modelId);
+  // A provider's model may take several inputs: the one chosen, else its first.
+  const [vendorKind, setVendorKind] = useState<InputKind>('image');
+  const model: ModelChoice | undefined = vendorModel
+    ? {
+        id: vendorModel.id,
+        input: vendorModel.inputs.includes(vendorKind) ? vendorKind : vendorModel.inputs[0]!,
+        credits: null,
+        description: vendorModel.description,
+      }
+    : (choices.find((m) => m.id === modelId) ?? choices[0]);
   const single = useImageItems(1, draft?.body.image_url ? draftImages : []);
   const views = useImageItems(LIMITS.maxImages, draft?.body.image_urls ? draftImages : []);
   const [prompt, setPrompt] = useState(draft?.body.prompt ?? '');
@@ -65,6 +87,8 @@ export function GenerateForm({
     draft?.error ? { ...draft.error, inputs } : null,
   );
   const create = useCreateTask();
+  const createVendor = useCreateProviderTask();
+  const creating = create.isPending || createVendor.isPending;
   // A ref, not state: a second click in the same frame must see the first.
   const inFlight = useRef(false);
   // Entering the studio (from the key screen, or another page) puts focus on the form's heading
@@ -122,7 +146,7 @@ export function GenerateForm({
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (inFlight.current || create.isPending) return;
+    if (inFlight.current || creating) return;
     if (busyUploads) return setShown({ at: 'form', message: 'Wait for the uploads to finish.' });
     if (badUploads)
       return setShown({
@@ -137,6 +161,7 @@ export function GenerateForm({
             ? `View ${refusedAt + 1} cannot be modelled: choose another photo. Nothing was charged.`
             : 'This photo cannot be modelled: choose another photo. Nothing was charged.',
       });
+    if (vendorModel) return submitVendor(vendorModel);
     const req = body();
     const local = parseCreateRequest(req);
     if (!local.ok) {
@@ -167,6 +192,37 @@ export function GenerateForm({
     );
   };
 
+  /** A provider's model: one input, checked here, sent with its key (`x-provider-key`). */
+  const submitVendor = (m: ProviderModelRecord) => {
+    const provider = splitModelId(m.id)?.provider;
+    if (!provider) return;
+    const urls = images.items.map((i) => i.url ?? '');
+    let req: ProviderCreateBody;
+    if (kind === 'text') {
+      if (!prompt.trim()) return setShown({ at: 'prompt', message: 'Describe the model to make.' });
+      req = { model: m.id, prompt: prompt.trim() };
+    } else if (kind === 'multiview') {
+      if (urls.length < 2)
+        return setShown({ at: 'image_urls', message: 'Add 2–4 photos of the object.' });
+      req = { model: m.id, image_urls: urls };
+    } else {
+      if (!urls[0]) return setShown({ at: 'image_url', message: 'Add a photo.' });
+      req = { model: m.id, image_url: urls[0] };
+    }
+    setShown(null);
+    inFlight.current = true;
+    createVendor.mutate(
+      { provider, body: req, idempotencyKey: newIdempotencyKey() },
+      {
+        onSuccess: (task) => onCreated(task),
+        onError: (err) => setShown({ at: 'form', message: err.message }),
+        onSettled: () => {
+          inFlight.current = false;
+        },
+      },
+    );
+  };
+
   const errorAt = (field: string) => (shown?.at === field ? shown.message : undefined);
   // What the balance can buy, said before anything is sent (as the batch planner does): a
   // model it cannot pay for names the shortfall and offers the ones it can; Generate waits for
@@ -182,11 +238,7 @@ export function GenerateForm({
   const checkingPrompt = kind === 'text' && verdict.checking;
   const checkingPhotos = kind !== 'text' && checkingInput;
   const disabled =
-    create.isPending ||
-    busyUploads ||
-    checkingPrompt ||
-    checkingPhotos ||
-    (shortBy > 0 && balanceExact);
+    creating || busyUploads || checkingPrompt || checkingPhotos || (shortBy > 0 && balanceExact);
 
   return (
     <form
@@ -201,10 +253,27 @@ export function GenerateForm({
       <ModelPicker
         models={choices}
         value={model.id}
+        vendors={vendors}
         onChange={(id) => (setModelId(id), setShown(null))}
         error={errorAt('model')}
         balance={credits.data?.balance ?? null}
       />
+      {vendorModel && vendorModel.inputs.length > 1 && (
+        <fieldset className="input-kind-row">
+          <legend>Make it from</legend>
+          {vendorModel.inputs.map((k) => (
+            <label key={k}>
+              <input
+                type="radio"
+                name="input-kind"
+                checked={kind === k}
+                onChange={() => (setVendorKind(k), setShown(null))}
+              />
+              {INPUT_KIND_WORDS[k]}
+            </label>
+          ))}
+        </fieldset>
+      )}
       {models.data?.fallback && (
         <p className="muted small">
           The model list could not be loaded; showing the standard models.
@@ -238,10 +307,12 @@ export function GenerateForm({
           />
         )}
       </fieldset>
-      <label className="check">
-        <input type="checkbox" checked={wait} onChange={(e) => setWait(e.target.checked)} />
-        Wait for the result (sync mode; up to 55 s, then it keeps going in the background)
-      </label>
+      {!vendorModel && (
+        <label className="check">
+          <input type="checkbox" checked={wait} onChange={(e) => setWait(e.target.checked)} />
+          Wait for the result (sync mode; up to 55 s, then it keeps going in the background)
+        </label>
+      )}
       {shown?.at === 'key' && (
         <div className="form-error" role="alert">
           <p>{shown.message}</p>
@@ -291,8 +362,8 @@ export function GenerateForm({
           disabled={disabled}
           aria-describedby="price-note"
         >
-          {create.isPending
-            ? wait
+          {creating
+            ? wait && !vendorModel
               ? 'Generating… (waiting)'
               : 'Starting…'
             : checkingPrompt
@@ -306,14 +377,38 @@ export function GenerateForm({
                   : 'Generate'}
         </button>
         <span id="price-note" className="muted small">
+          {vendorModel ? vendorPriceWords({ ...vendorModel, inputs: [kind] }) : ''}
           {model.credits !== null ? `${model.credits} credits` : ''}
-          {credits.data?.balance != null
+          {credits.data?.balance != null && !vendorModel
             ? ` · balance ${credits.data.exact === false ? 'about ' : ''}${formatNumber(credits.data.balance)}`
             : ''}
         </span>
       </div>
     </form>
   );
+}
+
+const INPUT_KIND_WORDS: Record<InputKind, string> = {
+  image: 'One photo',
+  multiview: '2–4 photos',
+  text: 'A prompt',
+};
+
+/** Each connected provider's models, grouped for the picker (none connected: none). */
+function useVendorGroups(): VendorGroup[] {
+  const providers = useProviders();
+  const infos = providers.data ?? [];
+  const lists = useProviderModels(infos.map((p) => p.name));
+  return lists.map(({ provider, query }) => ({
+    provider,
+    label: infos.find((p) => p.name === provider)?.label ?? provider,
+    models: query.data ?? [],
+    note: query.isPending
+      ? 'Loading its models…'
+      : query.isError
+        ? `Its models could not be listed: ${query.error.message}`
+        : null,
+  }));
 }
 
 /** What a request makes, as the task list says it (the one title rule, `modelTitle`). */

@@ -163,8 +163,8 @@ export function KeyScreen() {
         </form>
         <WhereToGetAKey />
         <p className="small">
-          A Meshy or fal key too? <Link href="/connections">Connect providers</Link> (Kiln’s own
-          key opens the studio; providers’ models join its model list).
+          A Meshy or fal key too? <Link href="/connections">Connect providers</Link> (Kiln’s own key
+          opens the studio; providers’ models join its model list).
         </p>
         {demoKey && <DemoKey demoKey={demoKey} persistence={persistence} />}
       </div>
