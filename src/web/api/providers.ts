@@ -7,7 +7,6 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { useMemo } from 'react';
 import {
   ProviderBalanceSchema,
   ProviderInfoListSchema,
@@ -88,13 +87,6 @@ export function useProviderBalances(providers: readonly VendorProvider[]) {
   return connected.map((provider, i) => ({ provider, query: results[i]! }));
 }
 
-/** Reads a vendor's balance again (after one of its tasks moved it). */
-export function useRefreshProviderBalance() {
-  const queryClient = useQueryClient();
-  return (provider: VendorProvider) =>
-    void queryClient.invalidateQueries({ queryKey: ['providers', provider] });
-}
-
 /** Each connected vendor's models (for the form's picker), as they load. */
 export function useProviderModels(providers: readonly VendorProvider[]) {
   const keys = useProviderKeys();
@@ -115,11 +107,7 @@ export function useProviderModels(providers: readonly VendorProvider[]) {
       };
     }),
   });
-  return useMemo(
-    () => connected.map((provider, i) => ({ provider, query: results[i]! })),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- results is a new array each render
-    [connected.join(), ...results.map((r) => r.dataUpdatedAt), ...results.map((r) => r.status)],
-  );
+  return connected.map((provider, i) => ({ provider, query: results[i]! }));
 }
 
 /** What a vendor's create sends: one input, views in Kiln's order (front, right, back, left). */
@@ -129,7 +117,7 @@ export type ProviderCreateBody =
   | { model: string; prompt: string };
 
 /** `POST /api/v1/3d/generations` for a vendor's model, with its key and an Idempotency-Key. */
-export function createProviderTask(
+function createProviderTask(
   provider: VendorProvider,
   body: ProviderCreateBody,
   idempotencyKey: string,

@@ -39,7 +39,7 @@ const keys = createStore<ProviderKeys>(typeof window === 'undefined' ? {} : read
 const pinned = createStore<string | null>(typeof window === 'undefined' ? null : readLibraryKey());
 
 /** The vendors' keys of this browser, for components (`useProviderKeys()`). */
-export const providerKeys: Store<ProviderKeys> = keys;
+const providerKeys: Store<ProviderKeys> = keys;
 
 // Another tab connected or removed a key: follow it.
 if (typeof window !== 'undefined')

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   LIMITS,
   modelTitle,
-  splitModelId,
   type InputKind,
   parseCreateRequest,
   type CreateGenerationInput,
@@ -22,16 +21,17 @@ import { describeError, fieldMessage, type ShownError } from '../../lib/describe
 import { takeDraft } from '../../lib/draft.ts';
 import { formatNumber } from '../../lib/entry-format.ts';
 import { useCutouts, useViewsCheck } from '../../api/input-check.ts';
-import {
-  useCreateProviderTask,
-  useProviderModels,
-  useProviders,
-  type ProviderCreateBody,
-  type ProviderModelRecord,
-} from '../../api/providers.ts';
+import { useProviderModels, useProviders } from '../../api/providers.ts';
+import { useVendorCreate } from './use-vendor-create.ts';
+import { Shortfall } from './shortfall.tsx';
 import { useWaitAtMost } from '../../ui/input-check.tsx';
 import { MultiViewInput, SingleImageInput } from './image-inputs.tsx';
-import { ModelPicker, vendorPriceWords, type VendorGroup } from './model-picker.tsx';
+import {
+  InputKindChoice,
+  ModelPicker,
+  vendorPriceWords,
+  type VendorGroup,
+} from './model-picker.tsx';
 import { PromptInput, usePromptVerdictNow } from './prompt-input.tsx';
 import { useImageItems } from './use-image-items.ts';
 
@@ -59,20 +59,8 @@ export function GenerateForm({
     name: draft?.names?.[url] ?? (url.includes('/api/uploads/') ? 'photo from the last try' : url),
   }));
   const [modelId, setModelId] = useState<string>(draft?.body.model ?? 'alpha');
-  const vendors = useVendorGroups();
-  const vendorModel = vendors
-    .flatMap((g) => g.models)
-    .find((m): m is ProviderModelRecord => m.id === modelId);
-  // A provider's model may take several inputs: the one chosen, else its first.
-  const [vendorKind, setVendorKind] = useState<InputKind>('image');
-  const model: ModelChoice | undefined = vendorModel
-    ? {
-        id: vendorModel.id,
-        input: vendorModel.inputs.includes(vendorKind) ? vendorKind : vendorModel.inputs[0]!,
-        credits: null,
-        description: vendorModel.description,
-      }
-    : (choices.find((m) => m.id === modelId) ?? choices[0]);
+  const { vendors, vendorModel, vendorChoice, setVendorKind } = useVendorChoice(modelId);
+  const model = vendorChoice ?? choices.find((m) => m.id === modelId) ?? choices[0];
   const single = useImageItems(1, draft?.body.image_url ? draftImages : []);
   const views = useImageItems(LIMITS.maxImages, draft?.body.image_urls ? draftImages : []);
   const [prompt, setPrompt] = useState(draft?.body.prompt ?? '');
@@ -87,8 +75,8 @@ export function GenerateForm({
     draft?.error ? { ...draft.error, inputs } : null,
   );
   const create = useCreateTask();
-  const createVendor = useCreateProviderTask();
-  const creating = create.isPending || createVendor.isPending;
+  const { send: sendVendor, isPending: vendorPending } = useVendorCreate();
+  const creating = create.isPending || vendorPending;
   // A ref, not state: a second click in the same frame must see the first.
   const inFlight = useRef(false);
   // Entering the studio (from the key screen, or another page) puts focus on the form's heading
@@ -161,7 +149,9 @@ export function GenerateForm({
             ? `View ${refusedAt + 1} cannot be modelled: choose another photo. Nothing was charged.`
             : 'This photo cannot be modelled: choose another photo. Nothing was charged.',
       });
-    if (vendorModel) return submitVendor(vendorModel);
+    const urls = images.items.map((i) => i.url ?? '');
+    const deps = { setShown, onCreated, inFlight };
+    if (vendorModel) return sendVendor(vendorModel, kind, { urls, prompt }, deps);
     const req = body();
     const local = parseCreateRequest(req);
     if (!local.ok) {
@@ -174,7 +164,7 @@ export function GenerateForm({
       onWaiting?.({
         model: model.id,
         subject: subjectOf(req),
-        since: Date.now() / 1000,
+        since: nowSeconds(),
       });
     create.mutate(
       { body: req, idempotencyKey: newIdempotencyKey() },
@@ -187,37 +177,6 @@ export function GenerateForm({
         onSettled: () => {
           inFlight.current = false;
           onWaiting?.(null);
-        },
-      },
-    );
-  };
-
-  /** A provider's model: one input, checked here, sent with its key (`x-provider-key`). */
-  const submitVendor = (m: ProviderModelRecord) => {
-    const provider = splitModelId(m.id)?.provider;
-    if (!provider) return;
-    const urls = images.items.map((i) => i.url ?? '');
-    let req: ProviderCreateBody;
-    if (kind === 'text') {
-      if (!prompt.trim()) return setShown({ at: 'prompt', message: 'Describe the model to make.' });
-      req = { model: m.id, prompt: prompt.trim() };
-    } else if (kind === 'multiview') {
-      if (urls.length < 2)
-        return setShown({ at: 'image_urls', message: 'Add 2–4 photos of the object.' });
-      req = { model: m.id, image_urls: urls };
-    } else {
-      if (!urls[0]) return setShown({ at: 'image_url', message: 'Add a photo.' });
-      req = { model: m.id, image_url: urls[0] };
-    }
-    setShown(null);
-    inFlight.current = true;
-    createVendor.mutate(
-      { provider, body: req, idempotencyKey: newIdempotencyKey() },
-      {
-        onSuccess: (task) => onCreated(task),
-        onError: (err) => setShown({ at: 'form', message: err.message }),
-        onSettled: () => {
-          inFlight.current = false;
         },
       },
     );
@@ -258,21 +217,12 @@ export function GenerateForm({
         error={errorAt('model')}
         balance={credits.data?.balance ?? null}
       />
-      {vendorModel && vendorModel.inputs.length > 1 && (
-        <fieldset className="input-kind-row">
-          <legend>Make it from</legend>
-          {vendorModel.inputs.map((k) => (
-            <label key={k}>
-              <input
-                type="radio"
-                name="input-kind"
-                checked={kind === k}
-                onChange={() => (setVendorKind(k), setShown(null))}
-              />
-              {INPUT_KIND_WORDS[k]}
-            </label>
-          ))}
-        </fieldset>
+      {vendorModel && (
+        <InputKindChoice
+          inputs={vendorModel.inputs}
+          value={kind}
+          onChange={(k) => (setVendorKind(k), setShown(null))}
+        />
       )}
       {models.data?.fallback && (
         <p className="muted small">
@@ -327,33 +277,14 @@ export function GenerateForm({
         </p>
       )}
       {shortBy > 0 && balance !== null && (
-        <div className="shortfall" data-testid="shortfall" role="status">
-          <p>
-            <strong>{model.id}</strong> costs {model.credits} credits; your balance is{' '}
-            {balanceExact ? '' : 'about '}
-            {formatNumber(balance)}: {formatNumber(shortBy)} short.
-          </p>
-          {affordable.length > 0 ? (
-            <p className="shortfall-choices">
-              <span>Your balance buys:</span>
-              {affordable.map((m) => (
-                <button
-                  key={m.id}
-                  type="button"
-                  className="chip-button"
-                  onClick={() => (setModelId(m.id), setShown(null))}
-                >
-                  {m.id} · {m.credits} credits
-                </button>
-              ))}
-            </p>
-          ) : (
-            <p>
-              No model costs {formatNumber(balance)} credits or less. Add credits to your account
-              with the provider of your API key, then come back.
-            </p>
-          )}
-        </div>
+        <Shortfall
+          model={model}
+          balance={balance}
+          exact={balanceExact}
+          shortBy={shortBy}
+          affordable={affordable}
+          onPick={(id) => (setModelId(id), setShown(null))}
+        />
       )}
       <div className="submit-row">
         <button
@@ -388,11 +319,10 @@ export function GenerateForm({
   );
 }
 
-const INPUT_KIND_WORDS: Record<InputKind, string> = {
-  image: 'One photo',
-  multiview: '2–4 photos',
-  text: 'A prompt',
-};
+/** Now, in unix seconds (a sync wait's start). */
+function nowSeconds(): number {
+  return Date.now() / 1000;
+}
 
 /** Each connected provider's models, grouped for the picker (none connected: none). */
 function useVendorGroups(): VendorGroup[] {
@@ -409,6 +339,21 @@ function useVendorGroups(): VendorGroup[] {
         ? `Its models could not be listed: ${query.error.message}`
         : null,
   }));
+}
+
+/** The provider's model picked, if one is, as the form's choice (its input: the one chosen). */
+function useVendorChoice(modelId: string) {
+  const vendors = useVendorGroups();
+  const vendorModel = vendors.flatMap((g) => g.models).find((m) => m.id === modelId);
+  // A provider's model may take several inputs: the one chosen, else its first.
+  const [vendorKind, setVendorKind] = useState<InputKind>('image');
+  const vendorChoice: ModelChoice | undefined = vendorModel && {
+    id: vendorModel.id,
+    input: vendorModel.inputs.includes(vendorKind) ? vendorKind : vendorModel.inputs[0]!,
+    credits: null,
+    description: vendorModel.description,
+  };
+  return { vendors, vendorModel, vendorChoice, setVendorKind };
 }
 
 /** What a request makes, as the task list says it (the one title rule, `modelTitle`). */

@@ -125,6 +125,37 @@ export function ModelPicker({
   );
 }
 
+const INPUT_KIND_WORDS = { image: 'One photo', multiview: '2–4 photos', text: 'A prompt' } as const;
+
+/** A provider's model that takes several inputs: which one to make it from. */
+export function InputKindChoice({
+  inputs,
+  value,
+  onChange,
+}: {
+  inputs: readonly ('image' | 'multiview' | 'text')[];
+  value: string;
+  onChange: (kind: 'image' | 'multiview' | 'text') => void;
+}) {
+  if (inputs.length < 2) return null;
+  return (
+    <fieldset className="input-kind-row">
+      <legend>Make it from</legend>
+      {inputs.map((k) => (
+        <label key={k}>
+          <input
+            type="radio"
+            name="input-kind"
+            checked={value === k}
+            onChange={() => onChange(k)}
+          />
+          {INPUT_KIND_WORDS[k]}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 /** "Needs 30 credits; you have 5." when the known balance cannot pay for the model, else null. */
 export function cannotAfford(
   model: Pick<ModelChoice, 'credits'>,
