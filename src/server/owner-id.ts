@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LIBRARY_HEADER } from '../contract/provider-ids.ts';
 
 /**
  * The server's secret, kept in DATA_DIR (created on first start, mode 0600).
@@ -49,11 +50,10 @@ export function fingerprintOf(owner: string): string {
 }
 
 /**
- * The header naming an artist's library (decision 0114): one library holds the models of every
- * provider key the artist connects, so it is named by a key of its own. Without it, the bearer
- * key names the library, as it always has.
+ * The header naming an artist's library (decision 0114, in the contract: the studio sends it).
+ * Without it, the bearer key names the library, as it always has.
  */
-export const LIBRARY_HEADER = 'x-kiln-library';
+export { LIBRARY_HEADER };
 
 /** A library key Kiln's studio makes: `kl_` and 43 base64url characters (32 random bytes). */
 const LIBRARY_KEY_SHAPE = /^kl_[A-Za-z0-9_-]{43}$/;

@@ -26,6 +26,7 @@ import {
   type LibrarySort,
   type LibraryStatusFilter,
 } from '../../contract/index.ts';
+import type { VendorProvider } from '../../contract/provider-ids.ts';
 import { NO_KEY, queryKeys, useKeyScope } from './query-keys.ts';
 import { dispositionName, download, request } from './transport.ts';
 
@@ -50,7 +51,14 @@ export interface LibraryFilters {
   sort: LibrarySort;
   /** Only the models in this collection (`col_…`, decision 0087), or '' for every model. */
   collection: string;
+  /**
+   * Only one provider's models (`providerOfModel`), or '' for all. Kiln's server does not read it
+   * yet: the gallery narrows the pages it loaded (use-gallery-entries.ts).
+   */
+  provider: ProviderName | '';
 }
+
+export type ProviderName = VendorProvider | 'spec';
 
 export const NO_FILTERS: LibraryFilters = {
   q: '',
@@ -61,6 +69,7 @@ export const NO_FILTERS: LibraryFilters = {
   hidden: false,
   sort: 'newest',
   collection: '',
+  provider: '',
 };
 
 /**
@@ -80,6 +89,7 @@ export function libraryFilterParams(filters: Partial<LibraryFilters>): URLSearch
   if (f.favourite) params.set('favourite', '1');
   if (f.hidden) params.set('hidden', '1');
   if (f.sort !== 'newest') params.set('sort', f.sort);
+  if (f.provider) params.set('provider', f.provider);
   return params;
 }
 

@@ -1,6 +1,7 @@
 // Every React Query key the SPA uses, and the key scope that the key-dependent ones carry.
 import { useMemo } from 'react';
 import { useApiKey } from '../lib/key-store.ts';
+import { usePinnedLibraryKey } from '../lib/provider-keys.ts';
 
 /**
  * Every React Query key the web app uses, from one factory. Keys under a key scope (a short
@@ -50,7 +51,12 @@ export const NO_KEY = 'no-key';
  */
 export function useKeyScope(): string {
   const key = useApiKey();
-  return useMemo(() => (key ? fingerprint(key) : NO_KEY), [key]);
+  // The library a key's data comes from is part of its scope (decision 0114).
+  const library = usePinnedLibraryKey();
+  return useMemo(
+    () => (key ? fingerprint(library ? `${key} ${library}` : key) : NO_KEY),
+    [key, library],
+  );
 }
 
 function fingerprint(key: string): string {

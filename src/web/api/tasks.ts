@@ -22,6 +22,8 @@ import {
   LIMITS,
   MODEL_INPUT,
   PromptCheckSchema,
+  splitTaskId,
+  TaskSchema,
   UploadResultSchema,
   type CreateGenerationInput,
   type InputKind,
@@ -149,7 +151,17 @@ export function pollInterval(task: Task | undefined, nowMs = Date.now()): number
 export function taskQuery(client: KilnClient, scope: string, id: string) {
   return queryOptions({
     queryKey: queryKeys.task(scope, id),
-    queryFn: ({ signal }) => client.getTask(id, { signal }),
+    queryFn: ({ signal }) => {
+      // A vendor's task (`meshy_…`, `fal_…`) is asked for with that vendor's key.
+      const vendor = splitTaskId(id)?.provider;
+      return vendor
+        ? request(`${API_BASE}/tasks/${encodeURIComponent(id)}`, {
+            signal,
+            provider: vendor,
+            parse: (b) => TaskSchema.parse(b),
+          })
+        : client.getTask(id, { signal });
+    },
     refetchInterval: (query) => pollInterval(query.state.data),
     refetchIntervalInBackground: true,
     staleTime: (query) => (query.state.data && isTerminal(query.state.data) ? Infinity : 0),
@@ -175,10 +187,13 @@ export function useTask(id: string, options: { initial?: Task; enabled?: boolean
     if (status !== seen.current && (status === 'completed' || status === 'failed')) {
       void queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) });
       void queryClient.invalidateQueries({ queryKey: queryKeys.credits(scope) });
+      // A vendor's task moved that vendor's balance: the header's chip reads it again.
+      const vendor = splitTaskId(id)?.provider;
+      if (vendor) void queryClient.invalidateQueries({ queryKey: ['providers', vendor] });
       if (seen.current !== undefined) announce();
     }
     seen.current = status;
-  }, [status, queryClient, scope]);
+  }, [status, queryClient, scope, id]);
   return query;
 }
 

@@ -5,9 +5,14 @@ import {
   NotFoundError,
   RateLimitError,
 } from '../../client/errors.ts';
-import { dispositionName, download, probe, request, upload } from './transport.ts';
+import { dispositionName, download, probe, request, upload, upstreamFetch } from './transport.ts';
 
 vi.mock('../lib/key-store.ts', () => ({ currentApiKey: () => 'tr_test' }));
+const LIBRARY = `kl_${'L'.repeat(43)}`;
+vi.mock('../lib/provider-keys.ts', () => ({
+  currentLibraryKey: () => LIBRARY,
+  currentProviderKey: (p: string) => (p === 'meshy' ? 'msy_test_key_0001' : null),
+}));
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -34,6 +39,27 @@ describe('request', () => {
     expect(header(asked[0]!.init, 'authorization')).toBe('Bearer tr_test');
     expect(header(asked[0]!.init, 'content-type')).toBe('application/json');
     expect(asked[0]!.init.body).toBe('{"a":1}');
+  });
+
+  it('names the library on every request, and sends a vendor key only on that vendor’s calls', async () => {
+    const asked = answering(() => Response.json({}));
+    await request('/api/library', { parse: (b) => b });
+    await request('/api/providers/meshy/balance', { provider: 'meshy', parse: (b) => b });
+    await request('/api/providers/fal/balance', { provider: 'fal', parse: (b) => b });
+    await upstreamFetch('/api/v1/models', { headers: { authorization: 'Bearer tr_test' } });
+    expect(asked.map((a) => header(a.init, 'x-kiln-library'))).toEqual([
+      LIBRARY,
+      LIBRARY,
+      LIBRARY,
+      LIBRARY,
+    ]);
+    expect(asked.map((a) => header(a.init, 'x-provider-key'))).toEqual([
+      null,
+      'msy_test_key_0001',
+      null,
+      null,
+    ]);
+    expect(header(asked[3]!.init, 'authorization')).toBe('Bearer tr_test');
   });
 
   it('sends no key when told not to', async () => {
@@ -184,7 +210,8 @@ describe('upload', () => {
       onProgress: (f) => seen.push(f),
     });
     const xhr = FakeXhr.last!;
-    expect(xhr.headers).toEqual({});
+    // No key (uploads need none), only the library's name.
+    expect(xhr.headers).toEqual({ 'x-kiln-library': LIBRARY });
     xhr.upload.onprogress?.({ lengthComputable: true, loaded: 1, total: 4 });
     xhr.answer(201, { url: 'u' });
     expect(await done).toEqual({ url: 'u' });

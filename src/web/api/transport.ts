@@ -6,7 +6,13 @@
 // APIUserAbortError). Those classes (and zod, which they use) load only when a request fails, so
 // the app shell that asks `/api/info`, and /viewer's early start, stay small.
 import type * as Errors from '../../client/errors.ts';
+import {
+  LIBRARY_HEADER,
+  PROVIDER_KEY_HEADER,
+  type VendorProvider,
+} from '../../contract/provider-ids.ts';
 import { currentApiKey } from '../lib/key-store.ts';
+import { currentLibraryKey, currentProviderKey } from '../lib/provider-keys.ts';
 
 /** Kiln's proxy of the upstream API (up to and including `/v1`). */
 export const API_BASE = '/api/v1';
@@ -23,12 +29,24 @@ export interface SendOptions {
   signal?: AbortSignal | undefined;
   /** Send the current API key as a bearer token (default true; `/api/info`, uploads and shared links need none). */
   auth?: boolean;
+  /** A vendor's call: its key goes along as `x-provider-key` (and to no one else). */
+  provider?: VendorProvider | undefined;
+  /** The vendor's key to send instead of the kept one (a key tested before it is kept). */
+  providerKey?: string | undefined;
 }
 
-function headersFor(auth: boolean | undefined, accept?: string): Record<string, string> {
+function headersFor(
+  options: Pick<SendOptions, 'auth' | 'provider' | 'providerKey'>,
+  accept?: string,
+): Record<string, string> {
   const headers: Record<string, string> = accept ? { accept } : {};
-  const apiKey = auth === false ? null : currentApiKey();
+  const apiKey = options.auth === false ? null : currentApiKey();
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+  const library = currentLibraryKey();
+  if (library) headers[LIBRARY_HEADER] = library;
+  const vendorKey =
+    options.providerKey ?? (options.provider ? currentProviderKey(options.provider) : null);
+  if (vendorKey) headers[PROVIDER_KEY_HEADER] = vendorKey;
   return headers;
 }
 
@@ -77,9 +95,11 @@ export async function request<T>(
     json?: unknown;
     /** A binary body (an image), sent with its own type. */
     blob?: Blob;
+    /** More headers (a create's Idempotency-Key). */
+    headers?: Record<string, string>;
   },
 ): Promise<T> {
-  const headers = headersFor(options.auth, 'application/json');
+  const headers = { ...options.headers, ...headersFor(options, 'application/json') };
   if (options.json !== undefined) headers['content-type'] = 'application/json';
   else if (options.blob) headers['content-type'] = options.blob.type || 'application/octet-stream';
   const res = await send(path, {
@@ -115,7 +135,7 @@ export async function download(
   } = {},
 ): Promise<Downloaded> {
   const res = await send(url, {
-    headers: headersFor(options.auth, options.accept),
+    headers: headersFor(options, options.accept),
     signal: options.signal ?? null,
   });
   if (!res.ok)
@@ -176,7 +196,7 @@ export function upload<T>(
       void errorFamily().then((family) => reject(family ? make(family) : fallback()));
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);
-    for (const [name, value] of Object.entries(headersFor(options.auth)))
+    for (const [name, value] of Object.entries(headersFor(options)))
       xhr.setRequestHeader(name, value);
     xhr.responseType = 'text';
     xhr.upload.onprogress = (e) => {
@@ -240,7 +260,7 @@ export async function probe(
   options: SendOptions = {},
 ): Promise<{ status: number; ok: boolean; body: unknown }> {
   const res = await fetch(path, {
-    headers: headersFor(options.auth),
+    headers: headersFor(options),
     cache: 'no-store',
     signal: options.signal ?? null,
   });
@@ -249,6 +269,13 @@ export async function probe(
 
 /**
  * The fetch the upstream's typed client (src/client, made in tasks.ts) is given: its exchanges
- * leave here too, with the client's own bearer header, retries, timeouts and typed errors.
+ * leave here too, with the client's own bearer header, retries, timeouts and typed errors, and
+ * the library key.
  */
-export const upstreamFetch: typeof fetch = (input, init) => fetch(input, init);
+export const upstreamFetch: typeof fetch = (input, init) => {
+  const library = currentLibraryKey();
+  if (!library) return fetch(input, init);
+  const headers = new Headers(init?.headers);
+  headers.set(LIBRARY_HEADER, library);
+  return fetch(input, { ...init, headers });
+};

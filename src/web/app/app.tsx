@@ -28,6 +28,12 @@ const ViewerPage = lazy(() => import('../features/viewer/viewer-page.tsx'));
 const OptimisePage = lazy(() => import('../features/optimise/optimise-page.tsx'));
 const BatchPage = lazy(() => import('../features/batch/batch-page.tsx'));
 const SharePage = lazy(() => import('../features/share/share-page.tsx'));
+const ConnectionsPage = lazy(() => import('../features/connections/connections-page.tsx'));
+const ProviderBalanceChips = lazy(() =>
+  import('../features/connections/provider-balance-chips.tsx').then((m) => ({
+    default: m.ProviderBalanceChips,
+  })),
+);
 const CollectionPage = lazy(() => import('../features/collections/collection-page.tsx'));
 
 const NAV = [
@@ -35,6 +41,7 @@ const NAV = [
   { href: '/batch', label: 'Batch' },
   { href: '/gallery', label: 'Gallery' },
   { href: '/credits', label: 'Credits' },
+  { href: '/connections', label: 'Connections' },
   { href: '/viewer', label: 'Viewer' },
 ] as const;
 
@@ -52,7 +59,8 @@ export function App() {
       route.page !== 'optimise' &&
       route.page !== 'batch' &&
       route.page !== 'share' &&
-      route.page !== 'collection'
+      route.page !== 'collection' &&
+      route.page !== 'connections'
     )
       document.title = `${route.page === 'gallery' ? 'Gallery' : route.page === 'credits' ? 'Credits' : 'Not found'} · Kiln`;
   }, [route.page]);
@@ -111,6 +119,9 @@ export function App() {
                 <Suspense fallback={<span className="balance-chip">—</span>}>
                   <BalanceChip />
                 </Suspense>
+                <Suspense fallback={null}>
+                  <ProviderBalanceChips />
+                </Suspense>
                 <KeyChip />
               </div>
             </>
@@ -119,8 +130,8 @@ export function App() {
         <ConnectionBanner />
       </div>
       <div id="main" tabIndex={-1}>
-        {/* The viewer needs no key for files from this device. */}
-        {!key && route.page !== 'viewer' ? (
+        {/* The viewer needs no key for files from this device; a provider's key needs none either. */}
+        {!key && route.page !== 'viewer' && route.page !== 'connections' ? (
           <Suspense fallback={<p className="page muted">Loading…</p>}>
             <KeyScreen />
           </Suspense>
@@ -134,6 +145,7 @@ export function App() {
               {route.page === 'viewer' && <ViewerPage />}
               {route.page === 'optimise' && <OptimisePage id={route.id} />}
               {route.page === 'batch' && <BatchPage />}
+              {route.page === 'connections' && <ConnectionsPage />}
               {route.page === 'not-found' && (
                 <main className="page">
                   <h1>Nothing here</h1>

@@ -124,6 +124,15 @@ export function formatNumber(n: number): string {
   return numberFormat.format(n);
 }
 
+const usdFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** An amount in a vendor's own unit: "970 credits", "$9.80" (decision 0115: never converted). */
+export function formatAmount(amount: number, unit: 'credits' | 'USD'): string {
+  return unit === 'USD'
+    ? usdFormat.format(amount)
+    : `${numberFormat.format(amount)} ${amount === 1 ? 'credit' : 'credits'}`;
+}
+
 /** The `datetime` attribute of a <time>. */
 export function isoDateTime(ms: number): string {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : '';

@@ -7,6 +7,8 @@ export type Route =
   | { page: 'credits' }
   | { page: 'viewer' }
   | { page: 'batch' }
+  /** A key per provider (Meshy, fal, …): added, tested, removed. */
+  | { page: 'connections' }
   | { page: 'task'; id: string }
   /** Optimise a task's model for a target (`/tasks/{id}/optimise`). */
   | { page: 'optimise'; id: string }
@@ -25,6 +27,7 @@ export function parseRoute(pathname: string): Route {
   if (pathname === '/credits') return { page: 'credits' };
   if (pathname === '/viewer') return { page: 'viewer' };
   if (pathname === '/batch') return { page: 'batch' };
+  if (pathname === '/connections') return { page: 'connections' };
   const optimise = /^\/tasks\/([^/]+)\/optimise$/.exec(pathname);
   if (optimise?.[1]) return { page: 'optimise', id: decodeURIComponent(optimise[1]) };
   const task = /^\/tasks\/([^/]+)$/.exec(pathname);

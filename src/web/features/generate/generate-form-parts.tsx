@@ -142,11 +142,14 @@ function generateLabel(state: {
 export function SubmitRow({
   disabled,
   price,
+  vendorPrice,
   shortfall,
   ...state
 }: Parameters<typeof generateLabel>[0] & {
   disabled: boolean;
   price: number | null;
+  /** A provider's model: its price in its own unit, and no Kiln balance beside it. */
+  vendorPrice: string | null;
   shortfall: Shortfall;
 }) {
   const { balance, exact } = shortfall;
@@ -161,8 +164,11 @@ export function SubmitRow({
         {generateLabel(state)}
       </button>
       <span id="price-note" className="muted small">
+        {vendorPrice ?? ''}
         {price !== null ? `${price} credits` : ''}
-        {balance != null ? ` · balance ${exact ? '' : 'about '}${formatNumber(balance)}` : ''}
+        {balance != null && vendorPrice === null
+          ? ` · balance ${exact ? '' : 'about '}${formatNumber(balance)}`
+          : ''}
       </span>
     </div>
   );

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { LIMITS, type Task } from '../../../contract/index.ts';
+import { LIMITS, type InputKind, type Task } from '../../../contract/index.ts';
 import { AuthenticationError } from '../../../client/index.ts';
 import { useCredits } from '../../api/account.ts';
 import { FALLBACK_CHOICES, useModels, type ModelChoice } from '../../api/tasks.ts';
@@ -7,7 +7,14 @@ import { describeError, type ShownError } from '../../lib/describe-error.ts';
 import { takeDraft, type Draft } from '../../lib/draft.ts';
 import { draftImages, inputProblem, requestBody, shortfallOf } from './form-request.ts';
 import { FormAlerts, FormInputs, ShortfallNote, SubmitRow } from './generate-form-parts.tsx';
-import { ModelPicker } from './model-picker.tsx';
+import { useProviderModels, useProviders } from '../../api/providers.ts';
+import {
+  InputKindChoice,
+  ModelPicker,
+  vendorPriceWords,
+  type VendorGroup,
+} from './model-picker.tsx';
+import { useVendorCreate } from './use-vendor-create.ts';
 import { usePromptVerdictNow } from './prompt-input.tsx';
 import { useCreateOnce, type OnWaiting } from './use-create-once.ts';
 import { useImageItems } from './use-image-items.ts';
@@ -57,7 +64,8 @@ export function GenerateForm({
   const [draft] = useState(takeDraft);
   const form = useFormInputs(draft);
   const { modelId, single, views, prompt, wait, inputs } = form;
-  const model = choices.find((m) => m.id === modelId) ?? choices[0];
+  const { vendors, vendorModel, vendorChoice, setVendorKind } = useVendorChoice(modelId);
+  const model = vendorChoice ?? choices.find((m) => m.id === modelId) ?? choices[0];
   // What the demo generator makes of the prompt as typed now: Generate waits for it (issue 32).
   const verdict = usePromptVerdictNow(prompt);
   // What the last submit said, and the inputs it said it about: a field's error goes as soon as
@@ -67,6 +75,10 @@ export function GenerateForm({
     draft?.error ? { ...draft.error, inputs } : null,
   );
   const create = useCreateOnce(onCreated, onWaiting);
+  const vendor = useVendorCreate();
+  // A ref, not state: a second click in the same frame must see the first.
+  const vendorInFlight = useRef(false);
+  const pending = create.pending || vendor.isPending;
   const headingRef = useHeadingFocus(!models.isPending);
   const images = model?.input === 'multiview' ? views : single;
   const check = usePhotoCheck(model?.input, images.items);
@@ -84,7 +96,12 @@ export function GenerateForm({
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (create.busy()) return;
+    if (create.busy() || vendorInFlight.current || vendor.isPending) return;
+    if (vendorModel) {
+      const urls = images.items.map((i) => i.url ?? '');
+      const deps = { setShown, onCreated, inFlight: vendorInFlight };
+      return vendor.send(vendorModel, kind, { urls, prompt }, deps);
+    }
     const req = requestBody(model, { prompt, items: images.items, wait });
     const problem = inputProblem(kind, images.items, check.refusedAt, req);
     if (problem) return setShown(problem);
@@ -97,7 +114,7 @@ export function GenerateForm({
   const checkingPrompt = kind === 'text' && verdict.checking;
   const busyUploads = images.items.some((i) => i.status === 'checking' || i.status === 'uploading');
   const disabled =
-    create.pending ||
+    pending ||
     busyUploads ||
     checkingPrompt ||
     check.checking ||
@@ -116,10 +133,18 @@ export function GenerateForm({
       <ModelPicker
         models={choices}
         value={model.id}
+        vendors={vendors}
         onChange={pick}
         error={errorAt('model')}
         balance={shortfall.balance}
       />
+      {vendorModel && (
+        <InputKindChoice
+          inputs={vendorModel.inputs}
+          value={kind}
+          onChange={(k) => (setVendorKind(k), setShown(null))}
+        />
+      )}
       {models.data?.fallback && (
         <p className="muted small">
           The model list could not be loaded; showing the standard models.
@@ -136,23 +161,58 @@ export function GenerateForm({
         viewsCheck={check.views}
         errorAt={errorAt}
       />
-      <label className="check">
-        <input type="checkbox" checked={wait} onChange={(e) => form.setWait(e.target.checked)} />
-        Wait for the result (sync mode; up to 55 s, then it keeps going in the background)
-      </label>
+      {!vendorModel && (
+        <label className="check">
+          <input type="checkbox" checked={wait} onChange={(e) => form.setWait(e.target.checked)} />
+          Wait for the result (sync mode; up to 55 s, then it keeps going in the background)
+        </label>
+      )}
       <FormAlerts shown={shown} short={shortfall.shortBy > 0} />
       <ShortfallNote model={model} shortfall={shortfall} onPick={pick} />
       <SubmitRow
         disabled={disabled}
         price={model.credits}
+        vendorPrice={vendorModel ? vendorPriceWords({ ...vendorModel, inputs: [kind] }) : null}
         shortfall={shortfall}
         kind={kind}
-        pending={create.pending}
-        wait={wait}
+        pending={pending}
+        wait={wait && !vendorModel}
         checkingPrompt={checkingPrompt}
         checkingPhotos={check.checking}
         cautioned={check.cautioned}
       />
     </form>
   );
+}
+
+/** Each connected provider's models, grouped for the picker (none connected: none). */
+function useVendorGroups(): VendorGroup[] {
+  const providers = useProviders();
+  const infos = providers.data ?? [];
+  const lists = useProviderModels(infos.map((p) => p.name));
+  return lists.map(({ provider, query }) => ({
+    provider,
+    label: infos.find((p) => p.name === provider)?.label ?? provider,
+    models: query.data ?? [],
+    note: query.isPending
+      ? 'Loading its models…'
+      : query.isError
+        ? `Its models could not be listed: ${query.error.message}`
+        : null,
+  }));
+}
+
+/** The provider's model picked, if one is, as the form's choice (its input: the one chosen). */
+function useVendorChoice(modelId: string) {
+  const vendors = useVendorGroups();
+  const vendorModel = vendors.flatMap((g) => g.models).find((m) => m.id === modelId);
+  // A provider's model may take several inputs: the one chosen, else its first.
+  const [vendorKind, setVendorKind] = useState<InputKind>('image');
+  const vendorChoice: ModelChoice | undefined = vendorModel && {
+    id: vendorModel.id,
+    input: vendorModel.inputs.includes(vendorKind) ? vendorKind : vendorModel.inputs[0]!,
+    credits: null,
+    description: vendorModel.description,
+  };
+  return { vendors, vendorModel, vendorChoice, setVendorKind };
 }

@@ -1,56 +1,157 @@
+import type { ProviderModelRecord } from '../../api/providers.ts';
 import type { ModelChoice } from '../../api/tasks.ts';
-import { formatNumber } from '../../lib/entry-format.ts';
+import { formatAmount, formatNumber } from '../../lib/entry-format.ts';
 
 const KIND_LABEL = { image: 'One photo', multiview: '2–4 photos', text: 'Text prompt' } as const;
 
+/** A connected provider's models for the picker, as they load. */
+export interface VendorGroup {
+  provider: string;
+  label: string;
+  models: ProviderModelRecord[];
+  /** Why its models are not listed (its key refused, the vendor unreachable), or loading. */
+  note: string | null;
+}
+
+/** "One photo 30 credits · Text prompt 30 credits": each input the model takes, at its price. */
+export function vendorPriceWords(m: Pick<ProviderModelRecord, 'inputs' | 'price' | 'unit'>) {
+  return m.inputs
+    .map((kind) => {
+      const price = m.price[kind];
+      return price === undefined
+        ? KIND_LABEL[kind]
+        : `${KIND_LABEL[kind]} ${formatAmount(price, m.unit)}`;
+    })
+    .join(' · ');
+}
+
 export function ModelPicker({
   models,
+  vendors = [],
   value,
   onChange,
   error,
   balance = null,
 }: {
   models: ModelChoice[];
+  /** Each connected provider's models, after the spec's. */
+  vendors?: VendorGroup[];
   value: string;
   onChange: (id: string) => void;
   error?: string | undefined;
   /** The last known balance: models it cannot pay for say so up front. */
   balance?: number | null;
 }) {
+  const grouped = vendors.length > 0;
+  const specGrid = (
+    <div className="model-grid">
+      {models.map((m) => {
+        const short = cannotAfford(m, balance);
+        return (
+          <label
+            key={m.id}
+            className={`model-option${m.id === value ? ' selected' : ''}${short ? ' unaffordable' : ''}`}
+          >
+            <input
+              type="radio"
+              name="model"
+              value={m.id}
+              checked={m.id === value}
+              onChange={() => onChange(m.id)}
+            />
+            <span className="model-name">{m.id}</span>
+            <span className="model-meta">
+              {KIND_LABEL[m.input]}
+              {m.credits !== null && ` · ${m.credits} credits`}
+            </span>
+            {m.description && <span className="model-desc">{m.description}</span>}
+            {short && <span className="model-short">{short}</span>}
+          </label>
+        );
+      })}
+    </div>
+  );
   return (
     <fieldset className="model-picker" aria-describedby={error ? 'model-error' : undefined}>
       <legend>Model</legend>
-      <div className="model-grid">
-        {models.map((m) => {
-          const short = cannotAfford(m, balance);
-          return (
-            <label
-              key={m.id}
-              className={`model-option${m.id === value ? ' selected' : ''}${short ? ' unaffordable' : ''}`}
+      {grouped ? (
+        <>
+          <div role="group" aria-labelledby="model-group-spec" className="model-group">
+            <h3 id="model-group-spec" className="model-group__title">
+              Kiln API
+            </h3>
+            {specGrid}
+          </div>
+          {vendors.map((g) => (
+            <div
+              key={g.provider}
+              role="group"
+              aria-labelledby={`model-group-${g.provider}`}
+              className="model-group"
+              data-testid={`models-${g.provider}`}
             >
-              <input
-                type="radio"
-                name="model"
-                value={m.id}
-                checked={m.id === value}
-                onChange={() => onChange(m.id)}
-              />
-              <span className="model-name">{m.id}</span>
-              <span className="model-meta">
-                {KIND_LABEL[m.input]}
-                {m.credits !== null && ` · ${m.credits} credits`}
-              </span>
-              {m.description && <span className="model-desc">{m.description}</span>}
-              {short && <span className="model-short">{short}</span>}
-            </label>
-          );
-        })}
-      </div>
+              <h3 id={`model-group-${g.provider}`} className="model-group__title">
+                {g.label}
+              </h3>
+              {g.note && <p className="muted small">{g.note}</p>}
+              <div className="model-grid">
+                {g.models.map((m) => (
+                  <label key={m.id} className={`model-option${m.id === value ? ' selected' : ''}`}>
+                    <input
+                      type="radio"
+                      name="model"
+                      value={m.id}
+                      checked={m.id === value}
+                      onChange={() => onChange(m.id)}
+                    />
+                    <span className="model-name">{m.label}</span>
+                    <span className="model-meta">{vendorPriceWords(m)}</span>
+                    {m.description && <span className="model-desc">{m.description}</span>}
+                  </label>
+                ))}
+              </div>
+            </div>
+          ))}
+        </>
+      ) : (
+        specGrid
+      )}
       {error && (
         <p id="model-error" className="error" role="alert">
           {error}
         </p>
       )}
+    </fieldset>
+  );
+}
+
+const INPUT_KIND_WORDS = { image: 'One photo', multiview: '2–4 photos', text: 'A prompt' } as const;
+
+/** A provider's model that takes several inputs: which one to make it from. */
+export function InputKindChoice({
+  inputs,
+  value,
+  onChange,
+}: {
+  inputs: readonly ('image' | 'multiview' | 'text')[];
+  value: string;
+  onChange: (kind: 'image' | 'multiview' | 'text') => void;
+}) {
+  if (inputs.length < 2) return null;
+  return (
+    <fieldset className="input-kind-row">
+      <legend>Make it from</legend>
+      {inputs.map((k) => (
+        <label key={k}>
+          <input
+            type="radio"
+            name="input-kind"
+            checked={value === k}
+            onChange={() => onChange(k)}
+          />
+          {INPUT_KIND_WORDS[k]}
+        </label>
+      ))}
     </fieldset>
   );
 }

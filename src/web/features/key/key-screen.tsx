@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { keyProblem, saveKey, type KeyPersistence } from '../../lib/key-store.ts';
 import { useInfo, checkKey } from '../../api/account.ts';
+import { Link } from '../../ui/link.tsx';
 
 /** Where the key is kept: on this device, or for this session only. */
 function PersistenceChoice({
@@ -161,6 +162,10 @@ export function KeyScreen() {
           </button>
         </form>
         <WhereToGetAKey />
+        <p className="small">
+          A Meshy or fal key too? <Link href="/connections">Connect providers</Link> (Kiln’s own key
+          opens the studio; providers’ models join its model list).
+        </p>
         {demoKey && <DemoKey demoKey={demoKey} persistence={persistence} />}
       </div>
     </main>

@@ -1,7 +1,7 @@
 import { PromptVerdict } from '../../ui/prompt-verdict.tsx';
 import { memo, useRef, useState, type MouseEvent } from 'react';
 import { flushSync } from 'react-dom';
-import type { LibraryEntry } from '../../../contract/index.ts';
+import { PROVIDER_LABELS, providerOfModel, type LibraryEntry } from '../../../contract/index.ts';
 import {
   archiveNote,
   formatDateTime,
@@ -117,6 +117,12 @@ export const GalleryCard = memo(function GalleryCard({
             )}
             <StatusBadge entry={entry} />
           </div>
+          <span
+            className={`badge provider-badge provider-badge--${providerOfModel(entry.model)}`}
+            data-testid="provider-badge"
+          >
+            {PROVIDER_LABELS[providerOfModel(entry.model)]}
+          </span>
           <p className="muted small gallery-date">
             <time dateTime={isoDateTime(createdMs)}>{when}</time>
             {entry.credits_consumed !== null && entry.credits_consumed > 0 && (

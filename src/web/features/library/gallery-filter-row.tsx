@@ -1,4 +1,10 @@
-import { LIBRARY_KINDS, LIBRARY_STATUSES, type Collection } from '../../../contract/index.ts';
+import {
+  LIBRARY_KINDS,
+  LIBRARY_STATUSES,
+  PROVIDER_LABELS,
+  type Collection,
+} from '../../../contract/index.ts';
+import type { ProviderName } from '../../api/library.ts';
 import { KIND_LABELS, STATUS_LABELS, type LibraryFilters } from './gallery-filters.ts';
 
 /**
@@ -12,6 +18,7 @@ export function GalleryFilterRow({
   open,
   filters,
   models,
+  providers,
   collections,
   active,
   onSet,
@@ -23,6 +30,8 @@ export function GalleryFilterRow({
   filters: LibraryFilters;
   /** The model ids to offer. */
   models: readonly string[];
+  /** The providers to offer (one or none: no provider field). */
+  providers: readonly ProviderName[];
   /** The owner's collections to offer (none: no collection field). */
   collections: readonly Pick<Collection, 'id' | 'name'>[];
   /** How many filters are on. */
@@ -86,6 +95,23 @@ export function GalleryFilterRow({
           ))}
         </select>
       </div>
+      {providers.length > 1 && (
+        <div className="gallery-inline-field">
+          <label htmlFor={`${id}-provider`}>Provider</label>
+          <select
+            id={`${id}-provider`}
+            value={filters.provider}
+            onChange={(e) => onSet({ provider: e.target.value as LibraryFilters['provider'] })}
+          >
+            <option value="">All providers</option>
+            {providers.map((p) => (
+              <option key={p} value={p}>
+                {PROVIDER_LABELS[p]}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       <button
         type="button"
         className={`small gallery-fav-filter${filters.favourite ? ' is-on' : ''}`}

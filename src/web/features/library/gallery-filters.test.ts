@@ -20,6 +20,7 @@ const all: LibraryFilters = {
   hidden: false,
   sort: 'credits',
   collection: '',
+  provider: '',
 };
 
 const CHAIRS = 'col_AbCdEfGhIjKlMnOpQr_-';
@@ -143,5 +144,17 @@ describe('the gallery shown by collection (?collection=, decision 0087)', () => 
   it('"All models" leaves the collection and keeps the rest', () => {
     expect(withoutCollection({ ...all, collection: CHAIRS })).toEqual(all);
     expect(searchOfFilters(withoutCollection({ ...NO_FILTERS, collection: CHAIRS }))).toBe('');
+  });
+});
+
+describe('the provider filter', () => {
+  it('is kept in the address, read back, counted, said, and an unknown one dropped', () => {
+    const f: LibraryFilters = { ...NO_FILTERS, provider: 'meshy' };
+    expect(searchOfFilters(f)).toBe('?provider=meshy');
+    expect(filtersFromSearch('?provider=meshy')).toEqual(f);
+    expect(filtersFromSearch('?provider=spec').provider).toBe('spec');
+    expect(filtersFromSearch('?provider=acme').provider).toBe('');
+    expect(activeFilterCount(f)).toBe(1);
+    expect(describeFilters(f)).toBe('Tasks from Meshy.');
   });
 });

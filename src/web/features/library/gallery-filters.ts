@@ -10,7 +10,13 @@ import {
   type LibrarySort,
   type LibraryStatusFilter,
 } from '../../../contract/index.ts';
-import { NO_FILTERS, libraryFilterParams, type LibraryFilters } from '../../api/library.ts';
+import {
+  NO_FILTERS,
+  libraryFilterParams,
+  type LibraryFilters,
+  type ProviderName,
+} from '../../api/library.ts';
+import { isVendorProvider, PROVIDER_LABELS } from '../../../contract/index.ts';
 
 export type { LibraryFilters };
 export { NO_FILTERS };
@@ -36,7 +42,12 @@ export function filtersFromSearch(search: string): LibraryFilters {
     collection: COLLECTION_ID.test(params.get('collection') ?? '')
       ? (params.get('collection') ?? '')
       : '',
+    provider: providerParam(params.get('provider')),
   };
+}
+
+function providerParam(value: string | null): ProviderName | '' {
+  return value === 'spec' || isVendorProvider(value) ? value : '';
 }
 
 /** The address's query string for these filters ("?q=chair&sort=credits", or "" for none). */
@@ -57,6 +68,7 @@ export function activeFilterCount(filters: LibraryFilters): number {
     filters.status !== '',
     filters.favourite,
     filters.hidden,
+    filters.provider !== '',
   ].filter(Boolean).length;
 }
 
@@ -105,6 +117,7 @@ function filterWords(filters: LibraryFilters): string[] {
   const q = filters.q.trim();
   if (q) parts.push(`matching “${q}”`);
   if (filters.model) parts.push(`made with ${filters.model}`);
+  if (filters.provider) parts.push(`from ${PROVIDER_LABELS[filters.provider]}`);
   if (filters.kind)
     parts.push(
       `from ${filters.kind === 'photo' ? 'one photo' : filters.kind === 'views' ? 'several views' : 'a prompt'}`,

@@ -1,5 +1,7 @@
 import { useId, useState } from 'react';
 import { LIBRARY_SORTS, type Collection, type LibrarySort } from '../../../contract/index.ts';
+import { useProviders } from '../../api/providers.ts';
+import type { ProviderName } from '../../api/library.ts';
 import { GalleryFilterRow } from './gallery-filter-row.tsx';
 import { SORT_LABELS, activeFilterCount, type LibraryFilters } from './gallery-filters.ts';
 import { useSearchDraft } from './use-search-draft.ts';
@@ -30,6 +32,9 @@ export function GalleryToolbar({
   // The box shows what is typed; the address gets it once typing rests.
   const search = useSearchDraft(filters, onChange);
 
+  // Kiln's own upstream, and each provider this Kiln reaches.
+  const reached = useProviders().data ?? [];
+  const providers: ProviderName[] = ['spec', ...reached.map((p) => p.name)];
   const modelIds =
     filters.model && !models.includes(filters.model) ? [...models, filters.model] : models;
   const set = (patch: Partial<LibraryFilters>) =>
@@ -90,6 +95,7 @@ export function GalleryToolbar({
         open={open}
         filters={filters}
         models={modelIds}
+        providers={providers}
         collections={collections}
         active={active}
         onSet={set}

@@ -2,6 +2,7 @@ import { progressOf, shownStage, type LibraryEntry } from '../../../contract/ind
 import { madeFromOf, titleOf } from '../../lib/entry-format.ts';
 import { Link } from '../../ui/link.tsx';
 import { useTask } from '../../api/tasks.ts';
+import { vendorProgress } from '../../lib/provider-progress.ts';
 import './tasks.css';
 
 /** A compact line for a recent task; a pending one is polled and shows its stage. */
@@ -19,14 +20,17 @@ export function TaskCard({
   const status = t?.status ?? entry.status;
   const progress = t ? progressOf(t) : entry.progress;
   const thumb = entry.images[0]?.upload;
+  const vendor = t ? vendorProgress(t) : undefined;
   const line =
-    status === 'pending'
-      ? `${t ? shownStage(t.progress_stage, progress, Boolean(entry.prompt?.trim())).label : 'Starting'} · ${progress}%`
-      : status === 'completed'
-        ? 'Completed'
-        : status === 'failed'
-          ? 'Failed · refunded'
-          : status;
+    status === 'pending' && vendor
+      ? `${vendor.words}${vendor.percent !== null ? ` · ${vendor.percent}%` : ''}`
+      : status === 'pending'
+        ? `${t ? shownStage(t.progress_stage, progress, Boolean(entry.prompt?.trim())).label : 'Starting'} · ${progress}%`
+        : status === 'completed'
+          ? 'Completed'
+          : status === 'failed'
+            ? 'Failed · refunded'
+            : status;
   return (
     <li className={`task-card${selected ? ' selected' : ''}`}>
       <button type="button" className="task-card-main" onClick={onSelect} aria-pressed={selected}>
@@ -58,7 +62,16 @@ export function TaskCard({
           </span>
         </span>
       </button>
-      {status === 'pending' ? (
+      {status === 'pending' && vendor && vendor.percent === null ? (
+        <div
+          className="progress indeterminate"
+          role="progressbar"
+          aria-label={`${entry.model} ${titleOf(entry)}`}
+          aria-valuetext={vendor.words}
+        >
+          <span />
+        </div>
+      ) : status === 'pending' ? (
         <div
           className="progress"
           role="progressbar"

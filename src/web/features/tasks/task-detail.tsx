@@ -17,6 +17,8 @@ import { archiveNote, formatNumber, madeFromOf, nameOf, titleOf } from '../../li
 import { LazyModelViewer, viewerHref } from '../viewer/index.ts';
 import { CompareWith } from './compare-with.tsx';
 import { StageStepper } from './stage-stepper.tsx';
+import { VendorStepper } from './vendor-stepper.tsx';
+import { vendorProgress } from '../../lib/provider-progress.ts';
 import { ShareButton, StillShared } from '../share/index.ts';
 import { Renamable } from '../../ui/rename-form.tsx';
 import { CollectionsButton } from '../collections/index.ts';
@@ -269,6 +271,7 @@ function TaskShown({
   headingRef: RefObject<HTMLHeadingElement | null>;
 }) {
   const H = heading;
+  const vendor = vendorProgress(t);
   return (
     <section
       className="task-detail card"
@@ -294,7 +297,10 @@ function TaskShown({
       </div>
       {e?.hidden && <HiddenNote entry={e} />}
       {e && <TaskInput entry={e} />}
-      {t.status !== 'completed' && (
+      {t.status !== 'completed' && vendor && (
+        <VendorStepper task={t} progress={vendor} label={`Progress of ${labelOf(e, t)}`} />
+      )}
+      {t.status !== 'completed' && !vendor && (
         <StageStepper
           task={t}
           label={`Progress of ${labelOf(e, t)}`}

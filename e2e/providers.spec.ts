@@ -1,0 +1,140 @@
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import {
+  expectAccessible,
+  generate,
+  overflowing,
+  photo,
+  pickModel,
+  shot,
+  useKey,
+} from './helpers.ts';
+
+// Kiln's studio with the Meshy and fal mocks `npm start` runs by default (issue 34, item 6).
+test.describe.configure({ timeout: 240_000 });
+
+/** The card of a provider on /connections. */
+const card = (page: Page, provider: string) => page.locator(`[data-provider="${provider}"]`);
+
+/** Connects a provider with its mock's demo key: filled, tested, kept. */
+async function connectDemo(page: Page, provider: string, label: string) {
+  const c = card(page, provider);
+  await c.getByRole('button', { name: 'Use the demo key' }).click();
+  await c.getByRole('button', { name: 'Save' }).click();
+  await expect(c.getByText(/^Connected with /)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('button', { name: `Remove ${label} key` })).toBeVisible();
+}
+
+/** Screenshots at 1440 × 900 and 390 × 844, with no sideways overflow on the phone. */
+async function shoot(page: Page, info: TestInfo, name: string) {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await shot(page, info, `${name}-1440`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await overflowing(page), `${name} at 390 px`).toEqual([]);
+  await shot(page, info, `${name}-390`);
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/** The figure in a header chip ("Meshy 970 credits" → 970). */
+async function chipFigure(page: Page, provider: string): Promise<number> {
+  const text = (await page.getByTestId(`balance-${provider}`).textContent()) ?? '';
+  const m = /([\d,.]+)/.exec(text.replace(/\$/g, ''));
+  if (!m) throw new Error(`no figure in "${text}"`);
+  return Number(m[1]!.replace(/,/g, ''));
+}
+
+/** Makes a photo task with a provider's model through the form; its id once it completes. */
+async function photoTask(page: Page, info: TestInfo, model: string, queueShot?: string) {
+  await page.goto('/');
+  await expect(page.locator(`input[name="model"][value="${model}"]`)).toBeAttached({
+    timeout: 30_000,
+  });
+  await pickModel(page, model);
+  await page.getByTestId('file-input').first().setInputFiles(photo('chair.png'));
+  await expect(page.getByText('Ready')).toBeVisible({ timeout: 30_000 });
+  const { id, detail } = await generate(page);
+  if (queueShot) {
+    // fal states no percentage: its queue place or "Running", and the time elapsed.
+    const stage = detail.getByTestId('vendor-stage');
+    await expect(stage).toBeVisible();
+    await expect(stage).toContainText(/In queue|Running/);
+    await expect(stage).toContainText('no percentage from the provider');
+    await expect(stage).not.toContainText(/\d+%/);
+    await shoot(page, info, queueShot);
+  }
+  await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
+  return id;
+}
+
+test('providers: connect Meshy and fal, a photo task with each, one gallery with badges, balances, remove a key', async ({
+  page,
+}, info) => {
+  await useKey(page);
+  await page.goto('/connections');
+  await expect(page.getByRole('heading', { name: 'Connections' })).toBeVisible();
+  // A key of the wrong shape is said at the field, naming what a Meshy key looks like.
+  const meshyField = card(page, 'meshy').getByLabel('Meshy key');
+  await meshyField.fill('sk_wrong');
+  await expect(card(page, 'meshy').getByText(/Meshy keys start with msy_/)).toBeVisible();
+  await meshyField.fill('');
+  await connectDemo(page, 'meshy', 'Meshy');
+  await connectDemo(page, 'fal', 'fal');
+  // Each balance in its own unit, in the header.
+  await expect(page.getByTestId('balance-meshy')).toHaveText(/^Meshy [\d,]+ credits$/, {
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId('balance-fal')).toHaveText(
+    /^fal (\$[\d.,]+|: balance not readable)$/,
+  );
+  // Test says the balance as of when.
+  await card(page, 'meshy').getByRole('button', { name: 'Test' }).click();
+  await expect(page.getByTestId('meshy-check')).toHaveText(/credits, as of /);
+  // One library key, kept beside the keys; a vendor key never goes into it.
+  const library = await page.evaluate(() => localStorage.getItem('kiln.libraryKey'));
+  expect(library).toBe('tr_demo_kiln');
+  await expectAccessible(page);
+  await shoot(page, info, 'connections');
+  const meshyBefore = await chipFigure(page, 'meshy');
+
+  // The form lists models grouped by provider, each with its price, unit and inputs.
+  await page.goto('/');
+  const meshyGroup = page.getByTestId('models-meshy');
+  await expect(meshyGroup.getByRole('heading', { name: 'Meshy' })).toBeVisible({ timeout: 30_000 });
+  await expect(meshyGroup).toContainText(/One photo 30 credits/);
+  await expect(page.getByTestId('models-fal')).toContainText(/One photo \$0\.02/);
+  await expect(page.getByRole('heading', { name: 'Kiln API' })).toBeVisible();
+  await pickModel(page, 'meshy/meshy-6');
+  await expect(page.getByRole('group', { name: 'Make it from' })).toBeVisible();
+  await expectAccessible(page);
+  await shoot(page, info, 'form-grouped-models');
+
+  const meshyId = await photoTask(page, info, 'meshy/meshy-6');
+  expect(meshyId).toMatch(/^meshy_/);
+  const falId = await photoTask(page, info, 'fal/fal-ai/trellis', 'fal-task-queue');
+  expect(falId).toMatch(/^fal_/);
+
+  // The Meshy chip moved by the model's price (30 credits for a photo).
+  await expect.poll(() => chipFigure(page, 'meshy'), { timeout: 30_000 }).toBe(meshyBefore - 30);
+
+  // Both in one gallery, each with its provider's badge; the provider filter narrows it.
+  await page.goto('/gallery');
+  const badges = page.getByTestId('provider-badge');
+  await expect(badges.filter({ hasText: 'Meshy' })).toHaveCount(1, { timeout: 30_000 });
+  await expect(badges.filter({ hasText: 'fal' })).toHaveCount(1);
+  await expect(page.locator(`[data-task-id="${meshyId}"]`)).toContainText('Meshy');
+  await expect(page.locator(`[data-task-id="${falId}"]`)).toContainText('fal');
+  await expectAccessible(page);
+  await shoot(page, info, 'gallery-badges');
+  await page.getByLabel('Provider').selectOption('fal');
+  await expect(page).toHaveURL(/provider=fal/);
+  await expect(badges.filter({ hasText: 'Meshy' })).toHaveCount(0);
+  await expect(badges.filter({ hasText: 'fal' })).toHaveCount(1);
+
+  // Removing the Meshy key keeps its model in the gallery, and the library where it was.
+  await page.goto('/connections');
+  await page.getByRole('button', { name: 'Remove Meshy key' }).click();
+  await expect(card(page, 'meshy').getByLabel('Meshy key')).toBeVisible();
+  await expect(page.getByTestId('balance-meshy')).toHaveCount(0);
+  expect(await page.evaluate(() => localStorage.getItem('kiln.libraryKey'))).toBe(library);
+  await page.goto('/gallery');
+  await expect(badges.filter({ hasText: 'Meshy' })).toHaveCount(1, { timeout: 30_000 });
+});

@@ -1,0 +1,155 @@
+// The vendors behind Kiln (issue 34): which ones this Kiln reaches, each one's models and balance
+// for the key this browser keeps, and a create or a poll of a vendor's task (`x-provider-key`).
+import {
+  queryOptions,
+  useMutation,
+  useQueries,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import {
+  ProviderBalanceSchema,
+  ProviderInfoListSchema,
+  ProviderModelListSchema,
+  TaskSchema,
+  type ProviderBalanceRecord,
+  type ProviderInfo,
+  type ProviderModelRecord,
+  type Task,
+  type VendorProvider,
+} from '../../contract/index.ts';
+import { useProviderKeys } from '../lib/provider-keys.ts';
+import { announce } from '../lib/tab-sync.ts';
+import { queryKeys, useKeyScope } from './query-keys.ts';
+import { API_BASE, request } from './transport.ts';
+
+export type { ProviderBalanceRecord, ProviderInfo, ProviderModelRecord };
+
+/** Query keys of the vendors' data: under the key's fingerprint, never the key. */
+const providerKeys = {
+  list: () => ['providers'] as const,
+  balance: (provider: VendorProvider, key: string) =>
+    ['providers', provider, fingerprint(key), 'balance'] as const,
+  models: (provider: VendorProvider, key: string) =>
+    ['providers', provider, fingerprint(key), 'models'] as const,
+};
+
+function fingerprint(key: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return `p${(h >>> 0).toString(36)}`;
+}
+
+/** `GET /api/providers`: the vendors this Kiln reaches (none: the section stays away). */
+export function useProviders() {
+  return useQuery({
+    queryKey: providerKeys.list(),
+    queryFn: ({ signal }) =>
+      request('/api/providers', {
+        signal,
+        auth: false,
+        parse: (b) => ProviderInfoListSchema.parse(b).data,
+      }),
+    staleTime: Infinity,
+  });
+}
+
+/** A vendor's balance for `key` (a key being tested, or the kept one). */
+export function fetchProviderBalance(
+  provider: VendorProvider,
+  key: string,
+  signal?: AbortSignal,
+): Promise<ProviderBalanceRecord> {
+  return request(`/api/providers/${provider}/balance`, {
+    signal,
+    provider,
+    providerKey: key,
+    parse: (b) => ProviderBalanceSchema.parse(b),
+  });
+}
+
+function balanceQuery(provider: VendorProvider, key: string) {
+  return queryOptions({
+    queryKey: providerKeys.balance(provider, key),
+    queryFn: ({ signal }) => fetchProviderBalance(provider, key, signal),
+    refetchOnWindowFocus: true,
+    retry: 1,
+  });
+}
+
+/** Each connected vendor's balance, in the order of `providers`. */
+export function useProviderBalances(providers: readonly VendorProvider[]) {
+  const keys = useProviderKeys();
+  const connected = providers.filter((p) => keys[p]);
+  const results = useQueries({
+    queries: connected.map((p) => balanceQuery(p, keys[p]!)),
+  });
+  return connected.map((provider, i) => ({ provider, query: results[i]! }));
+}
+
+/** Each connected vendor's models (for the form's picker), as they load. */
+export function useProviderModels(providers: readonly VendorProvider[]) {
+  const keys = useProviderKeys();
+  const connected = providers.filter((p) => keys[p]);
+  const results = useQueries({
+    queries: connected.map((p) => {
+      const key = keys[p]!;
+      return {
+        queryKey: providerKeys.models(p, key),
+        queryFn: ({ signal }: { signal: AbortSignal }) =>
+          request(`/api/providers/${p}/models`, {
+            signal,
+            provider: p,
+            providerKey: key,
+            parse: (b) => ProviderModelListSchema.parse(b).data,
+          }),
+        staleTime: 5 * 60_000,
+      };
+    }),
+  });
+  return connected.map((provider, i) => ({ provider, query: results[i]! }));
+}
+
+/** What a vendor's create sends: one input, views in Kiln's order (front, right, back, left). */
+export type ProviderCreateBody =
+  | { model: string; image_url: string }
+  | { model: string; image_urls: string[] }
+  | { model: string; prompt: string };
+
+/** `POST /api/v1/3d/generations` for a vendor's model, with its key and an Idempotency-Key. */
+function createProviderTask(
+  provider: VendorProvider,
+  body: ProviderCreateBody,
+  idempotencyKey: string,
+): Promise<Task> {
+  return request(`${API_BASE}/3d/generations`, {
+    method: 'POST',
+    provider,
+    json: body,
+    headers: { 'idempotency-key': idempotencyKey },
+    parse: (b) => TaskSchema.parse(b),
+  });
+}
+
+/** Creates a vendor's task; it lands in the caches as one the spec's create made. */
+export function useCreateProviderTask() {
+  const scope = useKeyScope();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({
+      provider,
+      body,
+      idempotencyKey,
+    }: {
+      provider: VendorProvider;
+      body: ProviderCreateBody;
+      idempotencyKey: string;
+    }) => createProviderTask(provider, body, idempotencyKey),
+    onSuccess: (task: Task, { provider }) => {
+      queryClient.setQueryData(queryKeys.task(scope, task.id), task);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) });
+      void queryClient.invalidateQueries({ queryKey: ['providers', provider] });
+      announce();
+    },
+  });
+}
