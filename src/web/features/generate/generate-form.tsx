@@ -7,7 +7,7 @@ import { describeError, type ShownError } from '../../lib/describe-error.ts';
 import { takeDraft, type Draft } from '../../lib/draft.ts';
 import { draftImages, inputProblem, requestBody, shortfallOf } from './form-request.ts';
 import { FormAlerts, FormInputs, ShortfallNote, SubmitRow } from './generate-form-parts.tsx';
-import { useProviderModels, useProviders } from '../../api/providers.ts';
+import { useProviderModels, useProviders, type ProviderModelRecord } from '../../api/providers.ts';
 import {
   InputKindChoice,
   ModelPicker,
@@ -75,10 +75,8 @@ export function GenerateForm({
     draft?.error ? { ...draft.error, inputs } : null,
   );
   const create = useCreateOnce(onCreated, onWaiting);
-  const vendor = useVendorCreate();
-  // A ref, not state: a second click in the same frame must see the first.
-  const vendorInFlight = useRef(false);
-  const pending = create.pending || vendor.isPending;
+  const vendor = useVendorSubmit(onCreated);
+  const pending = create.pending || vendor.pending;
   const headingRef = useHeadingFocus(!models.isPending);
   const images = model?.input === 'multiview' ? views : single;
   const check = usePhotoCheck(model?.input, images.items);
@@ -96,12 +94,9 @@ export function GenerateForm({
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (create.busy() || vendorInFlight.current || vendor.isPending) return;
-    if (vendorModel) {
-      const urls = images.items.map((i) => i.url ?? '');
-      const deps = { setShown, onCreated, inFlight: vendorInFlight };
-      return vendor.send(vendorModel, kind, { urls, prompt }, deps);
-    }
+    if (create.busy() || vendor.busy()) return;
+    const urls = images.items.map((i) => i.url ?? '');
+    if (vendorModel) return vendor.send(vendorModel, kind, { urls, prompt }, setShown);
     const req = requestBody(model, { prompt, items: images.items, wait });
     const problem = inputProblem(kind, images.items, check.refusedAt, req);
     if (problem) return setShown(problem);
@@ -215,4 +210,22 @@ function useVendorChoice(modelId: string) {
     description: vendorModel.description,
   };
   return { vendors, vendorModel, vendorChoice, setVendorKind };
+}
+
+/** A provider's create from the form, once at a time (a ref: a second click in the same frame sees the first). */
+function useVendorSubmit(onCreated: (task: Task) => void) {
+  const vendor = useVendorCreate();
+  const inFlight = useRef(false);
+  return {
+    pending: vendor.isPending,
+    busy: () => inFlight.current || vendor.isPending,
+    send: (
+      ...[m, kind, input, setShown]: [
+        ProviderModelRecord,
+        InputKind,
+        { urls: string[]; prompt: string },
+        (error: ShownError | null) => void,
+      ]
+    ) => vendor.send(m, kind, input, { setShown, onCreated, inFlight }),
+  };
 }
