@@ -25,6 +25,35 @@ export function vendorPriceWords(m: Pick<ProviderModelRecord, 'inputs' | 'price'
     .join(' · ');
 }
 
+/** One model to choose: its name, what it takes at what price, and why it cannot be paid for. */
+function ModelOption(p: {
+  id: string;
+  name: string;
+  meta: string;
+  description?: string | null | undefined;
+  short: string | null | undefined;
+  value: string;
+  onChange: (id: string) => void;
+}) {
+  return (
+    <label
+      className={`model-option${p.id === p.value ? ' selected' : ''}${p.short ? ' unaffordable' : ''}`}
+    >
+      <input
+        type="radio"
+        name="model"
+        value={p.id}
+        checked={p.id === p.value}
+        onChange={() => p.onChange(p.id)}
+      />
+      <span className="model-name">{p.name}</span>
+      <span className="model-meta">{p.meta}</span>
+      {p.description && <span className="model-desc">{p.description}</span>}
+      {p.short && <span className="model-short">{p.short}</span>}
+    </label>
+  );
+}
+
 export function ModelPicker({
   models,
   vendors = [],
@@ -48,25 +77,16 @@ export function ModelPicker({
       {models.map((m) => {
         const short = cannotAfford(m, balance);
         return (
-          <label
+          <ModelOption
             key={m.id}
-            className={`model-option${m.id === value ? ' selected' : ''}${short ? ' unaffordable' : ''}`}
-          >
-            <input
-              type="radio"
-              name="model"
-              value={m.id}
-              checked={m.id === value}
-              onChange={() => onChange(m.id)}
-            />
-            <span className="model-name">{m.id}</span>
-            <span className="model-meta">
-              {KIND_LABEL[m.input]}
-              {m.credits !== null && ` · ${m.credits} credits`}
-            </span>
-            {m.description && <span className="model-desc">{m.description}</span>}
-            {short && <span className="model-short">{short}</span>}
-          </label>
+            id={m.id}
+            name={m.id}
+            meta={`${KIND_LABEL[m.input]}${m.credits !== null ? ` · ${m.credits} credits` : ''}`}
+            description={m.description}
+            short={short}
+            value={value}
+            onChange={onChange}
+          />
         );
       })}
     </div>
@@ -96,18 +116,16 @@ export function ModelPicker({
               {g.note && <p className="muted small">{g.note}</p>}
               <div className="model-grid">
                 {g.models.map((m) => (
-                  <label key={m.id} className={`model-option${m.id === value ? ' selected' : ''}`}>
-                    <input
-                      type="radio"
-                      name="model"
-                      value={m.id}
-                      checked={m.id === value}
-                      onChange={() => onChange(m.id)}
-                    />
-                    <span className="model-name">{m.label}</span>
-                    <span className="model-meta">{vendorPriceWords(m)}</span>
-                    {m.description && <span className="model-desc">{m.description}</span>}
-                  </label>
+                  <ModelOption
+                    key={m.id}
+                    id={m.id}
+                    name={m.label}
+                    meta={vendorPriceWords(m)}
+                    description={m.description}
+                    short={null}
+                    value={value}
+                    onChange={onChange}
+                  />
                 ))}
               </div>
             </div>

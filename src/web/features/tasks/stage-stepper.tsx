@@ -6,6 +6,7 @@ import {
   type Task,
 } from '../../../contract/index.ts';
 import { Elapsed } from './elapsed.tsx';
+import { ProgressBar } from './progress-bar.tsx';
 
 /**
  * initializing → downloading images → generating 3D mesh → processing mesh → uploading result →
@@ -43,17 +44,7 @@ export function StageStepper({
           />
         </span>
       </div>
-      <div
-        className="progress"
-        role="progressbar"
-        aria-label={label}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={progress}
-        aria-valuetext={`${progress}% — ${current.label}`}
-      >
-        <span style={{ width: `${progress}%` }} />
-      </div>
+      <ProgressBar label={label} percent={progress} words={current.label} />
       <ol className="steps" data-testid="stages">
         {stages.map((s, i) => {
           const state =

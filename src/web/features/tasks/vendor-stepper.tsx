@@ -1,6 +1,7 @@
 import { isTerminal, type Task } from '../../../contract/index.ts';
 import type { VendorProgress } from '../../lib/provider-progress.ts';
 import { Elapsed } from './elapsed.tsx';
+import { ProgressBar } from './progress-bar.tsx';
 
 /**
  * A vendor's task under way, as the vendor states it (issue 34): Meshy's steps with its
@@ -30,28 +31,7 @@ export function VendorStepper({
           />
         </span>
       </div>
-      {percent !== null ? (
-        <div
-          className="progress"
-          role="progressbar"
-          aria-label={label}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={percent}
-          aria-valuetext={`${percent}% — ${words}`}
-        >
-          <span style={{ width: `${percent}%` }} />
-        </div>
-      ) : (
-        <div
-          className="progress indeterminate"
-          role="progressbar"
-          aria-label={label}
-          aria-valuetext={words}
-        >
-          <span />
-        </div>
-      )}
+      <ProgressBar label={label} percent={percent} words={words} />
     </div>
   );
 }
