@@ -97,6 +97,20 @@ async function expectModelViewerOpens(page: Page, src: string) {
     .toBeGreaterThan(15);
 }
 
+/**
+ * Keeps every answer about an optimise job the page reads (a response the page navigated away
+ * from has no body left to read: it is skipped).
+ */
+function recordJobs(page: Page, seen: { status: string; progress: number; stage: string }[]) {
+  page.on('response', (res) => {
+    if (/\/api\/optimise\/opt_/.test(res.url()) && res.ok())
+      res.json().then(
+        (job: (typeof seen)[number]) => seen.push(job),
+        () => {},
+      );
+  });
+}
+
 /** A finished, archived prompt model made through the API (faster than the form). */
 async function archivedPromptTask(page: Page, prompt: string): Promise<string> {
   const created = await page.request.post('/api/v1/3d/generations', {
@@ -140,14 +154,7 @@ test('optimise a result for Web / AR: progress, before and after side by side, t
 
   // Every answer about the job, to see its progress even when the screen moves on quickly.
   const seen: { status: string; progress: number; stage: string }[] = [];
-  // (A response the page navigated away from has no body left to read: it is skipped.)
-  page.on('response', (res) => {
-    if (/\/api\/optimise\/opt_/.test(res.url()) && res.ok())
-      res.json().then(
-        (job: (typeof seen)[number]) => seen.push(job),
-        () => {},
-      );
-  });
+  recordJobs(page, seen);
   await webAr.check();
   await page.getByRole('button', { name: 'Optimise', exact: true }).click();
   const bar = page.getByRole('progressbar', { name: 'Optimising' });

@@ -95,14 +95,7 @@ export async function startTestServer(
       uploads: { ...DEFAULT_LIMITS.uploads, ...options.uploads },
       trustedProxies: options.trustedProxies ?? DEFAULT_LIMITS.trustedProxies,
     },
-    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
-    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
-    ...(options.staticDir ? { staticDir: options.staticDir } : {}),
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
-    ...(options.routeOrder ? { routeOrder: options.routeOrder } : {}),
-    ...(options.providers ? { providers: options.providers } : {}),
+    ...givenOf(options, PASSED_AS_GIVEN),
     ...(options.statedBalance ? { statedBalance: (k: string) => mock.balanceOf(k) } : {}),
     log: (m) => logs.push(m),
   });
@@ -130,6 +123,25 @@ export async function startTestServer(
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The server's own options a test may give, passed on as they are. */
+const PASSED_AS_GIVEN = [
+  'timeouts',
+  'publicUrl',
+  'staticDir',
+  'now',
+  'logger',
+  'metricsToken',
+  'routeOrder',
+  'providers',
+] as const;
+
+/** The options given (set and not undefined) among `names`, as they are. */
+function givenOf<T extends object, K extends keyof T>(options: T, names: readonly K[]) {
+  return Object.fromEntries(
+    names.filter((n) => options[n] !== undefined).map((n) => [n, options[n]]),
+  ) as { [P in K]?: Exclude<T[P], undefined> };
 }
 
 /** A JSON POST for `TestServer.request` (the body as JSON; headers added). */
