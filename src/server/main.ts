@@ -189,7 +189,7 @@ const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOS
       `mock mode (speed ${config.MOCK_SPEED}): the embedded mock upstream is at ${url}/mock/v1`,
     );
     if (demo) lines.push(`demo key: ${demo.key} (${demo.balance} credits)`);
-    for (const line of vendorDemoKeys) lines.push(`mock provider ${line} (demo key)`);
+    for (const line of vendorDemoKeys) lines.push(`mock provider ${line} (a demo account)`);
   } else {
     lines.push(`upstream: ${config.UPSTREAM_URL}`);
   }
