@@ -120,7 +120,7 @@ describe('collections on two replicas', () => {
     const page = PublicCollectionSchema.parse(
       await (await fetch(`${B()}/api/collection-shares/${link.token}`)).json(),
     );
-    expect(page.name).toBe('Shelf');
+    expect(page.name).toBe(shelf.name); // whichever replica's create won the race
     expect(page.models).toHaveLength(3);
     const fromA = new Uint8Array(
       await (await fetch(`${A()}${page.models[0]!.model_url}`)).arrayBuffer(),
