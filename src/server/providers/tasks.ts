@@ -204,7 +204,8 @@ export async function pollProviderTask(
   const key = providerKey(c, p);
   const [row, moved] = await Promise.all([
     owner ? deps.store.get(owner, id) : undefined,
-    deps.refs.get(id),
+    // Only a vendor with a second stage ever moves a task on: the others' polls skip the read.
+    p.adapter.continue ? deps.refs.get(id) : undefined,
   ]);
   const ref = moved ?? split.ref;
   const model = row?.model ?? `${p.name}/`;
