@@ -265,6 +265,26 @@ export default tseslint.config(
     },
   },
   {
+    // A browser spec runs against its worker's own Kiln (e2e/fixtures.ts): Playwright's bare
+    // `test` has no server behind its baseURL.
+    files: ['e2e/**/*.spec.ts'],
+    ignores: ['e2e/**/*.scale.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              importNames: ['test', 'expect'],
+              message: "Import test and expect from './fixtures.ts': each worker has its own Kiln.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Format knowledge is isomorphic and dependency-free: nothing of Kiln's, nothing of Node's.
     files: ['src/formats/**/*.ts'],
     ignores: ['**/*.test.ts'],

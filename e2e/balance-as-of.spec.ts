@@ -6,7 +6,8 @@
 //   figure is "after this task"; one number format (99,990) in the header, the form and the result;
 // - a share link on Kiln's default loopback address says it opens on this computer only, how to
 //   set PUBLIC_URL, and offers no QR code.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { CreditsSchema } from '../src/contract/index.ts';
 import {
   expectAccessible,

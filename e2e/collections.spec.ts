@@ -2,7 +2,8 @@
 // made from the gallery's selection and from a result, the gallery shown by collection (in the
 // address), renamed, a model taken out, downloaded as one zip, shared as one public page with
 // every model's picture and a viewer for the one chosen, revoked, deleted.
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { readFileSync } from 'node:fs';
 import { unzipSync } from 'fflate';
 import {

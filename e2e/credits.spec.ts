@@ -1,6 +1,7 @@
 // The credit history's corrections (issue 31): when the upstream's figure differs from Kiln's
 // ledger, the credits page shows a correction with both figures and its cause, never a credit.
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { type APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { expectAccessible, shot, useKey } from './helpers.ts';
 
 const KEY = 'tr_e2e_ledger';

@@ -3,7 +3,8 @@
 // after choosing a file and on Rename; Share on a selection of several; recent tasks and the
 // Optimise heading called by the one title rule; the collections dialog outliving its card; a
 // collection's embed named after it; batch cards with bounded thumbnails.
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import {
   DEMO_KEY,
   expectAccessible,

@@ -2,7 +2,8 @@
 // are made through the API with a word of their own (other specs share the demo key), then
 // found, filtered, sorted, starred, selected, hidden and brought back, by mouse and by keys,
 // with the filters in the address.
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { readFileSync } from 'node:fs';
 import {
   DEMO_KEY,

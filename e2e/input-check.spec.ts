@@ -6,7 +6,8 @@
 // - views that show different objects are warned of before paying, and said after the fact on
 //   the model's page; views of one object are not.
 import { writeFile } from 'node:fs/promises';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { type Page, type TestInfo } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import sharp from 'sharp';
 import { syntheticViews } from '../src/generator/views/synthetic-views.ts';
 import { inScene } from '../src/testing/backdrops.ts';

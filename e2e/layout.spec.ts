@@ -1,6 +1,6 @@
 // What fits on the screens artists use (issue 23's cosmetic list): the task page's actions above
 // the fold at 1440 × 900, and the viewer's whole toolbar, on /viewer, inside its frame.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { DEMO_KEY, expectRenderedModel, settle, shot, useKey } from './helpers.ts';
 
 test('at 1440 × 900 the task page shows Download, Optimise and Share without scrolling, and /viewer its whole toolbar', async ({

@@ -4,7 +4,8 @@
 // however far the page is scrolled, at 1440 × 900 and 390 × 844, and says what happens to tasks
 // in its mode: the built-in mock restarts them, a real upstream keeps them. With a real upstream
 // and no task yet, the header says when the balance appears (item 10).
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { type Page, type TestInfo } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 // What a person sees when Kiln or the upstream cannot be reached, and two tabs of one key
 // (issue 23, items 6 and 7). The browser's requests are cut with page.route: to the page it is
 // exactly a server that stopped answering.
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { generate, mockLedgerBalance, pickModel, shot, useKey } from './helpers.ts';
 
 test('Kiln unreachable mid-task: a banner says so while it lasts, and the task still ends once', async ({

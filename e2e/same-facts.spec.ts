@@ -2,7 +2,8 @@
 // on the optimise page (one formatter, SI units, decision 0108), and its title the same on every
 // page that names it: its result, the gallery card, the optimise page, its shared page and a
 // shared collection's page (one rule, `modelTitle`), before and after it is named.
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { formatBytes } from '../src/formats/index.ts';
 import {
   DEMO_KEY,

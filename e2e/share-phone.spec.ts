@@ -1,4 +1,5 @@
-import { devices, expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { devices, type Browser, type Locator, type Page } from '@playwright/test';
+import { expect, test as kilnTest } from './fixtures.ts';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
 import { findChromium } from '../scripts/chromium.mjs';
@@ -18,20 +19,25 @@ const PROMPT = 'a small blue jug';
 // link says it opens on this computer only and offers no QR code (issue 32, item 9; see
 // balance-as-of.spec.ts). Chromium resolves the name to the test server, and treats the origin
 // as secure, as it would a real https:// PUBLIC_URL.
-const LAN_ORIGIN = `http://kiln-lan.test:${process.env.KILN_E2E_PORT}`;
+const lanOrigin = (port: number) => `http://kiln-lan.test:${port}`;
 /** The same server for the test's own requests (Node does not know the name). */
 const direct = (path: string) => `http://127.0.0.1:${process.env.KILN_E2E_PORT}${path}`;
 const chromium = await findChromium();
-test.use({
-  baseURL: LAN_ORIGIN,
-  launchOptions: {
-    ...(chromium?.executablePath ? { executablePath: chromium.executablePath } : {}),
-    args: [
-      ...(chromium?.args ?? []),
-      '--host-resolver-rules=MAP kiln-lan.test 127.0.0.1',
-      `--unsafely-treat-insecure-origin-as-secure=${LAN_ORIGIN}`,
-    ],
-  },
+// The name and the secure origin need this worker's port, known once its Kiln has started.
+const test = kilnTest.extend({
+  launchOptions: [
+    async ({ kiln }, use) =>
+      use({
+        ...(chromium?.executablePath ? { executablePath: chromium.executablePath } : {}),
+        args: [
+          ...(chromium?.args ?? []),
+          '--host-resolver-rules=MAP kiln-lan.test 127.0.0.1',
+          `--unsafely-treat-insecure-origin-as-secure=${lanOrigin(kiln.port)}`,
+        ],
+      }),
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ kiln }, use) => use(lanOrigin(kiln.port)),
 });
 
 /** What a QR code image says: its pixels (from its PNG data URL) read back with jsQR. */

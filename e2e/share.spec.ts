@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { createServer } from 'node:http';
 import sharp from 'sharp';
 import type { AddressInfo } from 'node:net';

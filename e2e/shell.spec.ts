@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 
 test('the shell opens in Chromium and reaches the server in mock mode', async ({
   page,

@@ -3,7 +3,8 @@
 // the downloaded file read back in Node: container, codec, size, frame count, duration, alpha;
 // a GIF's frames, delays and size. Swiftshader is slow: 3 s throughout, 720p but for one test
 // of each other video size.
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';

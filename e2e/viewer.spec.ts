@@ -1,7 +1,8 @@
 // The 3D viewer, in real Chromium against the real server: every fixture renders with nothing
 // fetched from another origin; looks, toggles, animation, facts and exports work as a user sees
 // them; memory returns to its baseline after 20 models; WebGL context loss recovers.
-import { expect, test, type Download, type Locator, type Page } from '@playwright/test';
+import { type Download, type Locator, type Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -105,11 +106,12 @@ test.describe('viewer', () => {
   test('renders every fixture with nothing fetched from another origin', async ({
     page,
     context,
+    baseURL,
   }, info) => {
     test.setTimeout(180_000);
     const foreign: string[] = [];
     const seen: string[] = [];
-    const origin = new URL(info.project.use.baseURL ?? '').origin;
+    const origin = new URL(baseURL ?? '').origin;
     await context.route('**/*', (route) => {
       const url = route.request().url();
       if (new URL(url).origin === origin) return route.continue();

@@ -5,7 +5,8 @@
 //   tries again by itself (and when), then the words go by themselves;
 // - a shared model hidden: the Hide (a card's and the selection's), the notice after it, the
 //   Hidden view's card and the task's own page say it is still shared publicly, with Stop sharing….
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { type Page, type TestInfo } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

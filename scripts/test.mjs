@@ -2,8 +2,8 @@
 // `npm test`: typecheck, lint, dead code (knip), unit tests (Vitest), browser tests (Playwright, real Chromium), and
 // the scale group (PostgreSQL, S3-compatible storage, two replicas behind nginx).
 // `npm run check` adds the format check. Ends with one line: `N passed, N failed`.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -87,6 +87,31 @@ function run(name, args, env = {}) {
   return r.status === 0;
 }
 
+/**
+ * A stage started now and left to run beside the next ones (its output to `log`, printed when it
+ * is waited for): the scale group mostly waits on PostgreSQL restarts, replicas and timers, so it
+ * runs beside the browser tests instead of after them (decision 0118).
+ */
+function runBeside(name, args, log) {
+  console.log(`\n━━ ${name}: started beside the next stage (output in ${log}) ━━`);
+  const t0 = Date.now();
+  const fd = openSync(log, 'w');
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  const done = new Promise((resolve) => {
+    child.once('error', () => resolve(1));
+    child.once('exit', (code) => resolve(code ?? 1));
+  });
+  return async () => {
+    const status = await done;
+    const ms = Date.now() - t0;
+    times.push([name, ms]);
+    console.log(`\n━━ ${name} (ran beside the browser tests) ━━\n${readFileSync(log, 'utf8')}`);
+    console.log(`━━ ${name}: ${seconds(ms)} ━━`);
+    return status === 0;
+  };
+}
+
 /** The closing table of stage times (wall clock), with the total and the load when it ended. */
 function timeTable() {
   const width = Math.max(5, ...times.map(([name]) => name.length));
@@ -109,22 +134,8 @@ function step(name, args) {
   summary.push(`${ok ? 'ok  ' : 'FAIL'} ${name}`);
 }
 
-step('typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
-step('lint', [bin('eslint', 'bin/eslint.js'), '.', '--max-warnings=0']);
-// Dead code stays dead: unused files, exports, types and dependencies (knip.json says what runs).
-step('dead code (knip)', [bin('knip', 'bin/knip.js'), '--no-progress']);
-if (withFormat) step('format', [bin('prettier', 'bin/prettier.cjs'), '--check', '.']);
-
-if (!only || only === 'unit') {
-  const out = join(results, 'vitest.json');
-  rmSync(out, { force: true });
-  const ok = run('unit (vitest)', [
-    bin('vitest', 'vitest.mjs'),
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${out}`,
-  ]);
+/** Adds a Vitest run's counts (from its JSON report) to the totals and the summary. */
+function countVitest(label, ok, out) {
   const counts = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null;
   if (counts) {
     passed += counts.numPassedTests;
@@ -132,97 +143,97 @@ if (!only || only === 'unit') {
     if (!ok && counts.numFailedTests === 0) failed++; // a suite that failed to load, or vitest itself
   } else if (!ok) failed++;
   summary.push(
-    `${ok ? 'ok  ' : 'FAIL'} unit: ${counts ? `${counts.numPassedTests} passed, ${counts.numFailedTests} failed` : 'no report'}`,
+    `${ok ? 'ok  ' : 'FAIL'} ${label}: ${counts ? `${counts.numPassedTests} passed, ${counts.numFailedTests} failed` : 'no report'}`,
     ...(counts ? vitestFailures(counts) : []),
   );
 }
 
+/** Adds a Playwright run's counts (from its JSON report; a flaky pass is a pass) likewise. */
+function countPlaywright(label, ok, out) {
+  const report = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null;
+  const counts = report && {
+    passed: report.stats.expected + report.stats.flaky,
+    failed: report.stats.unexpected,
+  };
+  if (counts) {
+    passed += counts.passed;
+    failed += counts.failed;
+    if (!ok && counts.failed === 0) failed++;
+  } else if (!ok) failed++;
+  summary.push(
+    `${ok ? 'ok  ' : 'FAIL'} ${label}: ${counts ? `${counts.passed} passed, ${counts.failed} failed` : 'no report'}`,
+    ...(report ? playwrightFailures(report) : []),
+  );
+}
+
+const vitestArgs = (out, ...more) => [
+  bin('vitest', 'vitest.mjs'),
+  'run',
+  ...more,
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${out}`,
+];
+const fresh = (name) => {
+  const out = join(results, name);
+  rmSync(out, { force: true });
+  return out;
+};
+
+step('typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
+step('lint', [bin('eslint', 'bin/eslint.js'), '.', '--max-warnings=0']);
+// Dead code stays dead: unused files, exports, types and dependencies (knip.json says what runs).
+step('dead code (knip)', [bin('knip', 'bin/knip.js'), '--no-progress']);
+if (withFormat) step('format', [bin('prettier', 'bin/prettier.cjs'), '--check', '.']);
+
+if (!only || only === 'unit') {
+  const out = fresh('vitest.json');
+  countVitest('unit', run('unit (vitest)', vitestArgs(out)), out);
+}
+
+const browser = await findChromium();
+// The scale group: PostgreSQL, an S3-compatible server, two replicas and nginx, all started by
+// the tests themselves. Missing services are a failure that says what to install, never a skip.
+const scaleWanted = !only || only === 'scale';
+const missing = scaleWanted ? scaleMissing() : null;
+const scaleOut = fresh('vitest-scale.json');
+const scaleDone =
+  scaleWanted && !missing
+    ? runBeside(
+        'scale (vitest: PostgreSQL, S3, replicas, nginx)',
+        vitestArgs(scaleOut, '-c', 'vitest.scale.config.ts'),
+        join(results, 'scale.log'),
+      )
+    : null;
+
 if (!only || only === 'e2e') {
-  const browser = await findChromium();
   if (!browser) {
     console.error(`\n━━ e2e (playwright) ━━\n${NO_CHROMIUM_HELP}`);
     failed++;
     summary.push('FAIL e2e: no Chromium');
   } else {
-    const out = join(results, 'e2e.json');
-    rmSync(out, { force: true });
+    const out = fresh('e2e.json');
     const ok = run('e2e (playwright)', [bin('@playwright/test', 'cli.js'), 'test']);
-    let counts = null;
-    let report = null;
-    if (existsSync(out)) {
-      report = JSON.parse(readFileSync(out, 'utf8'));
-      const s = report.stats;
-      counts = { passed: s.expected + s.flaky, failed: s.unexpected };
-    }
-    if (counts) {
-      passed += counts.passed;
-      failed += counts.failed;
-      if (!ok && counts.failed === 0) failed++;
-    } else if (!ok) failed++;
-    summary.push(
-      `${ok ? 'ok  ' : 'FAIL'} e2e (${browser.kind} chromium): ${counts ? `${counts.passed} passed, ${counts.failed} failed` : 'no report'}`,
-      ...(report ? playwrightFailures(report) : []),
-    );
+    countPlaywright(`e2e (${browser.kind} chromium)`, ok, out);
   }
 }
 
-// The scale group: PostgreSQL, an S3-compatible server, two replicas and nginx, all started by
-// the tests themselves. Missing services are a failure that says what to install, never a skip.
-if (!only || only === 'scale') {
-  const missing = scaleMissing();
-  if (missing) {
-    console.error(`\n━━ scale ━━\n${missing}`);
-    failed++;
-    summary.push(`FAIL scale: ${missing}`);
-  } else {
-    const out = join(results, 'vitest-scale.json');
-    rmSync(out, { force: true });
-    const ok = run('scale (vitest: PostgreSQL, S3, replicas, nginx)', [
-      bin('vitest', 'vitest.mjs'),
-      'run',
+if (missing) {
+  console.error(`\n━━ scale ━━\n${missing}`);
+  failed++;
+  summary.push(`FAIL scale: ${missing}`);
+}
+if (scaleDone) {
+  countVitest('scale', await scaleDone(), scaleOut);
+  if (browser) {
+    const out = fresh('e2e-scale.json');
+    const ok = run('scale e2e (playwright through nginx)', [
+      bin('@playwright/test', 'cli.js'),
+      'test',
       '-c',
-      'vitest.scale.config.ts',
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${out}`,
+      'playwright.scale.config.ts',
     ]);
-    const counts = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : null;
-    if (counts) {
-      passed += counts.numPassedTests;
-      failed += counts.numFailedTests;
-      if (!ok && counts.numFailedTests === 0) failed++;
-    } else if (!ok) failed++;
-    summary.push(
-      `${ok ? 'ok  ' : 'FAIL'} scale: ${counts ? `${counts.numPassedTests} passed, ${counts.numFailedTests} failed` : 'no report'}`,
-      ...(counts ? vitestFailures(counts) : []),
-    );
-    const browser = await findChromium();
-    if (browser) {
-      const e2eOut = join(results, 'e2e-scale.json');
-      rmSync(e2eOut, { force: true });
-      const e2eOk = run('scale e2e (playwright through nginx)', [
-        bin('@playwright/test', 'cli.js'),
-        'test',
-        '-c',
-        'playwright.scale.config.ts',
-      ]);
-      let c = null;
-      let report = null;
-      if (existsSync(e2eOut)) {
-        report = JSON.parse(readFileSync(e2eOut, 'utf8'));
-        const st = report.stats;
-        c = { passed: st.expected + st.flaky, failed: st.unexpected };
-      }
-      if (c) {
-        passed += c.passed;
-        failed += c.failed;
-        if (!e2eOk && c.failed === 0) failed++;
-      } else if (!e2eOk) failed++;
-      summary.push(
-        `${e2eOk ? 'ok  ' : 'FAIL'} scale e2e: ${c ? `${c.passed} passed, ${c.failed} failed` : 'no report'}`,
-        ...(report ? playwrightFailures(report) : []),
-      );
-    }
+    countPlaywright('scale e2e', ok, out);
   }
 }
 
