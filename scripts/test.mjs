@@ -2,7 +2,7 @@
 // `npm test`: typecheck, lint, dead code (knip), unit tests (Vitest), browser tests (Playwright, real Chromium), and
 // the scale group (PostgreSQL, S3-compatible storage, two replicas behind nginx).
 // `npm run check` adds the format check. Ends with one line: `N passed, N failed`.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -73,40 +73,37 @@ function playwrightFailures(report) {
   return lines;
 }
 
-function run(name, args, env = {}) {
+/** A stage in the foreground, its output as it goes; resolves when it ends (the loop stays free). */
+async function run(name, args) {
   console.log(`\n━━ ${name} ━━`);
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, args, {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, ...env },
+  const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  const status = await new Promise((resolve) => {
+    child.once('error', () => resolve(1));
+    child.once('exit', (code) => resolve(code ?? 1));
   });
   const ms = Date.now() - t0;
   times.push([name, ms]);
   console.log(`━━ ${name}: ${seconds(ms)} ━━`);
-  return r.status === 0;
+  return status === 0;
 }
 
-/**
- * A stage started now and left to run beside the next ones (its output to `log`, printed when it
- * is waited for): the scale group mostly waits on PostgreSQL restarts, replicas and timers, so it
- * runs beside the browser tests instead of after them (decision 0118).
- */
+/** A stage started now and left to run beside the next ones (its output to `log`, printed when it is waited for). */
 function runBeside(name, args, log) {
-  console.log(`\n━━ ${name}: started beside the next stage (output in ${log}) ━━`);
+  console.log(`\n━━ ${name}: started, beside the others (output in ${log}) ━━`);
   const t0 = Date.now();
   const fd = openSync(log, 'w');
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   const done = new Promise((resolve) => {
-    child.once('error', () => resolve(1));
-    child.once('exit', (code) => resolve(code ?? 1));
+    child.once('error', () => resolve({ status: 1, at: Date.now() }));
+    child.once('exit', (code) => resolve({ status: code ?? 1, at: Date.now() }));
   });
   return async () => {
-    const status = await done;
-    const ms = Date.now() - t0;
+    const { status, at } = await done;
+    const ms = at - t0;
     times.push([name, ms]);
-    console.log(`\n━━ ${name} (ran beside the browser tests) ━━\n${readFileSync(log, 'utf8')}`);
+    console.log(`\n━━ ${name} (ran beside the others) ━━\n${readFileSync(log, 'utf8')}`);
     console.log(`━━ ${name}: ${seconds(ms)} ━━`);
     return status === 0;
   };
@@ -124,14 +121,6 @@ function timeTable() {
     `${'total'.padEnd(width)}  ${seconds(Date.now() - started).padStart(9)}`,
     `(load average at the end: ${load}; ${availableParallelism()} cores)`,
   ].join('\n');
-}
-
-function step(name, args) {
-  if (only && only !== name) return;
-  const ok = run(name, args);
-  if (ok) passed++;
-  else failed++;
-  summary.push(`${ok ? 'ok  ' : 'FAIL'} ${name}`);
 }
 
 /** Adds a Vitest run's counts (from its JSON report) to the totals and the summary. */
@@ -180,43 +169,76 @@ const fresh = (name) => {
   return out;
 };
 
-step('typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
-step('lint', [bin('eslint', 'bin/eslint.js'), '.', '--max-warnings=0']);
-// Dead code stays dead: unused files, exports, types and dependencies (knip.json says what runs).
-step('dead code (knip)', [bin('knip', 'bin/knip.js'), '--no-progress']);
-if (withFormat) step('format', [bin('prettier', 'bin/prettier.cjs'), '--check', '.']);
-
-if (!only || only === 'unit') {
-  const out = fresh('vitest.json');
-  countVitest('unit', run('unit (vitest)', vitestArgs(out)), out);
+// Every stage but the browser tests starts at once and runs beside them (decision 0118): the
+// browser tests and the scale group mostly wait, so the unit tests and the static checks use the
+// cores meanwhile. Each one's output is printed whole when it is waited for, in this order.
+// KILN_TEST_SERIAL=1 runs them one after another instead, each printing as it goes.
+const serial = process.env.KILN_TEST_SERIAL === '1';
+const wanted = (name) => !only || only === name;
+async function start(name, args, log) {
+  if (serial) {
+    const ok = await run(name, args);
+    return async () => ok;
+  }
+  return runBeside(name, args, join(results, log));
+}
+async function check(name, args, log) {
+  if (!wanted(name)) return null;
+  const done = await start(name, args, log);
+  return async () => {
+    const ok = await done();
+    if (ok) passed++;
+    else failed++;
+    summary.push(`${ok ? 'ok  ' : 'FAIL'} ${name}`);
+  };
 }
 
-const browser = await findChromium();
+const checks = [
+  await check(
+    'typecheck',
+    [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json'],
+    'tsc.log',
+  ),
+  await check('lint', [bin('eslint', 'bin/eslint.js'), '.', '--max-warnings=0'], 'lint.log'),
+  // Dead code stays dead: unused files, exports, types and dependencies (knip.json says what runs).
+  await check('dead code (knip)', [bin('knip', 'bin/knip.js'), '--no-progress'], 'knip.log'),
+  withFormat
+    ? await check('format', [bin('prettier', 'bin/prettier.cjs'), '--check', '.'], 'format.log')
+    : null,
+].filter(Boolean);
+
+const unitOut = fresh('vitest.json');
+const unitDone = wanted('unit')
+  ? await start('unit (vitest)', vitestArgs(unitOut), 'unit.log')
+  : null;
+
 // The scale group: PostgreSQL, an S3-compatible server, two replicas and nginx, all started by
 // the tests themselves. Missing services are a failure that says what to install, never a skip.
-const scaleWanted = !only || only === 'scale';
-const missing = scaleWanted ? scaleMissing() : null;
+const missing = wanted('scale') ? scaleMissing() : null;
 const scaleOut = fresh('vitest-scale.json');
 const scaleDone =
-  scaleWanted && !missing
-    ? runBeside(
+  wanted('scale') && !missing
+    ? await start(
         'scale (vitest: PostgreSQL, S3, replicas, nginx)',
         vitestArgs(scaleOut, '-c', 'vitest.scale.config.ts'),
-        join(results, 'scale.log'),
+        'scale.log',
       )
     : null;
 
-if (!only || only === 'e2e') {
-  if (!browser) {
-    console.error(`\n━━ e2e (playwright) ━━\n${NO_CHROMIUM_HELP}`);
-    failed++;
-    summary.push('FAIL e2e: no Chromium');
-  } else {
-    const out = fresh('e2e.json');
-    const ok = run('e2e (playwright)', [bin('@playwright/test', 'cli.js'), 'test']);
-    countPlaywright(`e2e (${browser.kind} chromium)`, ok, out);
-  }
-}
+const browser = await findChromium();
+const e2eOut = fresh('e2e.json');
+const e2eOk =
+  wanted('e2e') && browser
+    ? await run('e2e (playwright)', [bin('@playwright/test', 'cli.js'), 'test'])
+    : null;
+
+for (const done of checks) await done();
+if (unitDone) countVitest('unit', await unitDone(), unitOut);
+if (wanted('e2e') && !browser) {
+  console.error(`\n━━ e2e (playwright) ━━\n${NO_CHROMIUM_HELP}`);
+  failed++;
+  summary.push('FAIL e2e: no Chromium');
+} else if (e2eOk !== null) countPlaywright(`e2e (${browser.kind} chromium)`, e2eOk, e2eOut);
 
 if (missing) {
   console.error(`\n━━ scale ━━\n${missing}`);
@@ -227,7 +249,7 @@ if (scaleDone) {
   countVitest('scale', await scaleDone(), scaleOut);
   if (browser) {
     const out = fresh('e2e-scale.json');
-    const ok = run('scale e2e (playwright through nginx)', [
+    const ok = await run('scale e2e (playwright through nginx)', [
       bin('@playwright/test', 'cli.js'),
       'test',
       '-c',
