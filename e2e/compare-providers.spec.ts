@@ -4,7 +4,9 @@ import {
   connectDemo,
   expectAccessible,
   expectRenderedModel,
+  generate,
   photoTask,
+  pickModel,
   shoot,
   useKey,
 } from './helpers.ts';
@@ -143,4 +145,36 @@ test('compare providers: a Meshy result tried on fal, price first, both side by 
   expect([address.get('a_task'), address.get('b_task')]).toEqual([meshyId, falId]);
   await sideBySide(page, info);
   await sameInputElsewhere(page, meshyId);
+});
+
+test("Try again on a provider's failed task sends it to that provider again, with its key", async ({
+  page,
+}) => {
+  await useKey(page);
+  await page.goto('/connections');
+  await connectDemo(page, 'meshy', 'Meshy');
+  await page.goto('/');
+  await expect(page.locator('input[name="model"][value="meshy/meshy-6"]')).toBeAttached({
+    timeout: 30_000,
+  });
+  await pickModel(page, 'meshy/meshy-6');
+  await page.getByRole('radio', { name: 'A prompt' }).check();
+  await page.getByRole('textbox', { name: 'Prompt' }).fill('a wooden chair mock:fail');
+  const { id, detail } = await generate(page);
+  await expect(detail).toHaveAttribute('data-status', 'failed', { timeout: 120_000 });
+  const again = page.waitForResponse(
+    (r) => r.url().endsWith('/api/v1/3d/generations') && r.request().method() === 'POST',
+  );
+  await detail.getByRole('button', { name: 'Try again' }).click();
+  const response = await again;
+  expect(response.status()).toBe(202);
+  expect(await response.request().headerValue('x-provider-key')).toMatch(/^msy_/);
+  expect(response.request().postDataJSON()).toMatchObject({
+    model: 'meshy/meshy-6',
+    prompt: 'a wooden chair mock:fail',
+  });
+  const next = ((await response.json()) as { id: string }).id;
+  expect(next).toMatch(/^meshy_/);
+  expect(next).not.toBe(id);
+  await expect(page).toHaveURL(new RegExp(`/tasks/${next}$`));
 });

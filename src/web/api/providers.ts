@@ -90,7 +90,7 @@ export function useProviderBalances(providers: readonly VendorProvider[]) {
 }
 
 /** Each connected vendor's models (for the form's picker), as they load. */
-export function useProviderModels(providers: readonly VendorProvider[]) {
+function useProviderModels(providers: readonly VendorProvider[]) {
   const keys = useProviderKeys();
   const connected = providers.filter((p) => keys[p]);
   const results = useQueries({
