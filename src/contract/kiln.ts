@@ -26,6 +26,16 @@ export const LibraryImageSchema = z.object({
 });
 export type LibraryImage = z.infer<typeof LibraryImageSchema>;
 
+/**
+ * What a vendor's task cost, in that vendor's own unit (Meshy's and Tripo's credits, fal's USD;
+ * decisions 0115, 0116): never converted, never added across units.
+ */
+export const ProviderCostSchema = z.object({
+  amount: z.number(),
+  unit: z.enum(['credits', 'USD']),
+});
+export type ProviderCost = z.infer<typeof ProviderCostSchema>;
+
 /** Kiln's own stores an archive can wait on (`archive.outage`). */
 export const ARCHIVE_OUTAGES = ['file_store', 'database'] as const;
 export type ArchiveOutage = (typeof ARCHIVE_OUTAGES)[number];
@@ -51,6 +61,11 @@ export const LibraryEntrySchema = z.object({
   updated_ms: z.number(),
   credits_consumed: z.number().nullable(),
   credits_remaining: z.number().nullable(),
+  /**
+   * A vendor's task's cost in its own unit, as the vendor's answer stated it (decision 0116);
+   * absent for the spec's tasks (their `credits_consumed` says it) and before a vendor states it.
+   */
+  cost: ProviderCostSchema.nullable().optional(),
   error: ErrorObjectSchema.nullable(),
   /** The archived copy (`/api/assets/{sha}.glb`) when there is one, else the upstream's URL. */
   model_url: z.string().nullable(),

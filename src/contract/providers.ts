@@ -7,6 +7,7 @@ import {
   type ParsedCreate,
 } from './create-request.ts';
 import { LIMITS, isModelAlias } from './models.ts';
+import { ProviderCostSchema } from './kiln.ts';
 import type { KnownErrorObject } from './errors.ts';
 
 export * from './provider-ids.ts';
@@ -67,7 +68,7 @@ export const ProviderTaskExtrasSchema = z.object({
   /** Place in the vendor's queue (0 = next), where it says so. */
   queue_position: z.number().int().nonnegative().nullish(),
   logs: z.array(z.string()).nullish(),
-  cost: z.object({ amount: z.number(), unit: PriceUnitSchema }).nullish(),
+  cost: ProviderCostSchema.nullish(),
   /** A task of several charged stages (Meshy's preview, then refine). */
   step: z.object({ index: z.number().int(), of: z.number().int(), name: z.string() }).nullish(),
   /** When the vendor's result address stops working (ms). */

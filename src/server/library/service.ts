@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { clearTimeout, setTimeout } from 'node:timers';
-import { isCompleted, progressOf, type LibraryImage, type Task } from '../../contract/index.ts';
+import {
+  isCompleted,
+  progressOf,
+  type LibraryImage,
+  type ProviderCost,
+  type Task,
+} from '../../contract/index.ts';
 import { formatBytes } from '../../formats/index.ts';
 import type { LibraryStore } from '../storage/library.ts';
 import type { IntentStore } from '../storage/intents.ts';
@@ -81,6 +87,8 @@ function updateOf(task: Task) {
     creditsRemaining: task.usage?.credits_remaining ?? null,
     error: task.error ?? null,
     upstreamModelUrl: task.data?.model_url ?? null,
+    // A vendor's task says what it cost in the vendor's unit (decision 0116); the spec's do not.
+    cost: (task as { cost?: ProviderCost | null }).cost ?? null,
   };
 }
 

@@ -124,6 +124,39 @@ describe('providers through Kiln', () => {
     expect(spec.history.length).toBeLessThanOrEqual(1);
   });
 
+  it("the same photo on two providers: each entry keeps its cost in its vendor's unit, and each is the other's same input", async () => {
+    const photo = photoDataUri('chair.png');
+    const make = async (model: string, key: string) => {
+      const res = await asArtist('/api/v1/3d/generations', key, post({ model, image_url: photo }));
+      const { id } = (await res.json()) as { id: string };
+      await pollUntilDone(id, key);
+      return id;
+    };
+    const meshyId = await make('meshy/meshy-6', MESHY_KEY);
+    const falId = await make('fal/fal-ai/trellis', FAL_KEY);
+    const entry = async (id: string) =>
+      (await (await asArtist(`/api/library/${id}`, MESHY_KEY)).json()) as {
+        cost?: unknown;
+        credits_consumed: number | null;
+        created: number;
+        completed_at: number | null;
+      };
+    const meshyEntry = await entry(meshyId);
+    expect(meshyEntry.cost).toEqual({ amount: 30, unit: 'credits' });
+    expect(meshyEntry.credits_consumed).toBeNull();
+    expect(meshyEntry.completed_at).toBeGreaterThanOrEqual(meshyEntry.created);
+    expect((await entry(falId)).cost).toEqual({ amount: 0.02, unit: 'USD' });
+    // "Compare with…" lists the other provider's model of the same photo, both ways.
+    const same = async (id: string) =>
+      (
+        (await (await asArtist(`/api/library/${id}/same-input`, MESHY_KEY)).json()) as {
+          data: { id: string }[];
+        }
+      ).data.map((e) => e.id);
+    expect(await same(meshyId)).toEqual([falId]);
+    expect(await same(falId)).toEqual([meshyId]);
+  });
+
   it('a Meshy text task is one Kiln task of two charged steps; the refine starts once', async () => {
     const res = await asArtist(
       '/api/v1/3d/generations',

@@ -1,6 +1,6 @@
 // A library row: one task made through Kiln, as stored, and how a database row reads back.
 import type { Selectable } from 'kysely';
-import type { ErrorObject, LibraryImage } from '../../contract/index.ts';
+import type { ErrorObject, LibraryImage, ProviderCost } from '../../contract/index.ts';
 import type { Tables } from './schema.ts';
 
 /** One task made through Kiln, as stored (owner = HMAC of the API key, never the key). */
@@ -20,6 +20,8 @@ export interface LibraryRow {
   updatedMs: number;
   creditsConsumed: number | null;
   creditsRemaining: number | null;
+  /** What a vendor's task cost in its own unit (migration 015); null or absent for the spec's. */
+  cost?: ProviderCost | null;
   error: ErrorObject | null;
   upstreamModelUrl: string | null;
   assetSha256: string | null;
@@ -67,6 +69,7 @@ export function toRow(r: Selectable<Tables['library']>): LibraryRow {
     updatedMs: Number(r.updated_ms),
     creditsConsumed: r.credits_consumed,
     creditsRemaining: r.credits_remaining,
+    cost: costOf(r.cost_amount, r.cost_unit),
     error: r.error_json ? (JSON.parse(r.error_json) as ErrorObject) : null,
     upstreamModelUrl: r.upstream_model_url,
     assetSha256: r.asset_sha256,
@@ -83,4 +86,10 @@ export function toRow(r: Selectable<Tables['library']>): LibraryRow {
     lastPendingMs: r.last_pending_ms == null ? null : Number(r.last_pending_ms),
     endedMs: r.ended_ms == null ? null : Number(r.ended_ms),
   };
+}
+
+/** A stored cost, when both halves are there and the unit is one Kiln knows. */
+function costOf(amount: number | null, unit: string | null): ProviderCost | null {
+  if (amount === null || (unit !== 'credits' && unit !== 'USD')) return null;
+  return { amount: Number(amount), unit };
 }

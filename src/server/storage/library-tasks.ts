@@ -1,7 +1,7 @@
 // The library's task rows one by one: recorded on create, moved forward by what passes through,
 // read, starred, named, hidden and shown again.
 import { sql, type Kysely } from 'kysely';
-import type { ErrorObject } from '../../contract/index.ts';
+import type { ErrorObject, ProviderCost } from '../../contract/index.ts';
 import { TERMINAL, toRow, type LibraryRow } from './library-row.ts';
 import type { Tables } from './schema.ts';
 
@@ -15,6 +15,8 @@ interface TaskUpdate {
   creditsRemaining: number | null;
   error: ErrorObject | null;
   upstreamModelUrl: string | null;
+  /** A vendor's task's cost, once its answer states one (kept when a later one does not). */
+  cost?: ProviderCost | null;
 }
 
 /** A new row: what the create and its answer told (the rest starts empty). */
@@ -90,6 +92,8 @@ function newRowValues(row: NewLibraryRow) {
     last_pending_ms: TERMINAL.includes(row.status) ? null : (row.answeredMs ?? row.updatedMs),
     ended_ms: TERMINAL.includes(row.status) ? (row.answeredMs ?? row.updatedMs) : null,
     recovered: row.recovered ? 1 : 0,
+    cost_amount: row.cost?.amount ?? null,
+    cost_unit: row.cost?.unit ?? null,
   };
 }
 
@@ -119,6 +123,8 @@ function records(db: Db): Part<'insert' | 'update' | 'get'> {
           credits_remaining: sql`coalesce(${u.creditsRemaining}, credits_remaining)`,
           error_json: u.error ? JSON.stringify(u.error) : null,
           upstream_model_url: sql`coalesce(${u.upstreamModelUrl}, upstream_model_url)`,
+          cost_amount: sql`coalesce(${u.cost?.amount ?? null}, cost_amount)`,
+          cost_unit: sql`coalesce(${u.cost?.unit ?? null}, cost_unit)`,
           archive_next_ms: DUE_WHEN_COMPLETED(u.status),
           // The windows of the refund (decision 0076): last seen pending, first seen ended.
           ...(TERMINAL.includes(u.status)

@@ -330,4 +330,13 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '015_provider_costs': {
+    // What a vendor's task cost in that vendor's own unit (issue 34, decision 0116): Meshy's and
+    // Tripo's credits, fal's USD, as the vendor's answer states it. The spec's tasks keep their
+    // `credits_consumed`; these stay null for them. Never converted, never summed across units.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('library').addColumn('cost_amount', 'double precision').execute();
+      await db.schema.alterTable('library').addColumn('cost_unit', 'text').execute();
+    },
+  },
 };

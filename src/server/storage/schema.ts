@@ -49,6 +49,9 @@ export interface Tables {
      * Its charge happened within [sent_ms, answered_ms], but its figure proves nothing (0091).
      */
     recovered: ColumnType<number, number | undefined, number>;
+    /** What a vendor's task cost, in its unit ('credits' or 'USD'); null for the spec's (migration 015). */
+    cost_amount: ColumnType<number | null, number | null | undefined, number | null>;
+    cost_unit: ColumnType<string | null, string | null | undefined, string | null>;
   };
   /** A create recorded before it is forwarded; deleted once its answer is known (migration 008). */
   create_intents: {

@@ -12,6 +12,7 @@ import {
   ProviderInfoListSchema,
   ProviderModelListSchema,
   TaskSchema,
+  type CreateGenerationInput,
   type ProviderBalanceRecord,
   type ProviderInfo,
   type ProviderModelRecord,
@@ -19,6 +20,7 @@ import {
   type VendorProvider,
 } from '../../contract/index.ts';
 import { useProviderKeys } from '../lib/provider-keys.ts';
+import { rememberRequest } from '../lib/request-memory.ts';
 import { announce } from '../lib/tab-sync.ts';
 import { queryKeys, useKeyScope } from './query-keys.ts';
 import { API_BASE, request } from './transport.ts';
@@ -88,7 +90,7 @@ export function useProviderBalances(providers: readonly VendorProvider[]) {
 }
 
 /** Each connected vendor's models (for the form's picker), as they load. */
-export function useProviderModels(providers: readonly VendorProvider[]) {
+function useProviderModels(providers: readonly VendorProvider[]) {
   const keys = useProviderKeys();
   const connected = providers.filter((p) => keys[p]);
   const results = useQueries({
@@ -108,6 +110,21 @@ export function useProviderModels(providers: readonly VendorProvider[]) {
     }),
   });
   return connected.map((provider, i) => ({ provider, query: results[i]! }));
+}
+
+/**
+ * Every connected vendor's models with its label, as they load (`models` empty until then): the
+ * form's grouped picker, and the models a result's input can be sent to again.
+ */
+export function useConnectedModels() {
+  const providers = useProviders();
+  const infos = providers.data ?? [];
+  return useProviderModels(infos.map((p) => p.name)).map(({ provider, query }) => ({
+    provider,
+    label: infos.find((p) => p.name === provider)?.label ?? provider,
+    models: query.data ?? [],
+    query,
+  }));
 }
 
 /** What a vendor's create sends: one input, views in Kiln's order (front, right, back, left). */
@@ -145,7 +162,9 @@ export function useCreateProviderTask() {
       body: ProviderCreateBody;
       idempotencyKey: string;
     }) => createProviderTask(provider, body, idempotencyKey),
-    onSuccess: (task: Task, { provider }) => {
+    onSuccess: (task: Task, { provider, body }) => {
+      // "Try again" and "Same input, another model" send what this task was made with.
+      rememberRequest(task.id, body as CreateGenerationInput);
       queryClient.setQueryData(queryKeys.task(scope, task.id), task);
       void queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) });
       void queryClient.invalidateQueries({ queryKey: ['providers', provider] });

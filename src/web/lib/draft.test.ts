@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { anotherModel, draftVersion, isInputFailure, saveDraft, takeDraft } from './draft.ts';
+import { draftVersion, isInputFailure, saveDraft, takeDraft } from './draft.ts';
 
 const store = new Map<string, string>();
 beforeEach(() => {
@@ -36,26 +36,5 @@ describe('isInputFailure', () => {
   it('is false for failures worth resending', () => {
     expect(isInputFailure({ type: 'api_error' })).toBe(false);
     expect(isInputFailure(null)).toBe(false);
-  });
-});
-
-describe('anotherModel', () => {
-  const models = [
-    { id: 'alpha', input: 'image' },
-    { id: 'alpha-multiview', input: 'multiview' },
-    { id: 'beta', input: 'image' },
-    { id: 'beta-multiview', input: 'multiview' },
-    { id: 'gamma', input: 'image' },
-    { id: 'beta-text', input: 'text' },
-  ];
-  it('is the next model for the same kind of input, wrapping round', () => {
-    expect(anotherModel('alpha', models)).toBe('beta');
-    expect(anotherModel('beta', models)).toBe('gamma');
-    expect(anotherModel('gamma', models)).toBe('alpha');
-    expect(anotherModel('alpha-multiview', models)).toBe('beta-multiview');
-  });
-  it('is the same model when it is the only one for its input, or unknown', () => {
-    expect(anotherModel('beta-text', models)).toBe('beta-text');
-    expect(anotherModel('omega', models)).toBe('omega');
   });
 });

@@ -65,17 +65,3 @@ export function isInputFailure(
   if (!error) return false;
   return Boolean(error.param) || error.type === 'invalid_request_error';
 }
-
-/**
- * The model to suggest for the same input: the next one in the listing (which runs from the
- * cheapest) that takes the same kind of input, wrapping round, or the same one when it is alone.
- */
-export function anotherModel<M extends { id: string; input: string }>(
-  current: string,
-  models: readonly M[],
-): string {
-  const kind = models.find((m) => m.id === current)?.input;
-  const same = models.filter((m) => m.input === kind);
-  const at = same.findIndex((m) => m.id === current);
-  return same.length > 1 ? same[(at + 1) % same.length]!.id : current;
-}

@@ -3,6 +3,10 @@ import { libraryEntry } from '../../testing/library-entry.ts';
 import { modelTitle } from '../../contract/index.ts';
 import {
   archiveNote,
+  entryPriceWords,
+  formatDuration,
+  originFacts,
+  secondsTaken,
   outageListNote,
   describeEntries,
   describeEntry,
@@ -320,5 +324,49 @@ describe('titleOf and madeFromOf (the one title rule, modelTitle of src/contract
     const long = { prompt: 'x'.repeat(200), images: [] };
     expect(titleOf(long)).toBe(modelTitle(long));
     expect(titleOf(long)).toBe(`“${'x'.repeat(97)}…”`);
+  });
+});
+
+describe('where a model came from (decision 0116)', () => {
+  it('says a duration in seconds, then minutes and seconds', () => {
+    expect(formatDuration(42)).toBe('42 s');
+    expect(formatDuration(630)).toBe('10 min 30 s');
+  });
+
+  it('takes the seconds from created to completed, and none before the end', () => {
+    const done = libraryEntry({ status: 'completed', created: 1_000, completed_at: 1_042 });
+    expect(secondsTaken(done)).toBe(42);
+    expect(secondsTaken({ ...done, status: 'pending', completed_at: null })).toBeNull();
+    expect(secondsTaken({ ...done, status: 'failed' })).toBeNull();
+    expect(secondsTaken({ ...done, completed_at: 900 })).toBeNull();
+  });
+
+  it("says a price in the provider's own unit: a vendor's cost, else the spec's credits", () => {
+    expect(entryPriceWords({ credits_consumed: null, cost: { amount: 0.02, unit: 'USD' } })).toBe(
+      '$0.02',
+    );
+    expect(entryPriceWords({ credits_consumed: null, cost: { amount: 30, unit: 'credits' } })).toBe(
+      '30 credits',
+    );
+    expect(entryPriceWords({ credits_consumed: 5 })).toBe('5 credits');
+    expect(entryPriceWords({ credits_consumed: null })).toBeNull();
+  });
+
+  it('lists made by, time taken and price, a dash for what is not known', () => {
+    const fal = libraryEntry({
+      model: 'fal/fal-ai/trellis',
+      status: 'completed',
+      created: 1_000,
+      completed_at: 1_009,
+      credits_consumed: null,
+      cost: { amount: 0.02, unit: 'USD' },
+    });
+    expect(originFacts(fal).map((f) => f.value)).toEqual([
+      'fal · fal/fal-ai/trellis',
+      '9 s',
+      '$0.02',
+    ]);
+    const spec = libraryEntry({ model: 'beta', status: 'pending', credits_consumed: null });
+    expect(originFacts(spec).map((f) => f.value)).toEqual(['Kiln API · beta', '—', '—']);
   });
 });

@@ -1,4 +1,10 @@
-import { modelTitle, type ArchiveOutage, type LibraryEntry } from '../../contract/index.ts';
+import {
+  modelTitle,
+  PROVIDER_LABELS,
+  providerOfModel,
+  type ArchiveOutage,
+  type LibraryEntry,
+} from '../../contract/index.ts';
 
 /**
  * How a library entry reads: its status badge, its name, a prompt excerpt, its dates.
@@ -131,6 +137,73 @@ export function formatAmount(amount: number, unit: 'credits' | 'USD'): string {
   return unit === 'USD'
     ? usdFormat.format(amount)
     : `${numberFormat.format(amount)} ${amount === 1 ? 'credit' : 'credits'}`;
+}
+
+/** A length of time: "42 s", "10 min 30 s". */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  return `${m} min ${String(s % 60).padStart(2, '0')} s`;
+}
+
+/**
+ * How long a finished task took, in seconds: from its `created` to its `completed_at` (both the
+ * upstream's, unix seconds); null until it has ended, or when either is not known.
+ */
+export function secondsTaken(
+  entry: Pick<LibraryEntry, 'created' | 'completed_at' | 'status'>,
+): number | null {
+  if (entry.status !== 'completed' || entry.completed_at == null) return null;
+  const s = entry.completed_at - entry.created;
+  return Number.isFinite(s) && s >= 0 ? s : null;
+}
+
+/**
+ * What a task cost, in its provider's own unit (decision 0116): a vendor's stated cost ("$0.02",
+ * "30 credits"), else the spec's credits; null when nothing says it.
+ */
+export function entryPriceWords(
+  entry: Pick<LibraryEntry, 'credits_consumed'> & { cost?: LibraryEntry['cost'] },
+): string | null {
+  if (entry.cost) return formatAmount(entry.cost.amount, entry.cost.unit);
+  return entry.credits_consumed == null ? null : formatAmount(entry.credits_consumed, 'credits');
+}
+
+/** Who made a model, and with which model: "Meshy · meshy/meshy-6", "Kiln API · beta". */
+export function madeByWords(entry: Pick<LibraryEntry, 'model'>): string {
+  return `${PROVIDER_LABELS[providerOfModel(entry.model)]} · ${entry.model}`;
+}
+
+/** One fact of where a model came from, as the viewer's facts list shows it. */
+export interface OriginFact {
+  id: string;
+  term: string;
+  value: string;
+}
+
+/**
+ * Where a model came from, as facts beside what its file says (the viewer's facts, the compare
+ * view): made by, time taken, price; each a dash when not known.
+ */
+export function originFacts(
+  entry: Pick<
+    LibraryEntry,
+    'model' | 'created' | 'completed_at' | 'status' | 'credits_consumed'
+  > & {
+    cost?: LibraryEntry['cost'];
+  },
+): OriginFact[] {
+  const seconds = secondsTaken(entry);
+  return [
+    { id: 'made-by', term: 'Made by', value: madeByWords(entry) },
+    {
+      id: 'time-taken',
+      term: 'Time taken',
+      value: seconds === null ? '—' : formatDuration(seconds),
+    },
+    { id: 'price', term: 'Price', value: entryPriceWords(entry) ?? '—' },
+  ];
 }
 
 /** The `datetime` attribute of a <time>. */

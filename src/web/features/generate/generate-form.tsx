@@ -7,13 +7,9 @@ import { describeError, type ShownError } from '../../lib/describe-error.ts';
 import { takeDraft, type Draft } from '../../lib/draft.ts';
 import { draftImages, inputProblem, requestBody, shortfallOf } from './form-request.ts';
 import { FormAlerts, FormInputs, ShortfallNote, SubmitRow } from './generate-form-parts.tsx';
-import { useProviderModels, useProviders, type ProviderModelRecord } from '../../api/providers.ts';
-import {
-  InputKindChoice,
-  ModelPicker,
-  vendorPriceWords,
-  type VendorGroup,
-} from './model-picker.tsx';
+import { useConnectedModels, type ProviderModelRecord } from '../../api/providers.ts';
+import { InputKindChoice, ModelPicker, type VendorGroup } from './model-picker.tsx';
+import { requestKind, vendorPriceWords } from '../../lib/model-offers.ts';
 import { useVendorCreate } from './use-vendor-create.ts';
 import { usePromptVerdictNow } from './prompt-input.tsx';
 import { useCreateOnce, type OnWaiting } from './use-create-once.ts';
@@ -64,7 +60,7 @@ export function GenerateForm({
   const [draft] = useState(takeDraft);
   const form = useFormInputs(draft);
   const { modelId, single, views, prompt, wait, inputs } = form;
-  const { vendors, vendorModel, vendorChoice, setVendorKind } = useVendorChoice(modelId);
+  const { vendors, vendorModel, vendorChoice, setVendorKind } = useVendorChoice(modelId, draft);
   const model = vendorChoice ?? choices.find((m) => m.id === modelId) ?? choices[0];
   // What the demo generator makes of the prompt as typed now: Generate waits for it (issue 32).
   const verdict = usePromptVerdictNow(prompt);
@@ -182,13 +178,10 @@ export function GenerateForm({
 
 /** Each connected provider's models, grouped for the picker (none connected: none). */
 function useVendorGroups(): VendorGroup[] {
-  const providers = useProviders();
-  const infos = providers.data ?? [];
-  const lists = useProviderModels(infos.map((p) => p.name));
-  return lists.map(({ provider, query }) => ({
+  return useConnectedModels().map(({ provider, label, models, query }) => ({
     provider,
-    label: infos.find((p) => p.name === provider)?.label ?? provider,
-    models: query.data ?? [],
+    label,
+    models,
     note: query.isPending
       ? 'Loading its models…'
       : query.isError
@@ -198,11 +191,13 @@ function useVendorGroups(): VendorGroup[] {
 }
 
 /** The provider's model picked, if one is, as the form's choice (its input: the one chosen). */
-function useVendorChoice(modelId: string) {
+function useVendorChoice(modelId: string, draft: Draft | null) {
   const vendors = useVendorGroups();
   const vendorModel = vendors.flatMap((g) => g.models).find((m) => m.id === modelId);
-  // A provider's model may take several inputs: the one chosen, else its first.
-  const [vendorKind, setVendorKind] = useState<InputKind>('image');
+  // A provider's model may take several inputs: the one chosen (a draft's), else its first.
+  const [vendorKind, setVendorKind] = useState<InputKind>(() =>
+    draft ? requestKind(draft.body) : 'image',
+  );
   const vendorChoice: ModelChoice | undefined = vendorModel && {
     id: vendorModel.id,
     input: vendorModel.inputs.includes(vendorKind) ? vendorKind : vendorModel.inputs[0]!,

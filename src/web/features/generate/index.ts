@@ -1,2 +1,3 @@
 // The generate feature's public entry: the form the studio page puts beside its tasks.
 export { GenerateForm } from './generate-form.tsx';
+export { useVendorCreate } from './use-vendor-create.ts';

@@ -1,8 +1,7 @@
 import type { ProviderModelRecord } from '../../api/providers.ts';
 import type { ModelChoice } from '../../api/tasks.ts';
-import { formatAmount, formatNumber } from '../../lib/entry-format.ts';
-
-const KIND_LABEL = { image: 'One photo', multiview: '2–4 photos', text: 'Text prompt' } as const;
+import { formatNumber } from '../../lib/entry-format.ts';
+import { KIND_LABEL, vendorPriceWords } from '../../lib/model-offers.ts';
 
 /** A connected provider's models for the picker, as they load. */
 export interface VendorGroup {
@@ -11,18 +10,6 @@ export interface VendorGroup {
   models: ProviderModelRecord[];
   /** Why its models are not listed (its key refused, the vendor unreachable), or loading. */
   note: string | null;
-}
-
-/** "One photo 30 credits · Text prompt 30 credits": each input the model takes, at its price. */
-export function vendorPriceWords(m: Pick<ProviderModelRecord, 'inputs' | 'price' | 'unit'>) {
-  return m.inputs
-    .map((kind) => {
-      const price = m.price[kind];
-      return price === undefined
-        ? KIND_LABEL[kind]
-        : `${KIND_LABEL[kind]} ${formatAmount(price, m.unit)}`;
-    })
-    .join(' · ');
 }
 
 /** One model to choose: its name, what it takes at what price, and why it cannot be paid for. */

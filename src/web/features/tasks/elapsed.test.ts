@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { elapsedSeconds, formatDuration } from './elapsed.tsx';
+import { elapsedSeconds } from './elapsed.tsx';
 
 describe('elapsedSeconds', () => {
   it('counts to now while the task runs', () => {
@@ -16,12 +16,5 @@ describe('elapsedSeconds', () => {
 
   it('shows nothing without a start', () => {
     expect(elapsedSeconds(null, null, true, 730)).toBeNull();
-  });
-});
-
-describe('formatDuration', () => {
-  it('reads in seconds, then minutes and seconds', () => {
-    expect(formatDuration(42)).toBe('42 s');
-    expect(formatDuration(630)).toBe('10 min 30 s');
   });
 });

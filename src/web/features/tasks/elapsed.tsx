@@ -1,11 +1,5 @@
 import { useEffect, useState } from 'react';
-
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  return `${m} min ${String(s % 60).padStart(2, '0')} s`;
-}
+import { formatDuration } from '../../lib/entry-format.ts';
 
 /**
  * Seconds a task ran: from `since` to `until` (unix seconds), or to `nowS` while it runs. A task

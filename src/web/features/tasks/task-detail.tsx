@@ -8,14 +8,25 @@ import { navigate } from '../../lib/router.ts';
 import { Link } from '../../ui/link.tsx';
 import { QueryState } from '../../ui/query-state.tsx';
 import { describeError, fieldMessage } from '../../lib/describe-error.ts';
-import { anotherModel, isInputFailure, saveDraft, uploadNames } from '../../lib/draft.ts';
+import { isInputFailure, saveDraft, uploadNames } from '../../lib/draft.ts';
+import { anotherModel, requestKind } from '../../lib/model-offers.ts';
+import { useConnectedModels } from '../../api/providers.ts';
 import { requestFor } from '../../lib/request-memory.ts';
-import { newIdempotencyKey, useCreateTask, useModels, useTask } from '../../api/tasks.ts';
+import { useModels, useTask } from '../../api/tasks.ts';
 import { useLibraryEntry, useUnhideTask, useKeepThumbnail } from '../../api/library.ts';
 import { glbFileName } from '../../lib/file-name.ts';
-import { archiveNote, formatNumber, madeFromOf, nameOf, titleOf } from '../../lib/entry-format.ts';
+import {
+  archiveNote,
+  entryPriceWords,
+  formatNumber,
+  madeFromOf,
+  nameOf,
+  titleOf,
+} from '../../lib/entry-format.ts';
 import { LazyModelViewer, viewerHref } from '../viewer/index.ts';
 import { CompareWith } from './compare-with.tsx';
+import { TriedElsewhere, TryElsewhere, useTried } from './try-elsewhere.tsx';
+import { useResend } from './use-resend.ts';
 import { StageStepper } from './stage-stepper.tsx';
 import { VendorStepper } from './vendor-stepper.tsx';
 import { vendorProgress } from '../../lib/provider-progress.ts';
@@ -46,8 +57,7 @@ function FailurePanel({
 }) {
   const H = heading;
   const models = useModels();
-  const create = useCreateTask();
-  const key = useRef<string | null>(null);
+  const resend = useResend();
   const price = models.data?.models.find((m) => m.id === entry?.model)?.credits ?? null;
   const body = requestFor(task.id, entry);
   // The input was at fault: back to the form with it loaded and the field marked. Otherwise the
@@ -64,16 +74,9 @@ function FailurePanel({
     });
     navigate('/');
   };
+  // The same request again, through the create its model needs (a provider's, with its key).
   const retry = () => {
-    if (!body || create.isPending) return;
-    key.current ??= newIdempotencyKey();
-    create.mutate(
-      { body, idempotencyKey: key.current },
-      {
-        onSuccess: (t) => navigate(`/tasks/${encodeURIComponent(t.id)}`),
-        onSettled: () => (key.current = null),
-      },
-    );
+    if (body) resend.send(body, body.model, (t) => navigate(`/tasks/${encodeURIComponent(t.id)}`));
   };
   return (
     <div className="failure" role="alert">
@@ -89,13 +92,13 @@ function FailurePanel({
           Edit and try again
         </button>
       ) : body ? (
-        <button type="button" className="primary" onClick={retry} disabled={create.isPending}>
-          {create.isPending ? 'Starting…' : 'Try again'}
+        <button type="button" className="primary" onClick={retry} disabled={resend.pending}>
+          {resend.pending ? 'Starting…' : 'Try again'}
         </button>
       ) : (
         <p className="muted small">Start a new generation in the Studio to try again.</p>
       )}
-      {create.error && <p className="error">{describeError(create.error).message}</p>}
+      {resend.error && <p className="error">{resend.error}</p>}
     </div>
   );
 }
@@ -108,17 +111,14 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
   const onPicture = useCallback((picture: Blob) => keepThumbnail(picture), [keepThumbnail]);
   // "Same input, another model": the studio's form with this input and the next model for it.
   const models = useModels();
+  const connected = useConnectedModels();
+  const tried = useTried();
   const body = requestFor(task.id, entry);
   const sameInput = () => {
     if (!body) return;
     const names = uploadNames(entry);
-    saveDraft({
-      body: {
-        ...body,
-        model: anotherModel(body.model, models.data?.models ?? []) as typeof body.model,
-      },
-      names,
-    });
+    const next = anotherModel(body.model, requestKind(body), models.data?.models ?? [], connected);
+    saveDraft({ body: { ...body, model: next as typeof body.model }, names });
     navigate('/');
   };
   const name = glbFileName(
@@ -168,10 +168,16 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
           </button>
         )}
         {entry && <CompareWith entry={entry} />}
+        {entry && url && <TryElsewhere entry={entry} onSent={tried.add} />}
         <dl className="usage">
           <div>
-            <dt>Credits used</dt>
-            <dd>{orDash(task.usage?.credits_consumed ?? entry?.credits_consumed)}</dd>
+            {/* A provider's task costs in its own unit (decision 0116). */}
+            <dt>{entry?.cost ? 'Cost' : 'Credits used'}</dt>
+            <dd data-testid="task-cost">
+              {entry?.cost
+                ? entryPriceWords(entry)
+                : orDash(task.usage?.credits_consumed ?? entry?.credits_consumed)}
+            </dd>
           </div>
           <div>
             {/* The balance right after this task's charge, not now (the header says now). */}
@@ -182,6 +188,7 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
           </div>
         </dl>
       </div>
+      {entry && <TriedElsewhere entry={entry} tried={tried.tried} />}
     </div>
   );
 }

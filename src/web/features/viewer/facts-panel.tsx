@@ -2,6 +2,7 @@
 // report on it (run in a worker, loaded only when the panel opens).
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { formatBytes } from '../../../formats/index.ts';
+import type { OriginFact } from '../../lib/entry-format.ts';
 import { formatCount, glbFacts, type GlbFacts } from './facts/glb-facts.ts';
 import { validateGlb, type ValidationSummary } from './facts/validate.ts';
 
@@ -62,13 +63,19 @@ function FactList({
   facts,
   motionSize,
   posedSize,
+  origin = [],
 }: {
+  origin?: readonly OriginFact[] | undefined;
   facts: GlbFacts;
   motionSize: [number, number, number] | null;
   posedSize: [number, number, number] | null;
 }) {
   return (
     <dl>
+      {/* Where it came from (its library entry), before what its file says (decision 0116). */}
+      {origin.map((f) => (
+        <Fact key={f.id} term={f.term} value={f.value} id={f.id} />
+      ))}
       <Fact term="File size" value={formatBytes(facts.fileBytes)} id="file-size" />
       <Fact term="Triangles" value={formatCount(facts.triangles)} id="triangles" />
       <Fact term="Vertices" value={formatCount(facts.vertices)} id="vertices" />
@@ -153,8 +160,11 @@ export default function FactsPanel({
   bytes,
   motionSize = null,
   posedSize = null,
+  origin,
 }: {
   bytes: Uint8Array;
+  /** Where the model came from (made by, time taken, price), when it is a library entry's. */
+  origin?: readonly OriginFact[] | undefined;
   /** The size the view is framed to when the playing clip moves the model beyond it (see scene). */
   motionSize?: [number, number, number] | null;
   /**
@@ -176,7 +186,7 @@ export default function FactsPanel({
       {facts instanceof Error ? (
         <p className="error">{facts.message}</p>
       ) : (
-        <FactList facts={facts} motionSize={motionSize} posedSize={posedSize} />
+        <FactList facts={facts} motionSize={motionSize} posedSize={posedSize} origin={origin} />
       )}
       <h3>Validation</h3>
       <div data-testid="viewer-validation" data-state={validation.state} aria-live="polite">

@@ -5,7 +5,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { LibraryEntry } from '../../../contract/index.ts';
-import { describeEntries, describeEntry, outageListNote } from '../../lib/entry-format.ts';
+import {
+  describeEntries,
+  describeEntry,
+  originFacts,
+  outageListNote,
+} from '../../lib/entry-format.ts';
 import { glbFileName } from '../../lib/file-name.ts';
 import { NO_KEY, useKeyScope } from '../../api/query-keys.ts';
 import { entryQuery, useLibrary } from '../../api/library.ts';
@@ -45,7 +50,7 @@ function slotFromEntry(entry: LibraryEntry, optimised?: string): Slot {
         name: glbFileName(entry).replace(/\.glb$/, '') + (optimised ? '-optimised' : ''),
         label: `3D model: ${describeEntry(entry)}${optimised ? `, optimised for ${optimised}` : ''}`,
         taskId: entry.id,
-        ...(optimised ? { optimised } : {}),
+        ...(optimised ? { optimised } : { origin: originFacts(entry) }),
       }
     : { kind: 'none' };
 }

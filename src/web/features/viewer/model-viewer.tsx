@@ -33,6 +33,7 @@ import { ViewerCanvas } from './viewer-canvas.tsx';
 import { ErrorOverlay, HelpDialog, StageOverlays } from './viewer-overlays.tsx';
 import { ViewerToolbar } from './viewer-toolbar.tsx';
 import type { ViewHandle } from './view-handle.ts';
+import type { OriginFact } from '../../lib/entry-format.ts';
 import './viewer.css';
 
 const FactsPanel = lazy(() => import('./facts-panel.tsx'));
@@ -64,6 +65,8 @@ export interface ModelViewerProps {
    * the share page for its owner. Default false.
    */
   turntable?: boolean;
+  /** Where the model came from (its library entry: made by, time taken, price), first in its facts. */
+  origin?: readonly OriginFact[] | undefined;
 }
 
 /** The name of a file without its extension, for the names of what is exported from it. */
@@ -77,6 +80,7 @@ function ViewerNotes({
   local,
   onShowGenerated,
   facts,
+  origin,
 }: {
   notice: string | null;
   local: LocalFile | null;
@@ -84,6 +88,7 @@ function ViewerNotes({
   onShowGenerated: (() => void) | undefined;
   /** The loaded model, when the facts panel is open. */
   facts: ModelInfo | null;
+  origin: readonly OriginFact[] | undefined;
 }) {
   return (
     <>
@@ -108,6 +113,7 @@ function ViewerNotes({
             bytes={facts.model.bytes}
             motionSize={facts.motionSize}
             posedSize={facts.posedSize}
+            origin={origin}
           />
         </Suspense>
       )}
@@ -182,6 +188,7 @@ export default function ModelViewer({
   openFiles = true,
   onPicture,
   turntable = false,
+  origin,
 }: ModelViewerProps) {
   const captionId = useId();
   const [settings, dispatch] = useReducer(settingsReducer, DEFAULT_SETTINGS);
@@ -273,6 +280,7 @@ export default function ModelViewer({
           local={local}
           onShowGenerated={url ? closeLocal : undefined}
           facts={settings.facts ? model : null}
+          origin={origin}
         />
         <figcaption id={captionId} className="visually-hidden">
           Drag to turn, right-drag to pan, scroll to zoom, double-click to reset. Press question

@@ -1,5 +1,6 @@
 // What one side of /viewer shows: nothing yet, a model by address, or a file from this device.
 import { sameOriginPath } from './address.ts';
+import type { OriginFact } from '../../lib/entry-format.ts';
 import type { LocalFile } from './index.ts';
 
 /** A model by address, with the name its downloads get and the label read to assistive tech. */
@@ -12,6 +13,8 @@ export interface UrlSlot {
   taskId?: string;
   /** The target of an optimised copy ("Web / AR"), when it is one. */
   optimised?: string;
+  /** Where its library entry says it came from: made by, time taken, price (decision 0116). */
+  origin?: readonly OriginFact[];
 }
 
 /**

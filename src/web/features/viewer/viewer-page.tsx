@@ -52,6 +52,11 @@ function SlotView({
         <span className="viewer-slot__name" data-testid="slot-name" title={shown}>
           {shown}
         </span>
+        {named.kind === 'url' && named.origin && (
+          <span className="viewer-slot__origin small muted" data-testid="slot-origin">
+            {named.origin.map((f) => f.value).join(' · ')}
+          </span>
+        )}
         {signedIn && (
           <Suspense fallback={null}>
             <LibrarySlot
@@ -76,6 +81,7 @@ function SlotView({
           }
           onOpenFile={(file) => onChange({ kind: 'file', file })}
           turntable
+          origin={named.kind === 'url' ? named.origin : undefined}
           {...(link ? { cameraLink: link } : {})}
         />
       </Suspense>
