@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorObjectSchema } from './errors.ts';
+import { PriceUnitSchema } from './providers.ts';
 
 /**
  * Kiln's own API (not the upstream's): uploads, the library of generations,
@@ -51,6 +52,11 @@ export const LibraryEntrySchema = z.object({
   updated_ms: z.number(),
   credits_consumed: z.number().nullable(),
   credits_remaining: z.number().nullable(),
+  /**
+   * A vendor's task (issue 34): what it cost in the vendor's own unit (credits, or USD for fal),
+   * every charged stage so far; null for the spec's tasks (`credits_consumed`) and when not known.
+   */
+  cost: z.object({ amount: z.number(), unit: PriceUnitSchema }).nullable().optional(),
   error: ErrorObjectSchema.nullable(),
   /** The archived copy (`/api/assets/{sha}.glb`) when there is one, else the upstream's URL. */
   model_url: z.string().nullable(),

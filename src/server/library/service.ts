@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { clearTimeout, setTimeout } from 'node:timers';
-import { isCompleted, progressOf, type LibraryImage, type Task } from '../../contract/index.ts';
+import {
+  isCompleted,
+  progressOf,
+  ProviderTaskExtrasSchema,
+  type LibraryImage,
+  type Task,
+} from '../../contract/index.ts';
 import { formatBytes } from '../../formats/index.ts';
 import type { LibraryStore } from '../storage/library.ts';
 import type { IntentStore } from '../storage/intents.ts';
@@ -71,6 +77,12 @@ function imageRef(url: string, upload = uploadOf(url)): LibraryImage {
   return { url: url.length > 2048 ? `${url.slice(0, 2045)}…` : url, upload: ref };
 }
 
+/** A vendor's task's cost (decision 0117), where the answer passing through carries one. */
+function costOf(task: Task & { cost?: unknown }) {
+  const parsed = ProviderTaskExtrasSchema.shape.cost.safeParse(task.cost);
+  return parsed.success && parsed.data ? parsed.data : undefined;
+}
+
 function updateOf(task: Task) {
   return {
     status: task.status,
@@ -79,6 +91,7 @@ function updateOf(task: Task) {
     completedAt: task.completed_at ?? null,
     creditsConsumed: task.usage?.credits_consumed ?? null,
     creditsRemaining: task.usage?.credits_remaining ?? null,
+    cost: costOf(task),
     error: task.error ?? null,
     upstreamModelUrl: task.data?.model_url ?? null,
   };

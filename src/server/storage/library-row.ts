@@ -1,6 +1,6 @@
 // A library row: one task made through Kiln, as stored, and how a database row reads back.
 import type { Selectable } from 'kysely';
-import type { ErrorObject, LibraryImage } from '../../contract/index.ts';
+import type { ErrorObject, LibraryImage, PriceUnitName } from '../../contract/index.ts';
 import type { Tables } from './schema.ts';
 
 /** One task made through Kiln, as stored (owner = HMAC of the API key, never the key). */
@@ -20,6 +20,8 @@ export interface LibraryRow {
   updatedMs: number;
   creditsConsumed: number | null;
   creditsRemaining: number | null;
+  /** A vendor's task: what it cost in the vendor's own unit, every stage so far; else null. */
+  cost: { amount: number; unit: PriceUnitName } | null;
   error: ErrorObject | null;
   upstreamModelUrl: string | null;
   assetSha256: string | null;
@@ -67,6 +69,10 @@ export function toRow(r: Selectable<Tables['library']>): LibraryRow {
     updatedMs: Number(r.updated_ms),
     creditsConsumed: r.credits_consumed,
     creditsRemaining: r.credits_remaining,
+    cost:
+      r.cost_amount == null || (r.cost_unit !== 'credits' && r.cost_unit !== 'USD')
+        ? null
+        : { amount: Number(r.cost_amount), unit: r.cost_unit },
     error: r.error_json ? (JSON.parse(r.error_json) as ErrorObject) : null,
     upstreamModelUrl: r.upstream_model_url,
     assetSha256: r.asset_sha256,

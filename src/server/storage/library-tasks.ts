@@ -13,6 +13,8 @@ interface TaskUpdate {
   completedAt: number | null;
   creditsConsumed: number | null;
   creditsRemaining: number | null;
+  /** A vendor's task's cost so far, when its answer says it. */
+  cost?: LibraryRow['cost'] | undefined;
   error: ErrorObject | null;
   upstreamModelUrl: string | null;
 }
@@ -33,7 +35,13 @@ type NewLibraryRow = Omit<
   | 'answeredMs'
   | 'lastPendingMs'
   | 'endedMs'
-> & { sentMs?: number | null; answeredMs?: number | null; recovered?: boolean };
+  | 'cost'
+> & {
+  sentMs?: number | null;
+  answeredMs?: number | null;
+  recovered?: boolean;
+  cost?: LibraryRow['cost'] | undefined;
+};
 
 /** One of the actions of `POST /api/library/bulk`. */
 type LibraryBulkAction = 'hide' | 'unhide' | 'favourite' | 'unfavourite';
@@ -90,6 +98,8 @@ function newRowValues(row: NewLibraryRow) {
     last_pending_ms: TERMINAL.includes(row.status) ? null : (row.answeredMs ?? row.updatedMs),
     ended_ms: TERMINAL.includes(row.status) ? (row.answeredMs ?? row.updatedMs) : null,
     recovered: row.recovered ? 1 : 0,
+    cost_amount: row.cost?.amount ?? null,
+    cost_unit: row.cost?.unit ?? null,
   };
 }
 
@@ -117,6 +127,7 @@ function records(db: Db): Part<'insert' | 'update' | 'get'> {
           updated_ms: sql`case when status in ('completed', 'failed') then updated_ms else ${nowMs} end`,
           credits_consumed: sql`coalesce(${u.creditsConsumed}, credits_consumed)`,
           credits_remaining: sql`coalesce(${u.creditsRemaining}, credits_remaining)`,
+          ...(u.cost ? { cost_amount: u.cost.amount, cost_unit: u.cost.unit } : {}),
           error_json: u.error ? JSON.stringify(u.error) : null,
           upstream_model_url: sql`coalesce(${u.upstreamModelUrl}, upstream_model_url)`,
           archive_next_ms: DUE_WHEN_COMPLETED(u.status),

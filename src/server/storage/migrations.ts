@@ -330,4 +330,16 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '015_provider_costs': {
+    // What a vendor's task cost in the vendor's own unit (credits, or USD for fal; decision 0117),
+    // and, on a task that moved on to its next charged stage, what the stages before it cost.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('library').addColumn('cost_amount', 'double precision').execute();
+      await db.schema.alterTable('library').addColumn('cost_unit', 'text').execute();
+      await db.schema
+        .alterTable('provider_refs')
+        .addColumn('prior_cost', 'double precision', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };

@@ -3,6 +3,7 @@ import { libraryEntry } from '../../testing/library-entry.ts';
 import { modelTitle } from '../../contract/index.ts';
 import {
   archiveNote,
+  costLabelOf,
   outageListNote,
   describeEntries,
   describeEntry,
@@ -320,5 +321,24 @@ describe('titleOf and madeFromOf (the one title rule, modelTitle of src/contract
     const long = { prompt: 'x'.repeat(200), images: [] };
     expect(titleOf(long)).toBe(modelTitle(long));
     expect(titleOf(long)).toBe(`“${'x'.repeat(97)}…”`);
+  });
+});
+
+describe('costLabelOf', () => {
+  it("says a task's cost in its provider's own unit, as the model picker says a price", () => {
+    expect(costLabelOf({ credits_consumed: null, cost: { amount: 0.02, unit: 'USD' } })).toBe(
+      '$0.02',
+    );
+    expect(costLabelOf({ credits_consumed: null, cost: { amount: 30, unit: 'credits' } })).toBe(
+      '30 credits',
+    );
+    expect(costLabelOf({ credits_consumed: 10, cost: null })).toBe('10 credits');
+    expect(costLabelOf({ credits_consumed: 1 })).toBe('1 credit');
+  });
+
+  it('says nothing when nothing was charged or it is not known', () => {
+    expect(costLabelOf({ credits_consumed: null, cost: { amount: 0, unit: 'USD' } })).toBeNull();
+    expect(costLabelOf({ credits_consumed: 0, cost: null })).toBeNull();
+    expect(costLabelOf({ credits_consumed: null })).toBeNull();
   });
 });

@@ -133,6 +133,18 @@ export function formatAmount(amount: number, unit: 'credits' | 'USD'): string {
     : `${numberFormat.format(amount)} ${amount === 1 ? 'credit' : 'credits'}`;
 }
 
+/**
+ * What a task cost, in its provider's own unit, by {@link formatAmount} (the model picker's and
+ * the balance chips' own): a vendor's task its `cost` ("30 credits", "$0.02"), the spec's its
+ * `credits_consumed`; null when it is not known or nothing was charged.
+ */
+export function costLabelOf(entry: Pick<LibraryEntry, 'credits_consumed' | 'cost'>): string | null {
+  if (entry.cost)
+    return entry.cost.amount > 0 ? formatAmount(entry.cost.amount, entry.cost.unit) : null;
+  const credits = entry.credits_consumed;
+  return credits !== null && credits > 0 ? formatAmount(credits, 'credits') : null;
+}
+
 /** The `datetime` attribute of a <time>. */
 export function isoDateTime(ms: number): string {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : '';
