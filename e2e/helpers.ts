@@ -257,3 +257,35 @@ export async function expectLinkGone(page: Page) {
   await expect(page.getByTestId('model-viewer')).toHaveCount(0);
   await expect(page).toHaveTitle('Link not found · Kiln');
 }
+
+/** The card of a provider on /connections. */
+export const connectionCard = (page: Page, provider: string) =>
+  page.locator(`[data-provider="${provider}"]`);
+
+/** Connects a provider with its mock's demo key: filled, tested, kept. */
+export async function connectDemo(page: Page, provider: string, label: string) {
+  const c = connectionCard(page, provider);
+  await c.getByRole('button', { name: 'Use the demo key' }).click();
+  await c.getByRole('button', { name: 'Save' }).click();
+  await expect(c.getByText(/^Connected with /)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('button', { name: `Remove ${label} key` })).toBeVisible();
+}
+
+/** Screenshots at 1440 × 900 and 390 × 844, with no sideways overflow on the phone. */
+export async function shootBothSizes(page: Page, info: TestInfo, name: string) {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await shot(page, info, `${name}-1440`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  // A canvas takes its new size on the next frame after the resize: asked until it has.
+  await expect.poll(() => overflowing(page), { message: `${name} at 390 px` }).toEqual([]);
+  await shot(page, info, `${name}-390`);
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/** The figure in a header chip ("Meshy 970 credits" → 970). */
+export async function chipFigure(page: Page, provider: string): Promise<number> {
+  const text = (await page.getByTestId(`balance-${provider}`).textContent()) ?? '';
+  const m = /([\d,.]+)/.exec(text.replace(/\$/g, ''));
+  if (!m) throw new Error(`no figure in "${text}"`);
+  return Number(m[1]!.replace(/,/g, ''));
+}
