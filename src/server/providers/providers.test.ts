@@ -342,4 +342,24 @@ describe('a Meshy text task whose continue was taken by a process that died (dec
     expect((await libraryEntry(id, MESHY_KEY)).cost).toEqual({ amount: 30, unit: 'credits' });
     expect(await kiln.storage.intents.unresolved(ownerOfLibrary, Date.now() + 1)).toEqual([]);
   });
+
+  it('a lock left by a process that died after keeping the new reference is cleared when the task ends', async () => {
+    const res = await asArtist(
+      '/api/v1/3d/generations',
+      MESHY_KEY,
+      post({ model: 'meshy/meshy-6', prompt: 'a wooden chair' }),
+    );
+    const { id } = (await res.json()) as { id: string };
+    await pollUntilDone(id, MESHY_KEY);
+    await kiln.storage.intents.record({
+      id: `continue:${id}`,
+      owner: ownerOfLibrary,
+      holder: 'replica-that-died',
+      sentMs: Date.now(),
+      model: 'meshy/meshy-6',
+      summary: `the next stage of ${id}`,
+    });
+    await asArtist(`/api/v1/tasks/${id}`, MESHY_KEY);
+    expect(await kiln.storage.intents.get(`continue:${id}`)).toBeUndefined();
+  });
 });

@@ -270,6 +270,9 @@ export async function pollProviderTask(
     if (next) found = next;
   }
   const task = presentTask(p.name, id, model, found, deps.now(), row?.completedAt);
+  // A continue whose process died after keeping the new reference left its lock: gone at the end.
+  if (moved && task.status !== 'pending')
+    await deps.intents.remove(`continue:${id}`).catch(() => {});
   if (owner)
     await deps.library
       .recordTask(owner, task)
