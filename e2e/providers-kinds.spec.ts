@@ -210,4 +210,17 @@ test('one gallery: every result with its badge and its cost in its unit, filtere
       )
       .toBe(Math.round(cost * 100));
   }
+
+  // The credits table says each vendor task's cost in its vendor's unit too.
+  await page.goto('/credits');
+  for (const m of made.filter((t) => t.kind === 'image')) {
+    const row = page.locator('tr', {
+      has: page.locator(`a[href="/tasks/${encodeURIComponent(m.id)}"]`),
+    });
+    const cost = m.vendor === 'fal' ? `$${m.price.toFixed(2)}` : `${m.price} credits`;
+    await expect(row.locator('td[data-label="Credits"]'), m.id).toHaveText(cost, {
+      timeout: 30_000,
+    });
+  }
+  await shootBothSizes(page, info, 'credits-provider-costs');
 });
