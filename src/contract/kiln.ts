@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorObjectSchema } from './errors.ts';
+import { ProviderCostSchema } from './providers.ts';
 
 /**
  * Kiln's own API (not the upstream's): uploads, the library of generations,
@@ -25,16 +26,6 @@ export const LibraryImageSchema = z.object({
   name: z.string().nullable().optional(),
 });
 export type LibraryImage = z.infer<typeof LibraryImageSchema>;
-
-/**
- * What a vendor's task cost, in that vendor's own unit (Meshy's and Tripo's credits, fal's USD;
- * decisions 0115, 0116): never converted, never added across units.
- */
-export const ProviderCostSchema = z.object({
-  amount: z.number(),
-  unit: z.enum(['credits', 'USD']),
-});
-export type ProviderCost = z.infer<typeof ProviderCostSchema>;
 
 /** Kiln's own stores an archive can wait on (`archive.outage`). */
 export const ARCHIVE_OUTAGES = ['file_store', 'database'] as const;

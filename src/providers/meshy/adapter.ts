@@ -11,7 +11,12 @@ import {
 } from '../types.ts';
 import { meshyRequest, type MeshyCall } from './http.ts';
 import { isMeshyModel, MESHY_MODEL_LIST, type MeshyModelId } from './models.ts';
-import { MeshyBalanceSchema, MeshyCreatedSchema, MeshyTaskSchema } from './schemas.ts';
+import {
+  MeshyBalanceSchema,
+  MeshyCreatedSchema,
+  MeshyTaskListSchema,
+  MeshyTaskSchema,
+} from './schemas.ts';
 import {
   decodeRef,
   STAGE_PATHS,
@@ -67,6 +72,22 @@ function justCreated(r: MeshyRef): ProviderTask {
     progress: 0,
     consumed_credits: stagePrice(r),
   });
+}
+
+/**
+ * The refine of a preview, if one was started: among the newest 50 text tasks (Meshy's largest
+ * page), where a refine sent moments ago is.
+ */
+async function findRefine(call: MeshyCall, r: MeshyRef): Promise<ProviderTask | undefined> {
+  if (r.stage !== 'preview') return undefined;
+  const list = await meshyRequest(
+    call,
+    'GET',
+    `${STAGE_PATHS.refine}?page_num=1&page_size=50&sort_by=-created_at`,
+    MeshyTaskListSchema,
+  );
+  const found = list.find((t) => t.preview_task_id === r.id);
+  return found && toProviderTask({ stage: 'refine', model: r.model, id: found.id }, found);
 }
 
 export function createMeshyAdapter(deps: AdapterDeps): ProviderAdapter {
@@ -131,6 +152,7 @@ export function createMeshyAdapter(deps: AdapterDeps): ProviderAdapter {
       );
       return justCreated({ stage: 'refine', model: r.model, id: created.result });
     },
+    findContinued: (key, ref) => findRefine(call(key), refOf(ref)),
     async balance(key, signal) {
       const { balance } = await meshyRequest(
         call(key, signal),

@@ -25,8 +25,13 @@ export const MeshyTaskSchema = z.looseObject({
   preceding_tasks: z.number().int().min(0).nullish(),
   task_error: z.looseObject({ message: z.string().nullish() }).nullish(),
   consumed_credits: z.number().nullish(),
+  /** A refine's preview (the list's way to find the refine of a preview). */
+  preview_task_id: z.string().nullish(),
 });
 export type MeshyTask = z.infer<typeof MeshyTaskSchema>;
+
+/** "List Text to 3D Tasks": a JSON array of task objects. */
+export const MeshyTaskListSchema = z.array(MeshyTaskSchema);
 
 export const MeshyBalanceSchema = z.object({ balance: z.number() });
 

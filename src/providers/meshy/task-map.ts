@@ -53,13 +53,7 @@ export function toProviderTask(r: MeshyRef, t: MeshyTask): ProviderTask {
     status: 'queued',
     progress: overall(r.stage, t.progress ?? 0),
     createdMs: t.created_at || null,
-    // The task's cost so far: a refine carries its preview's price too (one task, decision 0110).
-    cost: {
-      amount:
-        (r.stage === 'refine' ? STAGE_PRICES[r.model].preview : 0) +
-        (t.consumed_credits ?? stagePrice(r)),
-      unit: 'credits',
-    },
+    cost: { amount: t.consumed_credits ?? stagePrice(r), unit: 'credits' },
     ...(r.stage === 'preview' || r.stage === 'refine' ? { step: STEPS[r.stage] } : {}),
   };
   switch (t.status) {

@@ -46,7 +46,7 @@ export function createEntryService(deps: EntryDeps) {
     updated_ms: row.updatedMs,
     credits_consumed: row.creditsConsumed,
     credits_remaining: row.creditsRemaining,
-    ...(row.cost ? { cost: row.cost } : {}),
+    cost: row.cost,
     error: row.error,
     // Signed, short-lived addresses of the owner's files (asset-access.ts).
     model_url: row.assetSha256 ? sign(assetPath(row.assetSha256)) : row.upstreamModelUrl,

@@ -139,6 +139,8 @@ describe('GET /api/library: search, filters, orders', () => {
       // A cursor of one order is not a cursor of another.
       ['?sort=credits&cursor=12', 'cursor'],
       ['?sort=newest&cursor=10~12', 'cursor'],
+      ['?provider=acme', 'provider'],
+      ['?provider=Meshy', 'provider'],
     ];
     for (const [query, param] of cases) {
       const { status, body } = await get(query);
@@ -153,6 +155,62 @@ describe('GET /api/library: search, filters, orders', () => {
     expect(await walk('?model=gamma')).toEqual([]);
     const res = await s.request('/api/library?q=chair', { key: null });
     expect(res.status).toBe(401);
+  });
+});
+
+describe('GET /api/library?provider=', () => {
+  const ARTIST = 'tr_artist_of_three_vendors';
+  const MODELS = ['meshy/meshy-6', 'fal/fal-ai/trellis', 'tripo/v2.5-20250123', 'beta'];
+  beforeAll(async () => {
+    // 20 tasks, five of each provider's, interleaved: a client-side filter over a page of 4
+    // would find one of them a page.
+    for (let i = 0; i < 20; i++)
+      await s.store.insert(
+        row(ARTIST, `p${String(i).padStart(2, '0')}`, { model: MODELS[i % 4]! }),
+      );
+  });
+
+  it("narrows the store's query: full pages of one provider, and a cursor that walks only its tasks", async () => {
+    const first = await page('?provider=meshy&limit=4', ARTIST);
+    expect(ids(first.data)).toEqual(['p16', 'p12', 'p08', 'p04']);
+    expect(first.next_cursor).not.toBeNull();
+    expect(ids(await walk('?provider=meshy&limit=4', ARTIST))).toEqual([
+      'p16',
+      'p12',
+      'p08',
+      'p04',
+      'p00',
+    ]);
+    for (const [provider, at] of [
+      ['fal', 1],
+      ['tripo', 2],
+      ['spec', 3],
+    ] as const) {
+      const found = await walk(`?provider=${provider}&limit=3`, ARTIST);
+      expect(
+        found.map((e) => e.model).every((m) => m === MODELS[at]),
+        provider,
+      ).toBe(true);
+      expect(found, provider).toHaveLength(5);
+    }
+    // With the other filters, and blank is no filter.
+    expect(ids(await walk('?provider=fal&sort=oldest&limit=2', ARTIST))).toEqual([
+      'p01',
+      'p05',
+      'p09',
+      'p13',
+      'p17',
+    ]);
+    expect(await walk('?provider=', ARTIST)).toHaveLength(20);
+  });
+
+  it('refuses an unknown provider with a 400 naming provider and the ones it knows', async () => {
+    const { status, body } = await get('?provider=acme', ARTIST);
+    expect(status).toBe(400);
+    expect(errorOf(body)).toMatchObject({ code: 'invalid_value', param: 'provider' });
+    expect((body as { error: { message: string } }).error.message).toBe(
+      'provider must be one of spec, meshy, tripo, fal.',
+    );
   });
 });
 

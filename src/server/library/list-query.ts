@@ -1,9 +1,11 @@
+import { z } from 'zod';
 import {
   COLLECTION_ID,
   ERROR_CODES,
   LIBRARY_KINDS,
   LIBRARY_SORTS,
   LIBRARY_STATUSES,
+  VENDOR_PROVIDERS,
   type LibrarySort,
 } from '../../contract/index.ts';
 import { ApiError } from '../../http/index.ts';
@@ -37,6 +39,17 @@ const noSuchCollection = () =>
     message: 'No such collection in your library: it was never made, or it was deleted.',
     param: 'collection',
   });
+
+/** `?provider=`: the spec's upstream or one vendor; blank is none (the gallery's "All providers"). */
+const PROVIDERS = ['spec', ...VENDOR_PROVIDERS] as const;
+const ProviderSchema = z.enum(PROVIDERS);
+
+function providerOf(value: string | undefined) {
+  if (value === undefined || value === '') return undefined;
+  const parsed = ProviderSchema.safeParse(value);
+  if (!parsed.success) throw bad('provider', `provider must be one of ${PROVIDERS.join(', ')}.`);
+  return parsed.data;
+}
 
 /** A value from a fixed list; an empty value is no value (a form's blank select). */
 function oneOf<T extends string>(
@@ -76,7 +89,7 @@ function searchWords(q: string): string[] {
 }
 
 /**
- * Reads `?q=&model=&kind=&status=&favourite=&hidden=&collection=&sort=&limit=&cursor=` for
+ * Reads `?q=&model=&provider=&kind=&status=&favourite=&hidden=&collection=&sort=&limit=&cursor=` for
  * `owner`. A `collection` that is not one of theirs is a 404 naming it (checked first, the same
  * answer for a malformed id, without a read); any other bad value is a 400 that names its
  * parameter; parameters it does not know are ignored (as before). The one home of the
@@ -124,9 +137,11 @@ function parseListQuery(query: (name: string) => string | undefined): ListQuery 
   const sort = oneOf('sort', query('sort'), LIBRARY_SORTS) ?? 'newest';
   const kind = oneOf('kind', query('kind'), LIBRARY_KINDS);
   const status = oneOf('status', query('status'), LIBRARY_STATUSES);
+  const provider = providerOf(query('provider'));
   const filter: LibraryFilter = {};
   if (words.length > 0) filter.words = words;
   if (modelText) filter.model = modelText;
+  if (provider) filter.provider = provider;
   if (kind) filter.kind = kind;
   if (status) filter.status = status;
   if (favouriteText) filter.favourite = favouriteText === '1' || favouriteText === 'true';

@@ -3,8 +3,8 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import {
   isCompleted,
   progressOf,
+  ProviderTaskExtrasSchema,
   type LibraryImage,
-  type ProviderCost,
   type Task,
 } from '../../contract/index.ts';
 import { formatBytes } from '../../formats/index.ts';
@@ -77,6 +77,12 @@ function imageRef(url: string, upload = uploadOf(url)): LibraryImage {
   return { url: url.length > 2048 ? `${url.slice(0, 2045)}…` : url, upload: ref };
 }
 
+/** A vendor's task's cost (decision 0117), where the answer passing through carries one. */
+function costOf(task: Task & { cost?: unknown }) {
+  const parsed = ProviderTaskExtrasSchema.shape.cost.safeParse(task.cost);
+  return parsed.success && parsed.data ? parsed.data : undefined;
+}
+
 function updateOf(task: Task) {
   return {
     status: task.status,
@@ -85,10 +91,9 @@ function updateOf(task: Task) {
     completedAt: task.completed_at ?? null,
     creditsConsumed: task.usage?.credits_consumed ?? null,
     creditsRemaining: task.usage?.credits_remaining ?? null,
+    cost: costOf(task),
     error: task.error ?? null,
     upstreamModelUrl: task.data?.model_url ?? null,
-    // A vendor's task says what it cost in the vendor's unit (decision 0116); the spec's do not.
-    cost: (task as { cost?: ProviderCost | null }).cost ?? null,
   };
 }
 

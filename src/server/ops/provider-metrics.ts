@@ -4,7 +4,7 @@ import { ProviderError, type ProviderAdapter } from '../../providers/types.ts';
 import type { ConfiguredProvider } from '../providers/registry.ts';
 import type { Metrics } from './metrics.ts';
 
-type Operation = 'models' | 'create' | 'get' | 'continue' | 'balance';
+type Operation = 'models' | 'create' | 'get' | 'continue' | 'find_continued' | 'balance';
 
 export function observedProvider(p: ConfiguredProvider, metrics: Metrics): ConfiguredProvider {
   const a = p.adapter;
@@ -44,6 +44,12 @@ export function observedProvider(p: ConfiguredProvider, metrics: Metrics): Confi
             ref: string,
             options?: Parameters<NonNullable<ProviderAdapter['continue']>>[2],
           ) => timed('continue', () => a.continue!(key, ref, options)),
+        }
+      : {}),
+    ...(a.findContinued
+      ? {
+          findContinued: (key: string, ref: string) =>
+            timed('find_continued', () => a.findContinued!(key, ref)),
         }
       : {}),
   };

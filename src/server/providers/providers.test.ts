@@ -1,6 +1,7 @@
 // Kiln's one create and task routes for vendors' models (issue 34), end to end in-process: Kiln's
 // server (real SQLite, real blobs) → the adapter → the vendor's mock on a loopback port.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LibraryEntrySchema } from '../../contract/index.ts';
 import { serveFalMock, type ServedFalMock } from '../../mock/fal/testing.ts';
 import { FAL_DEMO_KEYS } from '../../mock/fal/app.ts';
 import { fakeGenerator, photoDataUri } from '../../testing/mock.ts';
@@ -10,6 +11,7 @@ import { TRIPO_DEMO_KEYS } from '../../mock/tripo/app.ts';
 import { serveTripoMock, type ServedTripoMock } from '../../testing/tripo-mock.ts';
 import { ownerHasher } from '../owner-id.ts';
 import { configuredProviders } from './configure.ts';
+import { CONTINUE_STALE_MS } from './tasks.ts';
 import type { ConfiguredProvider } from './registry.ts';
 
 const LIBRARY = `kl_${'A'.repeat(43)}`;
@@ -56,6 +58,10 @@ function asArtist(path: string, vendorKey: string, init: RequestInit = {}) {
   headers.set('x-kiln-library', LIBRARY);
   headers.set('x-provider-key', vendorKey);
   return kiln.request(path, { ...init, headers, key: null });
+}
+
+async function libraryEntry(id: string, vendorKey: string) {
+  return LibraryEntrySchema.parse(await (await asArtist(`/api/library/${id}`, vendorKey)).json());
 }
 
 async function pollUntilDone(id: string, vendorKey: string) {
@@ -168,7 +174,10 @@ describe('providers through Kiln', () => {
     expect(done).toMatchObject({ status: 'completed', id });
     expect(done.step).toMatchObject({ index: 2, of: 2 });
     expect(meshy.mock.balanceOf(MESHY_KEY)).toBe(1000 - 30);
-    expect(await kiln.storage.providerRefs.get(id)).toMatch(/refine|text/);
+    expect((await kiln.storage.providerRefs.get(id))?.ref).toMatch(/^refine\./);
+    // The task's cost is both steps', in Meshy's unit, in its answer and in the library.
+    expect(done.cost).toEqual({ amount: 30, unit: 'credits' });
+    expect((await libraryEntry(id, MESHY_KEY)).cost).toEqual({ amount: 30, unit: 'credits' });
   });
 
   it('fal: no invented percentage, and a task a fal key made is polled with that key', async () => {
@@ -183,6 +192,10 @@ describe('providers through Kiln', () => {
     expect(created.progress).toBeNull();
     const done = await pollUntilDone(created.id, FAL_KEY);
     expect(done).toMatchObject({ status: 'completed', progress: 100 });
+    // Its cost is in fal's own unit, dollars, never credits.
+    const entry = await libraryEntry(created.id, FAL_KEY);
+    expect(entry.cost).toEqual({ amount: 0.02, unit: 'USD' });
+    expect(entry.credits_consumed).toBeNull();
   });
 
   it('Tripo: two views take the front and right slots; the result is archived before its address expires; the balance holds nothing frozen after', async () => {
@@ -291,5 +304,95 @@ describe('providers through Kiln', () => {
     );
     expect(poor.status).toBe(402);
     expect(await kiln.storage.intents.unresolved(ownerOfLibrary, Date.now() + 1)).toEqual([]);
+  });
+});
+
+describe('a Meshy text task whose continue was taken by a process that died (decision 0117)', () => {
+  /** A text task, with `continue:<id>` held by a replica that is about to die. */
+  async function textTaskWithDeadContinue() {
+    const res = await asArtist(
+      '/api/v1/3d/generations',
+      MESHY_KEY,
+      post({ model: 'meshy/meshy-6', prompt: 'a wooden chair' }),
+    );
+    const { id } = (await res.json()) as { id: string };
+    const lock = {
+      id: `continue:${id}`,
+      owner: ownerOfLibrary,
+      holder: 'replica-that-died',
+      sentMs: Date.now(),
+      model: 'meshy/meshy-6',
+      summary: `the next stage of ${id}`,
+    };
+    await kiln.storage.intents.record(lock);
+    // The preview ends; every poll meanwhile leaves the next stage to the lock's holder.
+    let task: Record<string, unknown> = {};
+    for (let i = 0; i < 100 && task.progress !== 50; i++) {
+      task = (await (await asArtist(`/api/v1/tasks/${id}`, MESHY_KEY)).json()) as typeof task;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(task).toMatchObject({ status: 'pending', progress: 50, step: { index: 1 } });
+    return { id, lock, previewId: id.split('.').at(-1)! };
+  }
+
+  /** Time passes: the dead holder's lock is older than a continue ever takes. */
+  async function ageLock(lock: { id: string; holder: string; sentMs: number }) {
+    const held = await kiln.storage.intents.get(lock.id);
+    expect(held?.holder).toBe(lock.holder);
+    await kiln.storage.intents.takeOver(held!, lock.holder, Date.now() - CONTINUE_STALE_MS - 1);
+  }
+
+  it('a fresh lock is left alone; once stale, a later poll takes it and starts the refine once', async () => {
+    const { id, lock } = await textTaskWithDeadContinue();
+    // Within the window the lock's holder may still be sending: nothing is started here.
+    await asArtist(`/api/v1/tasks/${id}`, MESHY_KEY);
+    expect(meshy.mock.balanceOf(MESHY_KEY)).toBe(1000 - 20);
+    expect(await kiln.storage.providerRefs.get(id)).toBeUndefined();
+    await ageLock(lock);
+    const done = await pollUntilDone(id, MESHY_KEY);
+    expect(done).toMatchObject({ status: 'completed', step: { index: 2, of: 2 } });
+    expect(meshy.mock.balanceOf(MESHY_KEY)).toBe(1000 - 30);
+    expect(await kiln.storage.intents.get(lock.id)).toBeUndefined();
+    expect((await libraryEntry(id, MESHY_KEY)).cost).toEqual({ amount: 30, unit: 'credits' });
+  });
+
+  it('a refine the dead process had already started is found at Meshy and followed, never started twice', async () => {
+    const { id, lock, previewId } = await textTaskWithDeadContinue();
+    // The dead process sent the refine (Meshy charged it) and died before keeping its reference.
+    const sent = await fetch(`${meshy.baseUrl}/openapi/v2/text-to-3d`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${MESHY_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'refine', preview_task_id: previewId, ai_model: 'meshy-6' }),
+    });
+    const { result: refineId } = (await sent.json()) as { result: string };
+    expect(meshy.mock.balanceOf(MESHY_KEY)).toBe(1000 - 30);
+    await ageLock(lock);
+    const done = await pollUntilDone(id, MESHY_KEY);
+    expect(done).toMatchObject({ status: 'completed', step: { index: 2, of: 2 } });
+    expect((await kiln.storage.providerRefs.get(id))?.ref).toBe(`refine.meshy-6.${refineId}`);
+    // Charged once: the preview and the one refine, as the library says.
+    expect(meshy.mock.balanceOf(MESHY_KEY)).toBe(1000 - 30);
+    expect((await libraryEntry(id, MESHY_KEY)).cost).toEqual({ amount: 30, unit: 'credits' });
+    expect(await kiln.storage.intents.unresolved(ownerOfLibrary, Date.now() + 1)).toEqual([]);
+  });
+
+  it('a lock left by a process that died after keeping the new reference is cleared when the task ends', async () => {
+    const res = await asArtist(
+      '/api/v1/3d/generations',
+      MESHY_KEY,
+      post({ model: 'meshy/meshy-6', prompt: 'a wooden chair' }),
+    );
+    const { id } = (await res.json()) as { id: string };
+    await pollUntilDone(id, MESHY_KEY);
+    await kiln.storage.intents.record({
+      id: `continue:${id}`,
+      owner: ownerOfLibrary,
+      holder: 'replica-that-died',
+      sentMs: Date.now(),
+      model: 'meshy/meshy-6',
+      summary: `the next stage of ${id}`,
+    });
+    await asArtist(`/api/v1/tasks/${id}`, MESHY_KEY);
+    expect(await kiln.storage.intents.get(`continue:${id}`)).toBeUndefined();
   });
 });

@@ -158,14 +158,57 @@ export async function createProviderTask(
 }
 
 /**
+ * How long a continue may hold its intent before another poll takes it over: a continue is one
+ * request to the vendor, answered in seconds; one held this long belongs to a process that died
+ * between the lock and the new reference (decision 0117).
+ */
+export const CONTINUE_STALE_MS = 30_000;
+
+/** What a task has cost so far: the stages before it, and this one unless the vendor refunded it. */
+function costSoFar(t: ProviderTask, prior: number): ProviderTask {
+  if (!t.cost) return t;
+  const own = t.status === 'failed' && t.refunded ? 0 : t.cost.amount;
+  return { ...t, cost: { amount: prior + own, unit: t.cost.unit } };
+}
+
+type ContinueContext = {
+  id: string;
+  owner: string | undefined;
+  model: string;
+  /** The stage that asks to go on, as polled: its ref and what it has cost. */
+  from: ProviderTask;
+  prior: number;
+};
+
+/**
+ * Takes the lock `continue:<task>`: true when this poll holds it, either new or taken over from a
+ * holder silent for CONTINUE_STALE_MS (its process died); false while another poll holds it.
+ */
+async function lockContinue(deps: ProviderTaskDeps, intent: CreateIntent): Promise<boolean> {
+  try {
+    await deps.intents.record(intent);
+    return true;
+  } catch (err) {
+    if (!isDuplicate(err)) throw err;
+  }
+  const held = await deps.intents.get(intent.id);
+  if (!held || intent.sentMs - held.sentMs < CONTINUE_STALE_MS) return false;
+  const taken = await deps.intents.takeOver(held, deps.holder, intent.sentMs);
+  if (taken) deps.log(`providers: took over the continue of ${held.summary} from ${held.holder}`);
+  return taken;
+}
+
+/**
  * The next charged stage of a task that asks for one, started once across replicas: the intent
- * `continue:<task>` is the lock; whoever writes it continues and keeps the new reference.
+ * `continue:<task>` is the lock; whoever holds it continues and keeps the new reference. A lock
+ * left by a process that died is taken over, and the vendor asked first whether that process
+ * started the stage already, so it is neither lost nor charged twice (decision 0117).
  */
 async function continueOnce(
   deps: ProviderTaskDeps,
   p: ConfiguredProvider,
   key: string,
-  ctx: { id: string; owner: string | undefined; model: string; ref: string },
+  ctx: ContinueContext,
 ): Promise<ProviderTask | undefined> {
   if (!p.adapter.continue) return undefined;
   const intent: CreateIntent = {
@@ -176,15 +219,18 @@ async function continueOnce(
     model: ctx.model,
     summary: `the next stage of ${ctx.id}`,
   };
-  try {
-    await deps.intents.record(intent);
-  } catch {
-    return undefined; // another poll is continuing it
-  }
-  const next = await p.adapter.continue(key, ctx.ref, { idempotencyKey: intent.id });
-  await deps.refs.set(ctx.id, next.ref, deps.now());
+  if (!(await lockContinue(deps, intent))) return undefined;
+  // Another poll may have moved the task on and let go of the lock since this one read the ref.
+  const moved = await deps.refs.get(ctx.id);
+  const next =
+    moved && moved.ref !== ctx.from.ref
+      ? undefined
+      : ((await p.adapter.findContinued?.(key, ctx.from.ref)) ??
+        (await p.adapter.continue(key, ctx.from.ref, { idempotencyKey: intent.id })));
+  const prior = costSoFar(ctx.from, ctx.prior).cost?.amount ?? ctx.prior;
+  if (next) await deps.refs.set(ctx.id, next.ref, deps.now(), prior);
   await deps.intents.remove(intent.id).catch(() => {});
-  return next;
+  return next && costSoFar(next, prior);
 }
 
 /** `GET /api/v1/tasks/{provider_ref}`: the vendor asked, the answer recorded for its owner. */
@@ -207,14 +253,16 @@ export async function pollProviderTask(
     // Only a vendor with a second stage ever moves a task on: the others' polls skip the read.
     p.adapter.continue ? deps.refs.get(id) : undefined,
   ]);
-  const ref = moved ?? split.ref;
+  const ref = moved?.ref ?? split.ref;
+  const prior = moved?.priorCost ?? 0;
   const model = row?.model ?? `${p.name}/`;
   const label = PROVIDER_LABELS[p.name];
-  let found = await p.adapter.get(key, ref).catch((err: unknown) => {
+  const polled = await p.adapter.get(key, ref).catch((err: unknown) => {
     throw providerApiError(label, err);
   });
-  if (found.awaitingContinue) {
-    const next = await continueOnce(deps, p, key, { id, owner, model, ref }).catch(
+  let found = costSoFar(polled, prior);
+  if (polled.awaitingContinue) {
+    const next = await continueOnce(deps, p, key, { id, owner, model, from: polled, prior }).catch(
       (err: unknown) => {
         throw providerApiError(label, err);
       },
@@ -222,6 +270,9 @@ export async function pollProviderTask(
     if (next) found = next;
   }
   const task = presentTask(p.name, id, model, found, deps.now(), row?.completedAt);
+  // A continue whose process died after keeping the new reference left its lock: gone at the end.
+  if (moved && task.status !== 'pending')
+    await deps.intents.remove(`continue:${id}`).catch(() => {});
   if (owner)
     await deps.library
       .recordTask(owner, task)

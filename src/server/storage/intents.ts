@@ -27,6 +27,11 @@ export interface IntentStore {
   get(id: string): Promise<CreateIntent | undefined>;
   /** The owner's intents sent before `beforeMs` and never resolved, oldest first. */
   unresolved(owner: string, beforeMs: number): Promise<CreateIntent[]>;
+  /**
+   * Makes `holder` the intent's holder as of `nowMs`, only if it is still as `seen` (the same
+   * holder and time): one taker wins across replicas. False when another took it or it is gone.
+   */
+  takeOver(seen: CreateIntent, holder: string, nowMs: number): Promise<boolean>;
 }
 
 export function intentStore(db: Kysely<Tables>): IntentStore {
@@ -54,6 +59,16 @@ export function intentStore(db: Kysely<Tables>): IntentStore {
         .where('id', '=', id)
         .executeTakeFirst();
       return row ? intentOf(row) : undefined;
+    },
+    async takeOver(seen, holder, nowMs) {
+      const r = await db
+        .updateTable('create_intents')
+        .set({ holder, sent_ms: nowMs })
+        .where('id', '=', seen.id)
+        .where('holder', '=', seen.holder)
+        .where('sent_ms', '=', seen.sentMs)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
     },
     async unresolved(owner, beforeMs) {
       const rows = await db

@@ -128,6 +128,30 @@ export function libraryListSuite(name: string, open: () => Promise<Storage>) {
         expect(await list(s, { filter: { favourite: true } })).toEqual(['t04']);
       }));
 
+    it('filters by provider in the query, so a page of one provider is full and its cursor walks on', () =>
+      using(async (s) => {
+        const vendors = ['meshy/meshy-6', 'fal/fal-ai/trellis', 'tripo/v2.5-20250123'];
+        for (let i = 0; i < 9; i++)
+          await s.library.insert(
+            completedRow('me', `v${i}`, { model: vendors[i % 3]!, prompt: `a cup ${i}` }),
+          );
+        await s.library.insert(completedRow('other', 'vx', { model: 'meshy/meshy-6' }));
+        expect(await list(s, { filter: { provider: 'meshy' } })).toEqual(['v6', 'v3', 'v0']);
+        expect(await list(s, { filter: { provider: 'fal' } })).toEqual(['v7', 'v4', 'v1']);
+        expect(await list(s, { filter: { provider: 'tripo', words: ['cup', '5'] } })).toEqual([
+          'v5',
+        ]);
+        // The spec's bare aliases only: none of the vendors' rows.
+        expect(await list(s, { filter: { provider: 'spec' } })).toEqual(
+          await list(s, { filter: {} }).then((all) => all.filter((id) => id.startsWith('t'))),
+        );
+        // Two rows a page: the second page starts after the first's last, among Meshy's rows only.
+        const first = await s.library.list('me', { limit: 2, filter: { provider: 'meshy' } });
+        expect(ids(first)).toEqual(['v6', 'v3']);
+        const after = { seq: first[1]!.seq };
+        expect(await list(s, { limit: 2, after, filter: { provider: 'meshy' } })).toEqual(['v0']);
+      }));
+
     it('sorts newest, oldest or by credits, and every cursor walk sees each row once in order', () =>
       using(async (s) => {
         const all = await list(s);

@@ -1,11 +1,13 @@
 // The library's lists: one page of an owner's rows, searched, filtered, ordered and after a
 // cursor; and the rows made from the same input as another (what "Compare with…" offers).
 import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import type {
-  LibraryImage,
-  LibraryKind,
-  LibrarySort,
-  LibraryStatusFilter,
+import {
+  VENDOR_PROVIDERS,
+  type LibraryImage,
+  type LibraryKind,
+  type LibrarySort,
+  type LibraryStatusFilter,
+  type VendorProvider,
 } from '../../contract/index.ts';
 import { isPostgres } from './dialect.ts';
 import { TERMINAL, toRow, type LibraryRow } from './library-row.ts';
@@ -19,6 +21,8 @@ export interface LibraryFilter {
    */
   words?: readonly string[] | undefined;
   model?: string | undefined;
+  /** One provider's models: a vendor's `provider/…` ids, or `spec` for the bare aliases. */
+  provider?: VendorProvider | 'spec' | undefined;
   kind?: LibraryKind | undefined;
   status?: LibraryStatusFilter | undefined;
   favourite?: boolean | undefined;
@@ -110,6 +114,16 @@ function ownersRows(db: Kysely<Tables>, owner: string, hidden: boolean) {
 
 type LibraryQuery = ReturnType<typeof ownersRows>;
 
+/** A vendor's model ids as a LIKE pattern: `meshy/%` (the names hold no `%`, `_` or `\\`). */
+const vendorPattern = (provider: VendorProvider) => `${provider}/%`;
+
+/** The rows of one provider's models: `provider/…` for a vendor, no vendor's prefix for `spec`. */
+function ofProvider(q: LibraryQuery, provider: VendorProvider | 'spec'): LibraryQuery {
+  if (provider !== 'spec') return q.where('model', 'like', vendorPattern(provider));
+  for (const vendor of VENDOR_PROVIDERS) q = q.where('model', 'not like', vendorPattern(vendor));
+  return q;
+}
+
 /** The rows with every word somewhere in the name, the prompt or a photo's file name. */
 function searched(q: LibraryQuery, words: readonly string[], pg: boolean): LibraryQuery {
   for (const word of words) {
@@ -129,6 +143,7 @@ function searched(q: LibraryQuery, words: readonly string[], pg: boolean): Libra
 function filtered(q: LibraryQuery, filter: LibraryFilter, pg: boolean): LibraryQuery {
   q = searched(q, filter.words ?? [], pg);
   if (filter.model !== undefined) q = q.where('model', '=', filter.model);
+  if (filter.provider !== undefined) q = ofProvider(q, filter.provider);
   if (filter.kind === 'prompt') q = q.where(imageCount(pg), '=', 0);
   if (filter.kind === 'photo') q = q.where(imageCount(pg), '=', 1);
   if (filter.kind === 'views') q = q.where(imageCount(pg), '>', 1);

@@ -20,8 +20,8 @@ export interface LibraryRow {
   updatedMs: number;
   creditsConsumed: number | null;
   creditsRemaining: number | null;
-  /** What a vendor's task cost in its own unit (migration 015); null or absent for the spec's. */
-  cost?: ProviderCost | null;
+  /** A vendor's task: what it cost in the vendor's own unit, every stage so far; else null. */
+  cost: ProviderCost | null;
   error: ErrorObject | null;
   upstreamModelUrl: string | null;
   assetSha256: string | null;

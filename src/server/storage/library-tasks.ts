@@ -1,7 +1,7 @@
 // The library's task rows one by one: recorded on create, moved forward by what passes through,
 // read, starred, named, hidden and shown again.
 import { sql, type Kysely } from 'kysely';
-import type { ErrorObject, ProviderCost } from '../../contract/index.ts';
+import type { ErrorObject } from '../../contract/index.ts';
 import { TERMINAL, toRow, type LibraryRow } from './library-row.ts';
 import type { Tables } from './schema.ts';
 
@@ -13,10 +13,10 @@ interface TaskUpdate {
   completedAt: number | null;
   creditsConsumed: number | null;
   creditsRemaining: number | null;
+  /** A vendor's task's cost so far, when its answer says it. */
+  cost?: LibraryRow['cost'] | undefined;
   error: ErrorObject | null;
   upstreamModelUrl: string | null;
-  /** A vendor's task's cost, once its answer states one (kept when a later one does not). */
-  cost?: ProviderCost | null;
 }
 
 /** A new row: what the create and its answer told (the rest starts empty). */
@@ -35,7 +35,13 @@ type NewLibraryRow = Omit<
   | 'answeredMs'
   | 'lastPendingMs'
   | 'endedMs'
-> & { sentMs?: number | null; answeredMs?: number | null; recovered?: boolean };
+  | 'cost'
+> & {
+  sentMs?: number | null;
+  answeredMs?: number | null;
+  recovered?: boolean;
+  cost?: LibraryRow['cost'] | undefined;
+};
 
 /** One of the actions of `POST /api/library/bulk`. */
 type LibraryBulkAction = 'hide' | 'unhide' | 'favourite' | 'unfavourite';
@@ -121,10 +127,9 @@ function records(db: Db): Part<'insert' | 'update' | 'get'> {
           updated_ms: sql`case when status in ('completed', 'failed') then updated_ms else ${nowMs} end`,
           credits_consumed: sql`coalesce(${u.creditsConsumed}, credits_consumed)`,
           credits_remaining: sql`coalesce(${u.creditsRemaining}, credits_remaining)`,
+          ...(u.cost ? { cost_amount: u.cost.amount, cost_unit: u.cost.unit } : {}),
           error_json: u.error ? JSON.stringify(u.error) : null,
           upstream_model_url: sql`coalesce(${u.upstreamModelUrl}, upstream_model_url)`,
-          cost_amount: sql`coalesce(${u.cost?.amount ?? null}, cost_amount)`,
-          cost_unit: sql`coalesce(${u.cost?.unit ?? null}, cost_unit)`,
           archive_next_ms: DUE_WHEN_COMPLETED(u.status),
           // The windows of the refund (decision 0076): last seen pending, first seen ended.
           ...(TERMINAL.includes(u.status)

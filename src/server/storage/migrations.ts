@@ -331,12 +331,15 @@ export const migrations: Record<string, Migration> = {
     },
   },
   '015_provider_costs': {
-    // What a vendor's task cost in that vendor's own unit (issue 34, decision 0116): Meshy's and
-    // Tripo's credits, fal's USD, as the vendor's answer states it. The spec's tasks keep their
-    // `credits_consumed`; these stay null for them. Never converted, never summed across units.
+    // What a vendor's task cost in the vendor's own unit (credits, or USD for fal; decisions 0116, 0117),
+    // and, on a task that moved on to its next charged stage, what the stages before it cost.
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('library').addColumn('cost_amount', 'double precision').execute();
       await db.schema.alterTable('library').addColumn('cost_unit', 'text').execute();
+      await db.schema
+        .alterTable('provider_refs')
+        .addColumn('prior_cost', 'double precision', (c) => c.notNull().defaultTo(0))
+        .execute();
     },
   },
 };

@@ -49,7 +49,7 @@ export interface Tables {
      * Its charge happened within [sent_ms, answered_ms], but its figure proves nothing (0091).
      */
     recovered: ColumnType<number, number | undefined, number>;
-    /** What a vendor's task cost, in its unit ('credits' or 'USD'); null for the spec's (migration 015). */
+    /** A vendor's task: what it cost in `cost_unit` (credits or USD), all its stages (migration 015). */
     cost_amount: ColumnType<number | null, number | null | undefined, number | null>;
     cost_unit: ColumnType<string | null, string | null | undefined, string | null>;
   };
@@ -68,6 +68,8 @@ export interface Tables {
     task_id: string;
     ref: string;
     updated_ms: number;
+    /** What the stages before `ref`'s cost, in the task's unit (migration 015). */
+    prior_cost: ColumnType<number, number | undefined, number>;
   };
   balances: {
     seq: Generated<number>;

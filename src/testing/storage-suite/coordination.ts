@@ -1,4 +1,5 @@
-// What replicas share to stay in step: rate-limit counters and leases.
+// What replicas share to stay in step: rate-limit counters, leases, and a stale intent taken over
+// with what the stages before a vendor task's reference cost.
 import { describe, expect, it } from 'vitest';
 import { type Using } from './rows.ts';
 
@@ -30,6 +31,37 @@ export function coordinationTests(using: Using) {
         expect(await leases.claim('archive:t', holder, 62_002, 60_000)).toBe(false);
         await leases.release('archive:t', 'z');
         expect(await leases.claim('archive:t', holder, 62_003, 60_000)).toBe(true);
+      }));
+
+    it("lets one taker have a stale intent, and keeps a vendor task's reference with its prior cost", () =>
+      using(async ({ intents, providerRefs }) => {
+        const held = {
+          id: 'continue:meshy_preview.meshy-6.x',
+          owner: 'o',
+          holder: 'dead',
+          sentMs: 1_000,
+          model: 'meshy/meshy-6',
+          summary: 'the next stage',
+        };
+        await intents.record(held);
+        const taken = await Promise.all(
+          ['a', 'b', 'c'].map((h) => intents.takeOver(held, h, 40_000)),
+        );
+        expect(taken.filter(Boolean)).toHaveLength(1);
+        expect(await intents.get(held.id)).toMatchObject({ sentMs: 40_000 });
+        // As seen before the take-over: no longer what the intent is.
+        expect(await intents.takeOver(held, 'z', 50_000)).toBe(false);
+        await intents.remove(held.id);
+        expect(await intents.takeOver(held, 'z', 50_000)).toBe(false);
+
+        expect(await providerRefs.get('meshy_t')).toBeUndefined();
+        await providerRefs.set('meshy_t', 'refine.meshy-6.y', 2_000, 20);
+        expect(await providerRefs.get('meshy_t')).toEqual({
+          ref: 'refine.meshy-6.y',
+          priorCost: 20,
+        });
+        await providerRefs.set('fal_t', 'r', 2_000, 0.02);
+        expect((await providerRefs.get('fal_t'))?.priorCost).toBeCloseTo(0.02, 9);
       }));
   });
 }

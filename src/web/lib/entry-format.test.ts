@@ -3,7 +3,7 @@ import { libraryEntry } from '../../testing/library-entry.ts';
 import { modelTitle } from '../../contract/index.ts';
 import {
   archiveNote,
-  entryPriceWords,
+  costLabelOf,
   formatDuration,
   originFacts,
   secondsTaken,
@@ -341,17 +341,6 @@ describe('where a model came from (decision 0116)', () => {
     expect(secondsTaken({ ...done, completed_at: 900 })).toBeNull();
   });
 
-  it("says a price in the provider's own unit: a vendor's cost, else the spec's credits", () => {
-    expect(entryPriceWords({ credits_consumed: null, cost: { amount: 0.02, unit: 'USD' } })).toBe(
-      '$0.02',
-    );
-    expect(entryPriceWords({ credits_consumed: null, cost: { amount: 30, unit: 'credits' } })).toBe(
-      '30 credits',
-    );
-    expect(entryPriceWords({ credits_consumed: 5 })).toBe('5 credits');
-    expect(entryPriceWords({ credits_consumed: null })).toBeNull();
-  });
-
   it('lists made by, time taken and price, a dash for what is not known', () => {
     const fal = libraryEntry({
       model: 'fal/fal-ai/trellis',
@@ -368,5 +357,24 @@ describe('where a model came from (decision 0116)', () => {
     ]);
     const spec = libraryEntry({ model: 'beta', status: 'pending', credits_consumed: null });
     expect(originFacts(spec).map((f) => f.value)).toEqual(['Kiln API · beta', '—', '—']);
+  });
+});
+
+describe('costLabelOf', () => {
+  it("says a task's cost in its provider's own unit, as the model picker says a price", () => {
+    expect(costLabelOf({ credits_consumed: null, cost: { amount: 0.02, unit: 'USD' } })).toBe(
+      '$0.02',
+    );
+    expect(costLabelOf({ credits_consumed: null, cost: { amount: 30, unit: 'credits' } })).toBe(
+      '30 credits',
+    );
+    expect(costLabelOf({ credits_consumed: 10, cost: null })).toBe('10 credits');
+    expect(costLabelOf({ credits_consumed: 1 })).toBe('1 credit');
+  });
+
+  it('says nothing when nothing was charged or it is not known', () => {
+    expect(costLabelOf({ credits_consumed: null, cost: { amount: 0, unit: 'USD' } })).toBeNull();
+    expect(costLabelOf({ credits_consumed: 0, cost: null })).toBeNull();
+    expect(costLabelOf({ credits_consumed: null })).toBeNull();
   });
 });

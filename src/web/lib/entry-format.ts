@@ -139,6 +139,20 @@ export function formatAmount(amount: number, unit: 'credits' | 'USD'): string {
     : `${numberFormat.format(amount)} ${amount === 1 ? 'credit' : 'credits'}`;
 }
 
+/**
+ * What a task cost, in its provider's own unit, by {@link formatAmount} (the model picker's and
+ * the balance chips' own): a vendor's task its `cost` ("30 credits", "$0.02"), the spec's its
+ * `credits_consumed`; null when it is not known or nothing was charged.
+ */
+export function costLabelOf(
+  entry: Pick<LibraryEntry, 'credits_consumed'> & { cost?: LibraryEntry['cost'] },
+): string | null {
+  if (entry.cost)
+    return entry.cost.amount > 0 ? formatAmount(entry.cost.amount, entry.cost.unit) : null;
+  const credits = entry.credits_consumed;
+  return credits !== null && credits > 0 ? formatAmount(credits, 'credits') : null;
+}
+
 /** A length of time: "42 s", "10 min 30 s". */
 export function formatDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
@@ -157,17 +171,6 @@ export function secondsTaken(
   if (entry.status !== 'completed' || entry.completed_at == null) return null;
   const s = entry.completed_at - entry.created;
   return Number.isFinite(s) && s >= 0 ? s : null;
-}
-
-/**
- * What a task cost, in its provider's own unit (decision 0116): a vendor's stated cost ("$0.02",
- * "30 credits"), else the spec's credits; null when nothing says it.
- */
-export function entryPriceWords(
-  entry: Pick<LibraryEntry, 'credits_consumed'> & { cost?: LibraryEntry['cost'] },
-): string | null {
-  if (entry.cost) return formatAmount(entry.cost.amount, entry.cost.unit);
-  return entry.credits_consumed == null ? null : formatAmount(entry.credits_consumed, 'credits');
 }
 
 /** Who made a model, and with which model: "Meshy · meshy/meshy-6", "Kiln API · beta". */
@@ -202,7 +205,7 @@ export function originFacts(
       term: 'Time taken',
       value: seconds === null ? '—' : formatDuration(seconds),
     },
-    { id: 'price', term: 'Price', value: entryPriceWords(entry) ?? '—' },
+    { id: 'price', term: 'Price', value: costLabelOf(entry) ?? '—' },
   ];
 }
 

@@ -52,4 +52,25 @@ describe('creditCell', () => {
       '+#1500 refunded',
     );
   });
+
+  it("shows a vendor's task in the vendor's own unit: fal in dollars, never credits", () => {
+    const fal = { amount: 0.02, unit: 'USD' as const };
+    expect(creditCell({ status: 'completed', credits_consumed: null, cost: fal }, 30)).toEqual({
+      text: '$0.02',
+      tone: 'spent',
+    });
+    expect(creditCell({ status: 'pending', credits_consumed: null, cost: fal }, 30).text).toBe(
+      'pending',
+    );
+    const refunded = { amount: 0, unit: 'USD' as const };
+    expect(creditCell({ status: 'failed', credits_consumed: null, cost: refunded }, 30)).toEqual({
+      text: '0 (refunded)',
+      tone: 'refunded',
+    });
+    // A Meshy text task whose refine failed keeps its preview's charge.
+    const preview = { amount: 20, unit: 'credits' as const };
+    expect(creditCell({ status: 'failed', credits_consumed: null, cost: preview }, 30).text).toBe(
+      '20 credits',
+    );
+  });
 });

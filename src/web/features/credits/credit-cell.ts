@@ -1,4 +1,5 @@
 import type { LibraryEntry } from '../../../contract/index.ts';
+import { formatAmount } from '../../lib/entry-format.ts';
 
 type CreditTone = 'spent' | 'refunded' | 'pending' | 'unknown';
 
@@ -13,10 +14,11 @@ export interface CreditCell {
  * `price` is the model's credits per task from the model listing, when known.
  */
 export function creditCell(
-  entry: Pick<LibraryEntry, 'status' | 'credits_consumed'>,
+  entry: Pick<LibraryEntry, 'status' | 'credits_consumed' | 'cost'>,
   price: number | null | undefined,
   num: (n: number) => string = String,
 ): CreditCell {
+  if (entry.cost) return vendorCell(entry.status, entry.cost);
   const consumed = entry.credits_consumed;
   switch (entry.status) {
     case 'pending':
@@ -32,4 +34,17 @@ export function creditCell(
         ? { text: '—', tone: 'unknown' }
         : { text: num(consumed), tone: 'spent' };
   }
+}
+
+/**
+ * A vendor's task (decision 0117): what it cost so far in the vendor's own unit ("$0.02",
+ * "20 credits": a Meshy text task whose refine failed keeps its preview's), "0 (refunded)".
+ */
+function vendorCell(status: string, cost: NonNullable<LibraryEntry['cost']>): CreditCell {
+  if (status === 'pending') return { text: 'pending', tone: 'pending' };
+  if (cost.amount > 0) return { text: formatAmount(cost.amount, cost.unit), tone: 'spent' };
+  return {
+    text: status === 'failed' ? '0 (refunded)' : formatAmount(0, cost.unit),
+    tone: 'refunded',
+  };
 }

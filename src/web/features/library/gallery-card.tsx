@@ -4,6 +4,7 @@ import { flushSync } from 'react-dom';
 import { PROVIDER_LABELS, providerOfModel, type LibraryEntry } from '../../../contract/index.ts';
 import {
   archiveNote,
+  costLabelOf,
   formatDateTime,
   isoDateTime,
   madeFromOf,
@@ -125,9 +126,7 @@ export const GalleryCard = memo(function GalleryCard({
           </span>
           <p className="muted small gallery-date">
             <time dateTime={isoDateTime(createdMs)}>{when}</time>
-            {entry.credits_consumed !== null && entry.credits_consumed > 0 && (
-              <span className="gallery-credits"> · {entry.credits_consumed} credits</span>
-            )}
+            <CostNote entry={entry} />
           </p>
           {archiveNote(entry) && (
             <p className="small gallery-archive-note" role="note">
@@ -163,3 +162,13 @@ export const GalleryCard = memo(function GalleryCard({
     </li>
   );
 });
+
+/** " · 30 credits", " · $0.02": what the task cost, in its provider's own unit (or nothing). */
+function CostNote({ entry }: { entry: LibraryEntry }) {
+  const cost = costLabelOf(entry);
+  return cost ? (
+    <span className="gallery-credits" data-testid="gallery-cost">
+      {` · ${cost}`}
+    </span>
+  ) : null;
+}

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { providerOfModel, type LibraryEntry } from '../../../contract/index.ts';
+import type { LibraryEntry } from '../../../contract/index.ts';
 import { useLibrary } from '../../api/library.ts';
 import type { LibraryFilters } from './gallery-filters.ts';
 import { useLoadOnScroll } from './use-load-on-scroll.ts';
@@ -40,21 +40,19 @@ export function useGalleryEntries(filters: LibraryFilters) {
     [view],
   );
 
-  const provider = filters.provider;
+  // Every filter (the provider's too) is the server's: each page is full, and its cursor goes on.
   const entries = useMemo(() => {
     const seen = new Set<string>();
     const out: LibraryEntry[] = [];
     for (const page of library.data?.pages ?? []) {
       for (const entry of page.data) {
         if (seen.has(entry.id) || hidden.has(entry.id)) continue;
-        // One provider's models: narrowed here, over the pages loaded (the server lists all).
-        if (provider && providerOfModel(entry.model) !== provider) continue;
         seen.add(entry.id);
         out.push(entry);
       }
     }
     return out;
-  }, [library.data, hidden, provider]);
+  }, [library.data, hidden]);
   const order = useMemo(() => entries.map((e) => e.id), [entries]);
 
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = library;

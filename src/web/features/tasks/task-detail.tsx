@@ -17,7 +17,7 @@ import { useLibraryEntry, useUnhideTask, useKeepThumbnail } from '../../api/libr
 import { glbFileName } from '../../lib/file-name.ts';
 import {
   archiveNote,
-  entryPriceWords,
+  costLabelOf,
   formatNumber,
   madeFromOf,
   nameOf,
@@ -175,7 +175,7 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
             <dt>{entry?.cost ? 'Cost' : 'Credits used'}</dt>
             <dd data-testid="task-cost">
               {entry?.cost
-                ? entryPriceWords(entry)
+                ? costLabelOf(entry)
                 : orDash(task.usage?.credits_consumed ?? entry?.credits_consumed)}
             </dd>
           </div>

@@ -3,7 +3,7 @@ import { progressOf, type LibraryEntry, type Task } from '../../../contract/inde
 import { useConnectedModels } from '../../api/providers.ts';
 import { useModels, useTask } from '../../api/tasks.ts';
 import { useLibraryEntry } from '../../api/library.ts';
-import { entryPriceWords, madeByWords } from '../../lib/entry-format.ts';
+import { costLabelOf, madeByWords } from '../../lib/entry-format.ts';
 import { inputKindOf, offersFor, type ModelOffer } from '../../lib/model-offers.ts';
 import { vendorProgress } from '../../lib/provider-progress.ts';
 import { requestFor } from '../../lib/request-memory.ts';
@@ -114,7 +114,7 @@ function TriedRow({ id, label, entry }: { id: string; label: string; entry: Libr
   const t = task.data;
   const kept = other.data?.archived && other.data.model_url ? other.data : null;
   const mine = entry.archived ? entry.model_url : null;
-  const price = other.data ? entryPriceWords(other.data) : null;
+  const price = other.data ? costLabelOf(other.data) : null;
   return (
     <li className="tried-elsewhere__row" data-testid="tried-task" data-task-id={id}>
       <span>
