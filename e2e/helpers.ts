@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Locator, type Page, type Route, type TestInfo } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { photoPath } from '../src/testing/fixtures.ts';
 import sharp from 'sharp';
@@ -300,6 +300,17 @@ export async function photoTask(page: Page, info: TestInfo, model: string, queue
   await pickModel(page, model);
   await page.getByTestId('file-input').first().setInputFiles(photo('chair.png'));
   await expect(page.getByText('Ready')).toBeVisible({ timeout: 30_000 });
+  // The fast mock may finish before a person could read the queue line: the page's polls of the
+  // new task wait until it has been read, so what is on screen is the create's own answer.
+  let release = () => {};
+  const read = new Promise<void>((resolve) => (release = resolve));
+  const hold = async (route: Route) => {
+    if (route.request().method() !== 'GET') return route.fallback();
+    await read;
+    return route.fallback();
+  };
+  const polls = '**/api/v1/3d/generations/*';
+  if (queueShot) await page.route(polls, hold);
   const { id, detail } = await generate(page);
   if (queueShot) {
     // fal states no percentage: its queue place or "Running", and the time elapsed.
@@ -309,6 +320,8 @@ export async function photoTask(page: Page, info: TestInfo, model: string, queue
     await expect(stage).toContainText('no percentage from the provider');
     await expect(stage).not.toContainText(/\d+%/);
     await shoot(page, info, queueShot);
+    release();
+    await page.unroute(polls, hold);
   }
   await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
   return id;

@@ -43,14 +43,26 @@ export function saveDraft(draft: Draft): void {
   saved.set((n) => n + 1);
 }
 
-/** The draft, once: reading it removes it. */
-export function takeDraft(): Draft | null {
+/**
+ * The draft, left in place: the form that shows it clears it once it is on screen
+ * ({@link clearDraft} in an effect). A render that React throws away (a part of the page still
+ * loading, on its first mount) must find it again.
+ */
+export function readDraft(): Draft | null {
   try {
     const raw = sessionStorage.getItem(KEY);
-    sessionStorage.removeItem(KEY);
     return raw ? (JSON.parse(raw) as Draft) : null;
   } catch {
     return null;
+  }
+}
+
+/** The draft is shown: gone, so a later visit opens the form empty. */
+export function clearDraft(): void {
+  try {
+    sessionStorage.removeItem(KEY);
+  } catch {
+    // storage off: nothing was kept
   }
 }
 

@@ -115,6 +115,8 @@ describe('anotherModel', () => {
   it('is the same model when it is the only one for its input, or unknown', () => {
     expect(anotherModel('beta-text', null, SPEC)).toBe('beta-text');
     expect(anotherModel('omega', null, SPEC)).toBe('omega');
+    // A provider's model while the providers' lists have not come: kept, not a spec model.
+    expect(anotherModel('meshy/meshy-6', 'image', SPEC, [])).toBe('meshy/meshy-6');
   });
 
   it("goes on to a connected provider's models of the same input, from a provider's model too", () => {

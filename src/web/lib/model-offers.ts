@@ -139,5 +139,6 @@ export function anotherModel(
   const takes = kind ?? all.find((m) => m.id === current)?.inputs[0];
   const same = all.filter((m) => takes !== undefined && m.inputs.includes(takes));
   const at = same.findIndex((m) => m.id === current);
-  return same.length > 1 ? same[(at + 1) % same.length]!.id : current;
+  // A model not in the lists (they have not come, or it is gone) is kept, never swapped at random.
+  return at >= 0 && same.length > 1 ? same[(at + 1) % same.length]!.id : current;
 }

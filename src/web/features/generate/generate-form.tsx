@@ -4,7 +4,7 @@ import { AuthenticationError } from '../../../client/index.ts';
 import { useCredits } from '../../api/account.ts';
 import { FALLBACK_CHOICES, useModels, type ModelChoice } from '../../api/tasks.ts';
 import { describeError, type ShownError } from '../../lib/describe-error.ts';
-import { takeDraft, type Draft } from '../../lib/draft.ts';
+import { clearDraft, readDraft, type Draft } from '../../lib/draft.ts';
 import { draftImages, inputProblem, requestBody, shortfallOf } from './form-request.ts';
 import { FormAlerts, FormInputs, ShortfallNote, SubmitRow } from './generate-form-parts.tsx';
 import { useConnectedModels, type ProviderModelRecord } from '../../api/providers.ts';
@@ -57,7 +57,10 @@ export function GenerateForm({
   const models = useModels();
   const credits = useCredits();
   const choices: ModelChoice[] = models.data?.models ?? (models.isError ? FALLBACK_CHOICES : []);
-  const [draft] = useState(takeDraft);
+  const [draft] = useState(readDraft);
+  // Cleared once the form is on screen: a first render React discards (a lazy part suspending)
+  // runs this hook's state again and must read the same draft.
+  useEffect(() => clearDraft(), []);
   const form = useFormInputs(draft);
   const { modelId, single, views, prompt, wait, inputs } = form;
   const { vendors, vendorModel, vendorChoice, setVendorKind } = useVendorChoice(modelId, draft);

@@ -114,6 +114,8 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
   const connected = useConnectedModels();
   const tried = useTried();
   const body = requestFor(task.id, entry);
+  // The next model is one of every list: none is picked before they have all come.
+  const listing = models.isPending || connected.some((c) => c.query.isPending);
   const sameInput = () => {
     if (!body) return;
     const names = uploadNames(entry);
@@ -163,7 +165,7 @@ function Result({ task, entry }: { task: Task; entry: LibraryEntry | undefined }
         {entry && <ShareButton entry={entry} />}
         {entry && <CollectionsButton entry={entry} />}
         {body && (
-          <button type="button" onClick={sameInput}>
+          <button type="button" onClick={sameInput} disabled={listing}>
             Same input, another model
           </button>
         )}
