@@ -163,6 +163,10 @@ test("Try again on a provider's failed task sends it to that provider again, wit
   await page.getByRole('textbox', { name: 'Prompt' }).fill('a wooden chair mock:fail');
   const { id, detail } = await generate(page);
   await expect(detail).toHaveAttribute('data-status', 'failed', { timeout: 120_000 });
+  // Meshy refunds a failed task in full: said in its own words, not as the spec's credits.
+  await expect(detail.locator('.refund')).toHaveText(
+    /Meshy charged nothing for this failed task\./,
+  );
   const again = page.waitForResponse(
     (r) => r.url().endsWith('/api/v1/3d/generations') && r.request().method() === 'POST',
   );

@@ -4,6 +4,7 @@ import { modelTitle } from '../../contract/index.ts';
 import {
   archiveNote,
   costLabelOf,
+  failureChargeWords,
   formatDuration,
   originFacts,
   secondsTaken,
@@ -376,5 +377,28 @@ describe('costLabelOf', () => {
     expect(costLabelOf({ credits_consumed: null, cost: { amount: 0, unit: 'USD' } })).toBeNull();
     expect(costLabelOf({ credits_consumed: 0, cost: null })).toBeNull();
     expect(costLabelOf({ credits_consumed: null })).toBeNull();
+  });
+});
+
+describe('failureChargeWords', () => {
+  it("says the spec's refund, with its price when known", () => {
+    expect(failureChargeWords({ model: 'beta' }, 15)).toBe(
+      '15 credits refunded — failed tasks cost nothing.',
+    );
+    expect(failureChargeWords(undefined, null)).toBe(
+      'The credits for this task were refunded — failed tasks cost nothing.',
+    );
+  });
+
+  it("says a provider's own charge in its unit, never the spec's refund", () => {
+    expect(failureChargeWords({ model: 'fal/fal-ai/trellis', cost: null }, null)).toBe(
+      'fal charged nothing for this failed task.',
+    );
+    expect(
+      failureChargeWords({ model: 'fal/fal-ai/trellis', cost: { amount: 0, unit: 'USD' } }, null),
+    ).toBe('fal charged nothing for this failed task.');
+    expect(
+      failureChargeWords({ model: 'meshy/meshy-6', cost: { amount: 20, unit: 'credits' } }, null),
+    ).toBe('Meshy kept 20 credits for the stages this task finished.');
   });
 });

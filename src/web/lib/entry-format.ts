@@ -153,6 +153,25 @@ export function costLabelOf(
   return credits !== null && credits > 0 ? formatAmount(credits, 'credits') : null;
 }
 
+/**
+ * What a failed task cost, in words: the spec's refund ("30 credits refunded — failed tasks cost
+ * nothing."), or a provider's own charge as its answer stated it, in its unit: nothing, or what
+ * it kept for the stages it finished (a Meshy text task whose refine failed keeps its preview's).
+ */
+export function failureChargeWords(
+  entry: (Pick<LibraryEntry, 'model'> & { cost?: LibraryEntry['cost'] }) | undefined,
+  specPrice: number | null,
+): string {
+  const provider = entry ? providerOfModel(entry.model) : 'spec';
+  if (provider === 'spec' || !entry)
+    return `${specPrice !== null ? `${specPrice} credits refunded` : 'The credits for this task were refunded'} — failed tasks cost nothing.`;
+  const kept =
+    entry.cost && entry.cost.amount > 0 ? costLabelOf({ ...entry, credits_consumed: null }) : null;
+  return kept
+    ? `${PROVIDER_LABELS[provider]} kept ${kept} for the stages this task finished.`
+    : `${PROVIDER_LABELS[provider]} charged nothing for this failed task.`;
+}
+
 /** A length of time: "42 s", "10 min 30 s". */
 export function formatDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));

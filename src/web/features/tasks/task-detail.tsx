@@ -18,6 +18,7 @@ import { glbFileName } from '../../lib/file-name.ts';
 import {
   archiveNote,
   costLabelOf,
+  failureChargeWords,
   formatNumber,
   madeFromOf,
   nameOf,
@@ -83,9 +84,7 @@ function FailurePanel({
       <H>The generation failed</H>
       <p>{task.error ? fieldMessage(task.error) : 'The upstream did not say why.'}</p>
       <p className="refund">
-        <span aria-hidden="true">↩</span>{' '}
-        {price !== null ? `${price} credits refunded` : 'The credits for this task were refunded'} —
-        failed tasks cost nothing.
+        <span aria-hidden="true">↩</span> {failureChargeWords(entry, price)}
       </p>
       {body && inputAtFault ? (
         <button type="button" className="primary" onClick={edit}>
