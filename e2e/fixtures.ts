@@ -1,7 +1,8 @@
 // Each Playwright worker starts its own Kiln exactly as a user does (`npm start`, mock mode, fast
 // tasks), on a free port with a DATA_DIR of its own, so spec files run side by side without
 // sharing a balance or a library (decision 0118). A worker that replaces a failed one (a retry)
-// gets the same DATA_DIR back: what earlier tests of that file made is still there.
+// starts a fresh Kiln with a fresh DATA_DIR: the retried test meets what it met the first time,
+// not its own first attempt's leftovers (a model named twice, an optimised copy already cached).
 import { test as base, expect } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -76,7 +77,7 @@ export const test = base.extend<object, { kiln: Kiln }>({
     async ({}, use, worker) => {
       const root = process.env.KILN_E2E_DATA_ROOT;
       if (!root) throw new Error('KILN_E2E_DATA_ROOT is not set (playwright.config.ts sets it)');
-      const dataDir = join(root, `worker-${worker.parallelIndex}`);
+      const dataDir = join(root, `worker-${worker.parallelIndex}-${process.pid}`);
       mkdirSync(dataDir, { recursive: true });
       const { kiln, stop } = await startKiln(dataDir);
       // Helpers read these (a mock ledger in DATA_DIR, a LAN name on this port): this worker's own.

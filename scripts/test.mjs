@@ -169,48 +169,27 @@ const fresh = (name) => {
   return out;
 };
 
-// Every stage but the browser tests starts at once and runs beside them (decision 0118): the
-// browser tests and the scale group mostly wait, so the unit tests and the static checks use the
-// cores meanwhile. Each one's output is printed whole when it is waited for, in this order.
-// KILN_TEST_SERIAL=1 runs them one after another instead, each printing as it goes.
+// The static checks and the unit tests use every core, so they run one after another; the scale
+// group then starts beside the browser tests, since both mostly wait (decision 0118). Its output
+// is printed whole when it is waited for. KILN_TEST_SERIAL=1 runs it after them instead.
 const serial = process.env.KILN_TEST_SERIAL === '1';
 const wanted = (name) => !only || only === name;
-async function start(name, args, log) {
-  if (serial) {
-    const ok = await run(name, args);
-    return async () => ok;
-  }
-  return runBeside(name, args, join(results, log));
-}
-async function check(name, args, log) {
-  if (!wanted(name)) return null;
-  const done = await start(name, args, log);
-  return async () => {
-    const ok = await done();
-    if (ok) passed++;
-    else failed++;
-    summary.push(`${ok ? 'ok  ' : 'FAIL'} ${name}`);
-  };
+async function check(name, args) {
+  if (!wanted(name)) return;
+  const ok = await run(name, args);
+  if (ok) passed++;
+  else failed++;
+  summary.push(`${ok ? 'ok  ' : 'FAIL'} ${name}`);
 }
 
-const checks = [
-  await check(
-    'typecheck',
-    [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json'],
-    'tsc.log',
-  ),
-  await check('lint', [bin('eslint', 'bin/eslint.js'), '.', '--max-warnings=0'], 'lint.log'),
-  // Dead code stays dead: unused files, exports, types and dependencies (knip.json says what runs).
-  await check('dead code (knip)', [bin('knip', 'bin/knip.js'), '--no-progress'], 'knip.log'),
-  withFormat
-    ? await check('format', [bin('prettier', 'bin/prettier.cjs'), '--check', '.'], 'format.log')
-    : null,
-].filter(Boolean);
+await check('typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
+await check('lint', [bin('eslint', 'bin/eslint.js'), '.', '--max-warnings=0']);
+// Dead code stays dead: unused files, exports, types and dependencies (knip.json says what runs).
+await check('dead code (knip)', [bin('knip', 'bin/knip.js'), '--no-progress']);
+if (withFormat) await check('format', [bin('prettier', 'bin/prettier.cjs'), '--check', '.']);
 
 const unitOut = fresh('vitest.json');
-const unitDone = wanted('unit')
-  ? await start('unit (vitest)', vitestArgs(unitOut), 'unit.log')
-  : null;
+if (wanted('unit')) countVitest('unit', await run('unit (vitest)', vitestArgs(unitOut)), unitOut);
 
 // The scale group: PostgreSQL, an S3-compatible server, two replicas and nginx, all started by
 // the tests themselves. Missing services are a failure that says what to install, never a skip.
@@ -218,11 +197,19 @@ const missing = wanted('scale') ? scaleMissing() : null;
 const scaleOut = fresh('vitest-scale.json');
 const scaleDone =
   wanted('scale') && !missing
-    ? await start(
-        'scale (vitest: PostgreSQL, S3, replicas, nginx)',
-        vitestArgs(scaleOut, '-c', 'vitest.scale.config.ts'),
-        'scale.log',
-      )
+    ? serial
+      ? await (async () => {
+          const ok = await run(
+            'scale (vitest: PostgreSQL, S3, replicas, nginx)',
+            vitestArgs(scaleOut, '-c', 'vitest.scale.config.ts'),
+          );
+          return async () => ok;
+        })()
+      : runBeside(
+          'scale (vitest: PostgreSQL, S3, replicas, nginx)',
+          vitestArgs(scaleOut, '-c', 'vitest.scale.config.ts'),
+          join(results, 'scale.log'),
+        )
     : null;
 
 const browser = await findChromium();
@@ -232,8 +219,6 @@ const e2eOk =
     ? await run('e2e (playwright)', [bin('@playwright/test', 'cli.js'), 'test'])
     : null;
 
-for (const done of checks) await done();
-if (unitDone) countVitest('unit', await unitDone(), unitOut);
 if (wanted('e2e') && !browser) {
   console.error(`\n━━ e2e (playwright) ━━\n${NO_CHROMIUM_HELP}`);
   failed++;
