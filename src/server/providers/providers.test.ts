@@ -64,6 +64,16 @@ async function libraryEntry(id: string, vendorKey: string) {
   return LibraryEntrySchema.parse(await (await asArtist(`/api/library/${id}`, vendorKey)).json());
 }
 
+/** A Meshy text task created through Kiln's create route: its id. */
+async function meshyTextTask() {
+  const res = await asArtist(
+    '/api/v1/3d/generations',
+    MESHY_KEY,
+    post({ model: 'meshy/meshy-6', prompt: 'a wooden chair' }),
+  );
+  return ((await res.json()) as { id: string }).id;
+}
+
 async function pollUntilDone(id: string, vendorKey: string) {
   for (let i = 0; i < 200; i++) {
     const res = await asArtist(`/api/v1/tasks/${id}`, vendorKey);
@@ -164,12 +174,7 @@ describe('providers through Kiln', () => {
   });
 
   it('a Meshy text task is one Kiln task of two charged steps; the refine starts once', async () => {
-    const res = await asArtist(
-      '/api/v1/3d/generations',
-      MESHY_KEY,
-      post({ model: 'meshy/meshy-6', prompt: 'a wooden chair' }),
-    );
-    const { id } = (await res.json()) as { id: string };
+    const id = await meshyTextTask();
     const done = await pollUntilDone(id, MESHY_KEY);
     expect(done).toMatchObject({ status: 'completed', id });
     expect(done.step).toMatchObject({ index: 2, of: 2 });
@@ -310,12 +315,7 @@ describe('providers through Kiln', () => {
 describe('a Meshy text task whose continue was taken by a process that died (decision 0117)', () => {
   /** A text task, with `continue:<id>` held by a replica that is about to die. */
   async function textTaskWithDeadContinue() {
-    const res = await asArtist(
-      '/api/v1/3d/generations',
-      MESHY_KEY,
-      post({ model: 'meshy/meshy-6', prompt: 'a wooden chair' }),
-    );
-    const { id } = (await res.json()) as { id: string };
+    const id = await meshyTextTask();
     const lock = {
       id: `continue:${id}`,
       owner: ownerOfLibrary,
@@ -377,12 +377,7 @@ describe('a Meshy text task whose continue was taken by a process that died (dec
   });
 
   it('a lock left by a process that died after keeping the new reference is cleared when the task ends', async () => {
-    const res = await asArtist(
-      '/api/v1/3d/generations',
-      MESHY_KEY,
-      post({ model: 'meshy/meshy-6', prompt: 'a wooden chair' }),
-    );
-    const { id } = (await res.json()) as { id: string };
+    const id = await meshyTextTask();
     await pollUntilDone(id, MESHY_KEY);
     await kiln.storage.intents.record({
       id: `continue:${id}`,
