@@ -19,9 +19,13 @@ export function fillBackdropLookalikes(
   radius = 5,
 ): Mask {
   const { width, height } = mask;
-  let closed = mask.inside;
-  for (let i = 0; i < radius; i++) closed = step8(closed, width, height, true);
-  for (let i = 0; i < radius; i++) closed = step8(closed, width, height, false);
+  const closed = step8(
+    step8(mask.inside, width, height, true, radius),
+    width,
+    height,
+    false,
+    radius,
+  );
   const closedMask: Mask = { ...mask, inside: closed };
   const bg = components(closedMask, 0);
   const touches = touchingBorder(bg.labels, bg.sizes.length, width, height);
@@ -37,10 +41,9 @@ export function fillBackdropLookalikes(
   for (let s = 0; s < closed.length; s++) {
     const l = bg.labels[s]!;
     if (mask.inside[s]) continue;
-    const d = backdropDistance(grid, background, s);
     if (closed[s] === 1) {
       // What the closing bridged: object where it is not the backdrop itself.
-      out[s] = d > seeThrough ? 1 : 0;
+      out[s] = backdropDistance(grid, background, s) > seeThrough ? 1 : 0;
       continue;
     }
     if (l < 0 || touches[l]) continue;

@@ -87,7 +87,10 @@ function outlineCoverage(
     const x = s % width;
     const y = (s - x) / width;
     const b = backdropAt(background, s);
-    const f = [0, 0, 0];
+    // The object's colour near here: the mean of its inner samples within two, else its sample
+    // farthest from the backdrop. Read in place: this runs 25 times for every outline sample.
+    const px = grid.rgb;
+    let [f0, f1, f2] = [0, 0, 0];
     let n = 0;
     let purest = -1;
     let far = -1;
@@ -98,15 +101,21 @@ function outlineCoverage(
         if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
         const t = ny * width + nx;
         if (!inside[t]) continue;
-        const c = rgb(t);
+        const [c0, c1, c2] = [px[t * 3]!, px[t * 3 + 1]!, px[t * 3 + 2]!];
         if (!edge[t]) {
-          for (let k = 0; k < 3; k++) f[k]! += c[k]!;
+          f0 += c0;
+          f1 += c1;
+          f2 += c2;
           n++;
         }
-        const d = Math.hypot(c[0] - b[0], c[1] - b[1], c[2] - b[2]);
-        if (d > far) [far, purest] = [d, t];
+        // Squared: only which is farthest matters.
+        const d = (c0 - b[0]) ** 2 + (c1 - b[1]) ** 2 + (c2 - b[2]) ** 2;
+        if (d > far) {
+          far = d;
+          purest = t;
+        }
       }
-    const object = n > 0 ? f.map((v) => v / n) : rgb(purest);
+    const object = n > 0 ? [f0 / n, f1 / n, f2 / n] : rgb(purest);
     const c = rgb(s);
     const fb = [0, 1, 2].map((k) => object[k]! - b[k]!);
     const cb = [0, 1, 2].map((k) => c[k]! - b[k]!);

@@ -42,29 +42,51 @@ export function components(mask: Mask, value: 0 | 1): { labels: Int32Array; size
   return { labels, sizes };
 }
 
-/** `inside` grown (`grow`) or shrunk by one sample in all eight directions; the frame is outside. */
+/**
+ * `inside` grown (`grow`) or shrunk by `radius` samples in all eight directions, the frame outside:
+ * what `radius` one-sample steps give, as one square (2·radius + 1 wide) swept along the rows and
+ * then the columns with running counts, so its cost does not grow with the radius.
+ */
 export function step8(
   inside: Uint8Array,
   width: number,
   height: number,
   grow: boolean,
+  radius = 1,
+): Uint8Array {
+  const rows = sweep(inside, width, height, 1, width, grow, radius);
+  return sweep(rows, height, width, width, 1, grow, radius);
+}
+
+/**
+ * One pass of `step8` along lines of `length` samples `stride` apart, `lines` of them `gap`
+ * apart: a sample is set when any (grow) or all (shrink) of the samples within `radius` along
+ * its line are, counting samples past the frame as unset.
+ */
+function sweep(
+  inside: Uint8Array,
+  length: number,
+  lines: number,
+  stride: number,
+  gap: number,
+  grow: boolean,
+  radius: number,
 ): Uint8Array {
   const out = new Uint8Array(inside.length);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) {
-      let any = false;
-      let all = true;
-      for (let dy = -1; dy <= 1; dy++)
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          const ny = y + dy;
-          const v =
-            nx >= 0 && ny >= 0 && nx < width && ny < height && inside[ny * width + nx] === 1;
-          any ||= v;
-          all &&= v;
-        }
-      out[y * width + x] = (grow ? any : all) ? 1 : 0;
+  const window = 2 * radius + 1;
+  for (let line = 0; line < lines; line++) {
+    const base = line * gap;
+    // Set samples in [i − radius, i + radius], the window moved one sample at a time.
+    let count = 0;
+    for (let j = 0; j < Math.min(radius, length); j++) count += inside[base + j * stride]!;
+    for (let i = 0; i < length; i++) {
+      const enter = i + radius;
+      if (enter < length) count += inside[base + enter * stride]!;
+      const leave = i - radius - 1;
+      if (leave >= 0) count -= inside[base + leave * stride]!;
+      out[base + i * stride] = (grow ? count > 0 : count === window) ? 1 : 0;
     }
+  }
   return out;
 }
 

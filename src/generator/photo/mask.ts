@@ -90,9 +90,9 @@ export function cleanMask(mask: Mask): Mask {
   // A part cut off from the object by a stem thinner than a sample (a burger's sprig): close to
   // it, and more than a speck, it stays.
   const main = fg.sizes.indexOf(largest);
-  let near: Uint8Array = new Uint8Array(area);
-  for (let s = 0; s < area; s++) near[s] = fg.labels[s] === main ? 1 : 0;
-  for (let i = 0; i < NEAR_PART; i++) near = step8(near, width, height, true);
+  const part = new Uint8Array(area);
+  for (let s = 0; s < area; s++) part[s] = fg.labels[s] === main ? 1 : 0;
+  const near = step8(part, width, height, true, NEAR_PART);
   const nearLabels = new Set<number>();
   for (let s = 0; s < area; s++) if (near[s] && fg.labels[s]! >= 0) nearLabels.add(fg.labels[s]!);
   const minNearPart = Math.max(MIN_NEAR_PART, largest * 0.002);
