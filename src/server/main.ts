@@ -3,45 +3,28 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
-import { MockEnvSchema, formatEnvError } from '../mock/config.ts';
 import { openMockUpstream } from '../mock/create.ts';
-import { DEMO_KEY } from '../mock/keys.ts';
 import { SafeFetchError, fetchGlbSafely } from '../net/index.ts';
 import { createServerApp, type ServerApp } from './app.ts';
 import { configuredProviders, type ProviderUrls } from './providers/configure.ts';
 import { createLogger } from './ops/logger.ts';
-import { ServerEnvSchema, crossChecks, limitsOf, withoutEmpty } from './config.ts';
+import { limitsOf } from './config.ts';
+import { readKilnConfig } from './kiln-config.ts';
 import { loadServerSecret } from './owner-id.ts';
 import { diskBlobStore, type BlobStore } from './storage/blobs.ts';
 import { openPostgresStorage, openSqliteStorage, type Storage } from './storage/database.ts';
 import { s3BlobStore } from './storage/s3-blobs.ts';
 
-const parsed = z
-  .object({ ...ServerEnvSchema.shape, ...MockEnvSchema.shape })
-  .safeParse(withoutEmpty(process.env));
-if (!parsed.success) {
-  console.error(`kiln: bad configuration, not starting\n${formatEnvError(parsed.error)}`);
+const read = readKilnConfig(process.env);
+if (!read.ok) {
+  console.error(`kiln: bad configuration, not starting\n${read.problems}`);
   process.exit(2);
 }
-const config = parsed.data;
+const { config, demoKeyName } = read;
 // One JSON object a line when stdout is not a terminal, readable lines on one (LOG_FORMAT).
 const logger = createLogger({ format: config.LOG_FORMAT, level: config.LOG_LEVEL });
 const log = (m: string) => logger.info(m);
-const problems = crossChecks(config);
-if (problems.length > 0) {
-  console.error(`kiln: bad configuration, not starting\n${problems.join('\n')}`);
-  process.exit(2);
-}
-// Mock mode publishes one demo key: MOCK_DEMO_KEY, or tr_demo_kiln when MOCK_KEYS grants it.
-const demoKeyName = config.MOCK_DEMO_KEY ?? DEMO_KEY;
 const demo = config.MOCK_KEYS.find((k) => k.key === demoKeyName);
-if (config.MOCK_DEMO_KEY && !demo) {
-  console.error(
-    'kiln: bad configuration, not starting\nMOCK_DEMO_KEY: must be one of the keys in MOCK_KEYS',
-  );
-  process.exit(2);
-}
 /** This server's own origin, once it listens (the embedded mock fetches uploads from it). */
 let ownOrigin: string | undefined;
 
