@@ -9,7 +9,7 @@ import { DEMO_KEY } from '../mock/keys.ts';
 import { ServerEnvSchema, crossChecks, withoutEmpty } from './config.ts';
 
 const KilnEnvSchema = z.object({ ...ServerEnvSchema.shape, ...MockEnvSchema.shape });
-export type KilnEnv = z.infer<typeof KilnEnvSchema>;
+type KilnEnv = z.infer<typeof KilnEnvSchema>;
 
 export type KilnConfig =
   { ok: true; config: KilnEnv; demoKeyName: string } | { ok: false; problems: string };
