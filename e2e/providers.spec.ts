@@ -86,5 +86,5 @@ test('providers: connect Meshy and fal, a photo task with each, one gallery with
   await expect(page.getByTestId('balance-meshy')).toHaveCount(0);
   expect(await page.evaluate(() => localStorage.getItem('kiln.libraryKey'))).toBe(library);
   await page.goto('/gallery');
-  await expect(badges.filter({ hasText: 'Meshy' })).toHaveCount(1, { timeout: 30_000 });
+  await expect(meshyCard.getByTestId('provider-badge')).toHaveText('Meshy', { timeout: 30_000 });
 });

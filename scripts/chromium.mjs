@@ -7,6 +7,8 @@ export const SYSTEM_ARGS = [
   '--no-sandbox',
   '--use-angle=swiftshader',
   '--enable-unsafe-swiftshader',
+  // The page composited in software: SwiftShader is then only WebGL's (decision 0119).
+  '--disable-gpu-compositing',
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
@@ -26,7 +28,11 @@ export async function findChromium() {
     if (path && existsSync(path))
       return {
         kind: 'playwright',
-        args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+        args: [
+          '--use-angle=swiftshader',
+          '--enable-unsafe-swiftshader',
+          '--disable-gpu-compositing',
+        ],
       };
   } catch {
     // no Playwright browser
