@@ -267,9 +267,10 @@ test.describe('a shared model hidden', () => {
     await shotsAtBothSizes(page, info, 'hide-selection-shared');
     // On a phone, scrolled to the end, the taller bar covers no card.
     await page.setViewportSize(PHONE);
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await expect
       .poll(async () => {
+        // Scrolled to the end again each time: the page reflows at the new width as pictures load.
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
         const barBox = await bar.boundingBox();
         const cardBox = await page.locator('.gallery-card').last().boundingBox();
         return barBox && cardBox ? barBox.y - (cardBox.y + cardBox.height) : -1;
