@@ -20,8 +20,15 @@ export async function useKey(page: Page, key = DEMO_KEY) {
   }, key);
 }
 
+/**
+ * Screenshots for people to open and look at (test-results/e2e/…). A CI run is a clean clone that
+ * nobody looks into, so there they are not taken (a failure still keeps its own, by
+ * playwright.config.ts) unless KILN_SHOTS=1; each is a full-page capture, drawn again.
+ */
+const TAKE_SHOTS = !process.env.CI || process.env.KILN_SHOTS === '1';
+
 export async function shot(page: Page, info: TestInfo, name: string) {
-  await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
+  if (TAKE_SHOTS) await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
 }
 
 /**
