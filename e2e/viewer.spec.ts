@@ -232,8 +232,12 @@ test.describe('viewer', () => {
     await press(viewer, '1');
     await viewer.getByRole('combobox', { name: 'Background' }).selectOption('stage');
     await press(viewer, 'r');
-    await page.waitForTimeout(900);
-    const home = await pixels(viewer);
+    // The start, once the camera has come to rest (two pictures alike; a fixed wait was too short
+    // under load, and the start was taken mid-flight).
+    let home = await pixels(viewer);
+    await expect
+      .poll(async () => difference(home, (home = await pixels(viewer))), { timeout: 15_000 })
+      .toBeLessThan(0.05);
     await press(viewer, 'ArrowLeft');
     await press(viewer, 'ArrowLeft');
     await page.waitForTimeout(600);

@@ -31,6 +31,10 @@ export function ViewControls({
         bounds
           .moveTo(center.clone().addScaledVector(VIEW_DIRECTION, distance))
           .lookAt({ target: center, up: [0, 1, 0] });
+        // drei's Bounds only marks the move as started; its frames run once a frame is asked for
+        // (frameloop "demand"). Without this, Reset showed nothing until the next redraw, when
+        // nothing else happened to draw a frame (Chromium compositing in software, decision 0119).
+        get().invalidate();
       },
       orbit(azimuth, polar) {
         if (!controls) return;
