@@ -498,6 +498,16 @@ async function galleryTasks(page: Page) {
   });
   expect(refused.status(), await refused.text()).toBe(202);
   const { id: failedId } = (await refused.json()) as { id: string };
+  // A long prompt, as other specs' tasks have: its credits row must wrap on a phone.
+  const long = await page.request.post('/api/v1/3d/generations', {
+    headers: auth,
+    data: {
+      model: 'beta-text',
+      prompt:
+        'a weathered oak writing desk with three drawers, brass handles, a leather top and turned legs',
+    },
+  });
+  expect(long.status(), await long.text()).toBe(202);
   await page.goto('/');
   await pickModel(page, 'alpha');
   await page.getByTestId('file-input').first().setInputFiles(photo('chair.png'));
