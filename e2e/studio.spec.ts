@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import sharp from 'sharp';
-import type { Page } from '@playwright/test';
+import type { Page, TestInfo } from '@playwright/test';
 import {
   DEMO_KEY,
   balanceOf,
@@ -599,7 +599,11 @@ test('gallery and credits show what happened', async ({ page }, info) => {
   );
   await shot(page, info, 'credits');
   await expectAccessible(page);
-  // Each row says what the task was made from; on a phone the table needs no sideways scroll.
+  await expectCreditsRowsFit(page, info);
+});
+
+/** Each row says what the task was made from; on a phone the table needs no sideways scroll. */
+async function expectCreditsRowsFit(page: Page, info: TestInfo) {
   const table = page.getByRole('table', { name: /Credits per task/ });
   await expect(table.locator('.credits-subject').first()).toHaveText(
     / · (“.+”|.+\.(png|jpe?g|webp))/,
@@ -613,7 +617,7 @@ test('gallery and credits show what happened', async ({ page }, info) => {
   expect(await overflowing(page), 'nothing sticks out of /credits at 390 px').toEqual([]);
   await shot(page, info, 'credits-390');
   await page.setViewportSize({ width: 1280, height: 720 });
-});
+}
 
 test('the gallery says when Kiln could not keep a copy of a model', async ({ page }, info) => {
   await useKey(page);
