@@ -2,7 +2,13 @@
 import { Document, NodeIO } from '@gltf-transform/core';
 import { readFileSync } from 'node:fs';
 import { photoPath } from './fixtures.ts';
-import { photoCutout } from '../generator/index.ts';
+import {
+  GeneratorInputError,
+  imageToGlb,
+  photoCutout,
+  promptToGlb,
+  viewsToGlb,
+} from '../generator/index.ts';
 import { createMockApp, type MockApp, type MockAppDeps } from '../mock/app.ts';
 import type { Generator } from '../mock/engine.ts';
 import { dirname, join } from 'node:path';
@@ -37,6 +43,15 @@ export const fakeGenerator: Generator = {
   isInputError: (err) => err instanceof FakeInputError,
 };
 class FakeInputError extends Error {}
+
+/** The demo generator itself, in this thread (the test mock's own makes empty models). */
+export const realGenerator: Generator = {
+  imageToGlb: (image) => imageToGlb(image),
+  viewsToGlb: (images) => viewsToGlb(images),
+  promptToGlb: (prompt) => promptToGlb(prompt),
+  cutout: (image) => photoCutout(image),
+  isInputError: (err) => err instanceof GeneratorInputError,
+};
 function looksLikeImage(b: Uint8Array): boolean {
   return (b[0] === 0x89 && b[1] === 0x50) || (b[0] === 0xff && b[1] === 0xd8);
 }

@@ -9,14 +9,7 @@ import {
   PendingTaskSchema,
   type OptimiseJob,
 } from '../../contract/index.ts';
-import {
-  GeneratorInputError,
-  imageToGlb,
-  photoCutout,
-  promptToGlb,
-  viewsToGlb,
-} from '../../generator/index.ts';
-import { photoDataUri } from '../../testing/mock.ts';
+import { photoDataUri, realGenerator } from '../../testing/mock.ts';
 import { KEY, startTestServer, type TestServer } from '../../testing/server.ts';
 import { readStl } from '../../testing/stl.ts';
 
@@ -28,13 +21,7 @@ beforeAll(async () => {
   // The real generator behind the mock (the test mock's own makes empty models), and a second key.
   server = await startTestServer({
     mock: {
-      generator: {
-        imageToGlb: (image) => imageToGlb(image),
-        viewsToGlb: (images) => viewsToGlb(images),
-        promptToGlb: (prompt) => promptToGlb(prompt),
-        cutout: (image) => photoCutout(image),
-        isInputError: (err) => err instanceof GeneratorInputError,
-      },
+      generator: realGenerator,
       keys: [
         { key: KEY, balance: 1000 },
         { key: OTHER, balance: 1000 },
