@@ -23,7 +23,7 @@ export function addCopies(
   for (const copy of copies) {
     const part = withoutPinches({ ...mask, inside: copy.inside });
     const partTris = triangulate(part, z);
-    const partOutline = outlineEdges(partTris, sampleCount);
+    const partOutline = outlineEdges(partTris, mask);
     const local = new Int32Array(sampleCount).fill(-1);
     const partSamples: number[] = [];
     for (const s of partTris) {

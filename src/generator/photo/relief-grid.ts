@@ -34,18 +34,37 @@ export function triangulate(mask: Mask, z: Float32Array): number[] {
   return tris;
 }
 
-/** Directed outline edges: edges used by exactly one triangle, in that triangle's direction. */
-export function outlineEdges(tris: readonly number[], sampleCount: number): [number, number][] {
-  const edges = new Map<number, [number, number] | null>();
-  for (let t = 0; t < tris.length; t += 3) {
+/**
+ * Directed outline edges: edges used by exactly one triangle, in that triangle's direction, in
+ * the order the triangles use them. `tris` join grid neighbours only (a sample and the one to its
+ * right, below, or diagonally below), so an edge is its lower sample and one of four steps:
+ * counted in a typed array, not a Map.
+ */
+export function outlineEdges(
+  tris: readonly number[],
+  grid: { width: number; height: number },
+): [number, number][] {
+  const { width } = grid;
+  const slot = (u: number, v: number) => {
+    const low = u < v ? u : v;
+    const step = u < v ? v - u : u - v;
+    const code = step === 1 ? 0 : step === width - 1 ? 1 : step === width ? 2 : 3;
+    return low * 4 + code;
+  };
+  const uses = new Uint8Array(width * grid.height * 4);
+  for (let t = 0; t < tris.length; t += 3)
+    for (let k = 0; k < 3; k++) {
+      const s = slot(tris[t + k]!, tris[t + ((k + 1) % 3)]!);
+      if (uses[s]! < 2) uses[s]!++;
+    }
+  const edges: [number, number][] = [];
+  for (let t = 0; t < tris.length; t += 3)
     for (let k = 0; k < 3; k++) {
       const u = tris[t + k]!;
       const v = tris[t + ((k + 1) % 3)]!;
-      const key = Math.min(u, v) * sampleCount + Math.max(u, v);
-      edges.set(key, edges.has(key) ? null : [u, v]);
+      if (uses[slot(u, v)] === 1) edges.push([u, v]);
     }
-  }
-  return [...edges.values()].filter((e): e is [number, number] => e !== null);
+  return edges;
 }
 
 /**
@@ -58,7 +77,7 @@ export function withoutPinches(mask: Mask): Mask {
   let inside = mask.inside;
   const flat = new Float32Array(width * height);
   for (let round = 0; round < 8; round++) {
-    const outline = outlineEdges(triangulate({ ...mask, inside }, flat), width * height);
+    const outline = outlineEdges(triangulate({ ...mask, inside }, flat), mask);
     const starts = new Uint8Array(width * height);
     const pinches: number[] = [];
     for (const [u] of outline) if (++starts[u]! === 2) pinches.push(u);

@@ -92,7 +92,7 @@ export function buildRelief(input: Mask, options: ReliefOptions): Relief {
   const sampleCount = mask.width * mask.height;
   const z = inflate(mask, distanceToBackground(mask));
   const tris = triangulate(mask, z);
-  const outline = outlineEdges(tris, sampleCount);
+  const outline = outlineEdges(tris, mask);
   const used = samplesIn(tris, sampleCount);
   const rim = samplesIn(outline.flat(), sampleCount);
 
