@@ -2,13 +2,14 @@
 // made from the gallery's selection and from a result, the gallery shown by collection (in the
 // address), renamed, a model taken out, downloaded as one zip, shared as one public page with
 // every model's picture and a viewer for the one chosen, revoked, deleted.
-import { type Page } from '@playwright/test';
+import { type Browser, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { readFileSync } from 'node:fs';
 import { unzipSync } from 'fflate';
 import {
   DEMO_KEY,
   checkPublicPage,
+  embeddingSite,
   expectAccessible,
   expectLinkGone,
   expectRenderedModel,
@@ -28,12 +29,72 @@ const made = (page: Page, prompt: string) => keptPromptModel(page, prompt, madeH
 
 const card = (page: Page, id: string) => page.locator(`[data-card][data-task-id="${id}"]`);
 
+/**
+ * The share dialog's embed code (issue 32): copied whole, an `<iframe>` of the collection's
+ * frameable page titled with its name; pasted into another site's page, it shows the collection.
+ */
+async function embedCodeStep(page: Page, share: Locator, browser: Browser, url: string) {
+  const code = share.getByRole('textbox', { name: 'Embed on a web page' });
+  await expect(code).toBeVisible();
+  await share.getByRole('button', { name: 'Copy embed code' }).click();
+  await expect(share.getByRole('status')).toHaveText('Embed code copied.');
+  const snippet = await page.evaluate(() => navigator.clipboard.readText());
+  await expect(code).toHaveValue(snippet);
+  const title = 'Den — a collection of 3D models on Kiln';
+  expect(snippet).toBe(
+    `<iframe src="${url}/embed" title="${title}" width="640" height="480" ` +
+      'style="border:0;max-width:100%" loading="lazy"></iframe>',
+  );
+  // "Open the page" sits beside it, as in a model's dialog.
+  await expect(share.getByRole('link', { name: /Open the page/ })).toHaveAttribute('href', url);
+
+  const site = await embeddingSite(
+    `<!doctype html><html lang="en"><title>A blog</title><body><h1>My den</h1>${snippet}</body></html>`,
+  );
+  const visitor = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const host = await visitor.newPage();
+  await host.goto(site.url);
+  await expect(host.locator('iframe')).toHaveAttribute('title', title);
+  const frame = host.frameLocator(`iframe[title="${title}"]`);
+  await expect(frame.getByRole('heading', { level: 1, name: 'Den' })).toBeVisible();
+  await expect(frame.getByRole('link', { name: /Made with Kiln/ })).toHaveAttribute('href', url);
+  await visitor.close();
+  await site.close();
+}
+
+/**
+ * Share the collection shown ("Den"): make the link, copy it and its embed code, the dialog
+ * looked at on a desktop and a phone, then closed. Its dialog and the link.
+ */
+async function shareStep(page: Page, browser: Browser, info: TestInfo) {
+  await page.getByRole('button', { name: 'Share collection' }).click();
+  const share = page.getByRole('dialog', { name: 'Share “Den”' });
+  await share.getByRole('button', { name: 'Create link' }).click();
+  const copy = share.getByRole('button', { name: 'Copy link' });
+  await expect(copy).toBeFocused();
+  await copy.click();
+  await expect(share.getByRole('status')).toHaveText('Link copied.');
+  const url = await page.evaluate(() => navigator.clipboard.readText());
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/c\/[A-Za-z0-9_-]{24}$/);
+  await expect(share.getByLabel('Public link')).toHaveValue(url);
+  await embedCodeStep(page, share, browser, url);
+  await expectAccessible(page);
+  await shot(page, info, 'collections-share-dialog-1440');
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await overflowing(page)).toEqual([]);
+  await shot(page, info, 'collections-share-dialog-390');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await share.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByRole('button', { name: /^Shared collection/ })).toBeFocused();
+  return { share, url };
+}
+
 test('collections: made from the selection and a result, shown by address, renamed, emptied a little, zipped, shared, revoked, deleted', async ({
   page,
   browser,
   context,
 }, info) => {
-  test.setTimeout(240_000);
+  test.setTimeout(300_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.setViewportSize({ width: 1440, height: 900 });
   await useKey(page);
@@ -173,25 +234,8 @@ test('collections: made from the selection and a result, shown by address, renam
   for (const name of glbs)
     expect(new TextDecoder().decode(entries[name]!.subarray(0, 4)), name).toBe('glTF');
 
-  // Share it: make the link, copy it.
-  await page.getByRole('button', { name: 'Share collection' }).click();
-  const share = page.getByRole('dialog', { name: 'Share “Den”' });
-  await share.getByRole('button', { name: 'Create link' }).click();
-  const copy = share.getByRole('button', { name: 'Copy link' });
-  await expect(copy).toBeFocused();
-  await copy.click();
-  await expect(share.getByRole('status')).toHaveText('Link copied.');
-  const url = await page.evaluate(() => navigator.clipboard.readText());
-  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/c\/[A-Za-z0-9_-]{24}$/);
-  await expect(share.getByLabel('Public link')).toHaveValue(url);
-  await expectAccessible(page);
-  await shot(page, info, 'collections-share-dialog-1440');
-  await page.setViewportSize({ width: 390, height: 844 });
-  expect(await overflowing(page)).toEqual([]);
-  await shot(page, info, 'collections-share-dialog-390');
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await share.getByRole('button', { name: 'Done' }).click();
-  await expect(page.getByRole('button', { name: /^Shared collection/ })).toBeFocused();
+  // Share it: make the link, copy it and its embed code.
+  const { share, url } = await shareStep(page, browser, info);
 
   // Someone else, with no key: the name, every model's picture, the chosen one in the viewer.
   const visitor = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -237,7 +281,9 @@ test('collections: made from the selection and a result, shown by address, renam
   await share.getByRole('button', { name: 'Stop sharing…' }).click();
   await expect(share.getByRole('button', { name: 'Keep sharing' })).toBeFocused();
   await share.getByRole('button', { name: 'Stop sharing', exact: true }).click();
-  await expect(share.getByRole('status')).toHaveText('Sharing stopped: the link no longer works.');
+  await expect(share.getByRole('status')).toHaveText(
+    'Sharing stopped: the link and its embeds no longer work.',
+  );
   await expect(share.getByRole('button', { name: 'Create link' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expectLinkGone(guest);

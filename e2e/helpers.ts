@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
@@ -332,4 +334,18 @@ export async function photoTask(page: Page, info: TestInfo, model: string, queue
   }
   await expect(detail).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
   return id;
+}
+
+/** Another site on this machine (a loopback port of its own) that serves one page. */
+export async function embeddingSite(html: string) {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

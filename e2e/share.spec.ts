@@ -1,11 +1,10 @@
 import { type Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { createServer } from 'node:http';
 import sharp from 'sharp';
-import type { AddressInfo } from 'node:net';
 import {
   DEMO_KEY,
   checkPublicPage,
+  embeddingSite,
   expectAccessible,
   expectLinkGone,
   expectRenderedModel,
@@ -16,20 +15,6 @@ import {
 } from './helpers.ts';
 
 const PROMPT = 'a small green teapot';
-
-/** Another site on this machine (a loopback port of its own) that serves one page. */
-async function embeddingSite(html: string) {
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(html);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** A finished prompt model in the studio, shown (so its picture is kept): its task id. */
 async function finishedModel(page: Page): Promise<string> {

@@ -71,6 +71,16 @@ async function saveScreenshot(
   return { download, bytes: readFileSync(await download.path()) };
 }
 
+/**
+ * A PNG's width and height as its header says them: the signature, then the IHDR chunk first
+ * (length 13), its width and height big-endian at bytes 16 and 20.
+ */
+function pngSize(bytes: Buffer): { width: number; height: number } {
+  expect(bytes.subarray(0, 8).toString('hex'), 'the PNG signature').toBe('89504e470d0a1a0a');
+  expect(bytes.subarray(12, 16).toString('latin1'), 'IHDR first').toBe('IHDR');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
 /** "STL for slicers…": the dialog asks the printed height; `height` typed, then Save STL. */
 async function saveSlicerStl(
   viewer: Locator,
@@ -553,7 +563,7 @@ test.describe('viewer', () => {
     ).toBe(true);
 
     // Screenshots: as shown, the stage as seen behind the model (the page's gradient under the
-    // transparent canvas), unlike the transparent one; 1080p and square at their own sizes.
+    // transparent canvas), unlike the transparent one; 1080p, 4K and square at their own sizes.
     const canvas = await viewer.locator('canvas').evaluate((c) => {
       const { width, height } = c as HTMLCanvasElement;
       return { width, height };
@@ -576,12 +586,12 @@ test.describe('viewer', () => {
     expect(staged[0], 'in the page’s light stage colour').toBeGreaterThan(200);
     for (const [size, width, height] of [
       ['1080p', 1920, 1080],
+      ['4K', 3840, 2160],
       ['Square', 2048, 2048],
     ] as const) {
       const big = await saveScreenshot(viewer, size, 'The stage, as seen');
       expect(big.download.suggestedFilename()).toBe(`meshopt-${size.toLowerCase()}.png`);
-      const bigMeta = await sharp(big.bytes).metadata();
-      expect([bigMeta.width, bigMeta.height]).toEqual([width, height]);
+      expect(pngSize(big.bytes), size).toEqual({ width, height });
       // The model is in it, whole: its pixels differ from the stage's, and not at the edges.
       const small = await sharp(big.bytes)
         .removeAlpha()

@@ -38,7 +38,18 @@ export const CollectionSchema = z.object({
   created_ms: z.number(),
   updated_ms: z.number(),
   /** The public link to it, when it is shared. */
-  share: z.object({ url: z.string(), created_ms: z.number() }).nullable(),
+  share: z
+    .object({
+      url: z.string(),
+      created_ms: z.number(),
+      /**
+       * A ready `<iframe>` snippet of the page's frameable variant (`…/c/{token}/embed`), titled
+       * with the collection's name (HTML-escaped), as its share answer's `embed_html`. Absent
+       * from older servers.
+       */
+      embed_html: z.string().optional(),
+    })
+    .nullable(),
 });
 export type Collection = z.infer<typeof CollectionSchema>;
 

@@ -7,7 +7,7 @@ import { loadSubject, type Subject } from './subject.ts';
 
 /** What a sample of the photo becomes: left out as backdrop, kept, or left out though it stood out. */
 const CUTOUT_BACKDROP = 0;
-const CUTOUT_KEPT = 1;
+export const CUTOUT_KEPT = 1;
 const CUTOUT_DROPPED = 2;
 
 /**

@@ -39,6 +39,23 @@ describe('framedObject', () => {
     expect(count(found.mask)).toBe(31 * 41 + 9 * 16);
   });
 
+  it("drops a thing the frame cuts inside the object's box but apart from it; keeps one touching it", () => {
+    // A burger on a wide plate (the plate reaches right), a watermelon cut by the frame's right
+    // edge above the plate: inside the burger's bounding box, nowhere near its samples (issue 32).
+    const burger: [number, number, number, number][] = [
+      [20, 20, 60, 60],
+      [60, 55, 92, 60],
+    ];
+    const apart = framedObject(maskOf(...burger, [75, 30, 99, 45]));
+    expect(apart.kind).toBe('one');
+    if (apart.kind !== 'one') return;
+    expect(at(apart.mask, 90, 40)).toBe(0);
+    expect(apart.dropped).toBe(1);
+    // One sample's gap: the same thing, broken by the outline's cleaning.
+    const touching = framedObject(maskOf(...burger, [62, 30, 99, 45]));
+    expect(touching.kind === 'one' && at(touching.mask, 90, 40)).toBe(1);
+  });
+
   it('keeps two apples side by side together', () => {
     const found = framedObject(maskOf([25, 30, 47, 52], [52, 30, 74, 52]));
     expect(found.kind).toBe('one');

@@ -88,12 +88,14 @@ export function framedObject(mask: Mask): FramedObject {
   const near = (p: Part) =>
     p.x1 >= b.x0 - mx && p.x0 <= b.x1 + mx && p.y1 >= b.y0 - my && p.y0 <= b.y1 + my;
   const keep = new Set<number>([best.i]);
+  const touched = partsTouching(labels, best.i, mask);
   let apart = 0;
   for (const { p, i } of pool) {
     if (i === best.i) continue;
     // A part the frame cuts (another thing beside the subject, a piece of the room) is
-    // surroundings, never part of the subject nor a second subject, unless it touches it.
-    if (p.sides > 0 && !touching(p, b)) continue;
+    // surroundings, never part of the subject nor a second subject, unless it touches it: its
+    // own samples, not its box (a watermelon in a corner overlaps a wide plate's box; issue 32).
+    if (p.sides > 0 && !touched.has(i)) continue;
     if (near(p)) keep.add(i);
     else if (p.size >= EQUAL_WEIGHT * b.size) apart++;
   }
@@ -103,7 +105,20 @@ export function framedObject(mask: Mask): FramedObject {
   return { kind: 'one', mask: { ...mask, inside: out }, dropped: parts.length - keep.size };
 }
 
-/** Bounding boxes within two samples of each other. */
-function touching(p: Part, b: Part): boolean {
-  return p.x1 >= b.x0 - 2 && p.x0 <= b.x1 + 2 && p.y1 >= b.y0 - 2 && p.y0 <= b.y1 + 2;
+/** A part touches another when one of its samples lies within this many samples of the other's. */
+const TOUCH = 2;
+
+/** The labels of parts with a sample within TOUCH samples (square) of a sample of part `of`. */
+function partsTouching(labels: Int32Array, of: number, { width, height }: Mask): Set<number> {
+  const out = new Set<number>();
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      if (labels[y * width + x] !== of) continue;
+      for (let ny = Math.max(0, y - TOUCH); ny <= Math.min(height - 1, y + TOUCH); ny++)
+        for (let nx = Math.max(0, x - TOUCH); nx <= Math.min(width - 1, x + TOUCH); nx++) {
+          const l = labels[ny * width + nx]!;
+          if (l >= 0 && l !== of) out.add(l);
+        }
+    }
+  return out;
 }

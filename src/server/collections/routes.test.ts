@@ -400,6 +400,34 @@ describe('collections: zip and public link', () => {
     );
   });
 
+  it('says its embed snippet with the collection, titled with its name escaped, after a rename too', async () => {
+    const s = await startServer({ staticDir: staticDir() });
+    const col = await create(s, 'Bench <script>"x"</script> & co');
+    const made = await s.request(`/api/collections/${col.id}/share`, { method: 'POST' });
+    const link = ShareSchema.parse(await made.json());
+    const iframe = (title: string) =>
+      `<iframe src="${ORIGIN}/c/${link.token}/embed" title="${title} — a collection of 3D models on Kiln" ` +
+      'width="640" height="480" style="border:0;max-width:100%" loading="lazy"></iframe>';
+    const escaped = iframe('Bench &lt;script&gt;&quot;x&quot;&lt;/script&gt; &amp; co');
+    expect(link.embed_html).toBe(escaped);
+    // The collection as its owner reads it (what the share dialog shows), alone and listed.
+    const read = CollectionSchema.parse(
+      await (await s.request(`/api/collections/${col.id}`)).json(),
+    );
+    expect(read.share).toEqual({ url: link.url, created_ms: link.created_ms, embed_html: escaped });
+    const listed = CollectionListSchema.parse(await (await s.request('/api/collections')).json());
+    expect(listed.data.find((c) => c.id === col.id)?.share?.embed_html).toBe(escaped);
+    // Renamed: the snippet names it anew, in the collection and in its link's answer.
+    const patch = await s.request(
+      `/api/collections/${col.id}`,
+      json('PATCH', { name: "Bench 'two'" }),
+    );
+    const renamed = iframe('Bench &#39;two&#39;');
+    expect(CollectionSchema.parse(await patch.json()).share?.embed_html).toBe(renamed);
+    const again = await s.request(`/api/collections/${col.id}/share`);
+    expect(ShareSchema.parse(await again.json()).embed_html).toBe(renamed);
+  });
+
   it('shares a collection as one public, revocable page with every shown model', async () => {
     const s = await startServer({ staticDir: staticDir() });
     const vase = await finishedTask(s, { model: 'beta-text', prompt: 'a small red vase' });
@@ -436,7 +464,8 @@ describe('collections: zip and public link', () => {
     const owned = CollectionSchema.parse(
       await (await s.request(`/api/collections/${col.id}`)).json(),
     );
-    expect(owned.share).toEqual({ url: link.url, created_ms: link.created_ms });
+    // With its embed snippet too (the test above).
+    expect(owned.share).toMatchObject({ url: link.url, created_ms: link.created_ms });
     expect(owned.count).toBe(4);
     // Another owner can neither read nor make nor revoke it.
     for (const method of ['GET', 'POST', 'DELETE'])

@@ -43,6 +43,13 @@ function sharedCollectionFiles(token: string, n: number) {
 export const collectionPreviewPath = (token: string) =>
   `/api/collection-shares/${token}/preview.jpg`;
 
+/** A shared collection's link as its owner's view of the collection says it: what to copy. */
+const sharedAs = ({ url, created_ms, embed_html }: Share): Collection['share'] => ({
+  url,
+  created_ms,
+  embed_html,
+});
+
 /** The owner's view of a collection; `sign` makes the cover's address (a signed asset path). */
 export function collectionView(
   base: string,
@@ -57,9 +64,7 @@ export function collectionView(
     cover_url: row.coverSha256 ? sign(`/api/assets/${row.coverSha256}.webp`) : null,
     created_ms: row.createdMs,
     updated_ms: row.updatedMs,
-    share: row.share
-      ? { url: collectionUrls(base, row.share.token).page, created_ms: row.share.createdMs }
-      : null,
+    share: row.share && sharedAs(collectionShareView(base, row.share, row.name)),
   };
 }
 

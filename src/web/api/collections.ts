@@ -214,7 +214,7 @@ export function useShareCollection() {
     onSuccess: (share: Share, id) => {
       patchCached(queryClient, scope, id, (c) => ({
         ...c,
-        share: { url: share.url, created_ms: share.created_ms },
+        share: { url: share.url, created_ms: share.created_ms, embed_html: share.embed_html },
       }));
       void queryClient.invalidateQueries({ queryKey: queryKeys.collections(scope) });
     },

@@ -2,12 +2,15 @@ import { useRef } from 'react';
 import type { Collection } from '../../../contract/index.ts';
 import { useCollections, useShareCollection, useUnshareCollection } from '../../api/collections.ts';
 import { Modal } from '../../ui/modal.tsx';
-import { PublicLinkPanel } from '../share/index.ts';
+import { EmbedCode, PublicLinkPanel } from '../share/index.ts';
 import './collections.css';
 
+const COPY_FAILED = 'Could not copy: the text is selected, press Ctrl+C (⌘C) to copy it.';
+
 /**
- * A collection's public page: make its link, copy it, open it, or stop sharing (asked first).
- * Its state is the collection's own `share` (the list is read again after each change).
+ * A collection's public page: make its link, copy it or its `<iframe>` snippet (titled with the
+ * collection's name, so it follows a rename), open it, or stop sharing (asked first). Its state
+ * is the collection's own `share` (the list is read again after each change).
  */
 export default function CollectionShareDialog({
   collection: opened,
@@ -19,6 +22,7 @@ export default function CollectionShareDialog({
   const collections = useCollections();
   const collection = collections.data?.find((c) => c.id === opened.id) ?? opened;
   const share = collection.share;
+  const embedHtml = share?.embed_html;
   const create = useShareCollection();
   const revoke = useUnshareCollection();
   const createRef = useRef<HTMLButtonElement>(null);
@@ -51,9 +55,15 @@ export default function CollectionShareDialog({
         }}
         copyRef={copyRef}
         createRef={createRef}
-        stopWarning="Stop sharing? The link stops working at once, for everyone."
-        stopped="Sharing stopped: the link no longer works."
-        copyFailed="Could not copy: the link is selected, press Ctrl+C (⌘C) to copy it."
+        // "Open the page" goes beside Copy embed code, as in a model's dialog (an older server
+        // sends no snippet: then beside Copy link).
+        openInRow={!embedHtml}
+        stopWarning="Stop sharing? The link and every embed stop working at once, for everyone."
+        stopped="Sharing stopped: the link and its embeds no longer work."
+        copyFailed={COPY_FAILED}
+        extra={({ open, say }) =>
+          embedHtml && <EmbedCode html={embedHtml} open={open} say={say} copyFailed={COPY_FAILED} />
+        }
       />
     </Modal>
   );

@@ -45,7 +45,10 @@ export default function ShareSelectionDialog({
             add: entries.map((e) => e.id),
           });
           const link = await share.mutateAsync(collection.id);
-          setMade({ ...filled, share: { url: link.url, created_ms: link.created_ms } });
+          setMade({
+            ...filled,
+            share: { url: link.url, created_ms: link.created_ms, embed_html: link.embed_html },
+          });
         }}
       />
     </Modal>

@@ -4,6 +4,8 @@
 export { ShareButton } from './share-button.tsx';
 // A share dialog's public link (make, copy, open, stop), for the collections' share dialog too.
 export { PublicLinkPanel } from './public-link-panel.tsx';
+// A link's embed snippet with Copy embed code, for the collections' share dialog too.
+export { EmbedCode } from './embed-code.tsx';
 // What the public pages share: the top bar, the failure pages, the credit, a model's facts.
 export { KilnCredit, PublicGone, PublicHead, PublicLoadFailed, factsLine } from './public-page.tsx';
 // A hidden model that is still shared: said, with Stop sharing (decision 0095).

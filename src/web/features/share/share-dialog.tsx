@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Share } from '../../../contract/index.ts';
 import {
   useCreateShare,
@@ -7,9 +7,9 @@ import {
   useUploadShareUsdz,
 } from '../../api/share.ts';
 import { describeError } from '../../lib/describe-error.ts';
-import { copyText } from '../../lib/copy-text.ts';
 import { Modal } from '../../ui/modal.tsx';
 import { loadUsdzMaker } from '../viewer/index.ts';
+import { EmbedCode } from './embed-code.tsx';
 import { PublicLinkPanel } from './public-link-panel.tsx';
 import { QrCode } from './qr-code.tsx';
 import { onlyOnThisComputer } from './reach.ts';
@@ -83,47 +83,6 @@ function OnAPhone({
         ) : null}
       </div>
     </div>
-  );
-}
-
-/** The `<iframe>` snippet with Copy embed code, and "Open the page" beside it. */
-function EmbedCode({
-  share,
-  open,
-  say,
-}: {
-  share: Share;
-  open: ReactNode;
-  say: (message: string) => void;
-}) {
-  const embedRef = useRef<HTMLTextAreaElement>(null);
-  const embedId = useId();
-  return (
-    <>
-      <label htmlFor={embedId}>Embed on a web page</label>
-      <textarea
-        id={embedId}
-        ref={embedRef}
-        readOnly
-        rows={4}
-        value={share.embed_html}
-        onFocus={(e) => e.currentTarget.select()}
-        data-testid="share-embed"
-      />
-      <div className="public-link__row share-dialog__row--end">
-        <button
-          type="button"
-          onClick={() =>
-            void copyText(share.embed_html, embedRef.current).then((ok) =>
-              say(ok ? 'Embed code copied.' : COPY_FAILED),
-            )
-          }
-        >
-          Copy embed code
-        </button>
-        {open}
-      </div>
-    </>
   );
 }
 
@@ -207,7 +166,7 @@ export default function ShareDialog({
             share && (
               <>
                 <OnAPhone share={share} title={target.title} usdz={usdz} />
-                <EmbedCode share={share} open={open} say={say} />
+                <EmbedCode html={share.embed_html} open={open} say={say} copyFailed={COPY_FAILED} />
               </>
             )
           }
