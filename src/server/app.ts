@@ -6,6 +6,7 @@ import type { ServerApp, ServerDeps } from './deps.ts';
 import { collectionRoutes } from './collections/routes.ts';
 import { assetRoutes } from './library/assets.ts';
 import { libraryRoutes } from './library/routes.ts';
+import { mcpRoutes } from './mcp/routes.ts';
 import { acceptedKey } from './middleware/accepted-key.ts';
 import { apiBoundary } from './middleware/boundary.ts';
 import { catchUp } from './proxy/catch-up.ts';
@@ -118,17 +119,19 @@ export function createServerApp(input: ServerDeps): ServerApp {
   );
 
   // A key the upstream never accepted writes nothing (decision 0092).
-  const keys = keyChecker({ upstream: deps.upstream, now });
-  app.use(
-    '/api/*',
-    acceptedKey({
-      checker: keys,
-      ownerOf,
-      writes: writesUnderKey,
-      knownOwner: async (owner) =>
-        (await storage.library.list(owner, { limit: 1 }).catch(() => [])).length > 0,
-    }),
-  );
+  const keys = {
+    checker: keyChecker({ upstream: deps.upstream, now }),
+    ownerOf,
+    knownOwner: async (owner: string) =>
+      (await storage.library.list(owner, { limit: 1 }).catch(() => [])).length > 0,
+  };
+  app.use('/api/*', acceptedKey({ ...keys, writes: writesUnderKey }));
+  // MCP over HTTP: the same key, its tools calling this app in-process.
+  const mcp = mcpRoutes({
+    ...keys,
+    publicUrl: deps.publicUrl,
+    self: (r, env) => app.fetch(r, env),
+  });
 
   // Kiln's own routes. Their order means nothing (decision 0105): each says on its own routes
   // what it needs (a key, a body limit), no route rewrites another's answer, and every library
@@ -136,7 +139,11 @@ export function createServerApp(input: ServerDeps): ServerApp {
   // orders and gets the same answers.
   const routes: readonly Mount[] = [
     at('/', opsRoutes(deps, services, metrics, readiness)),
-    at('/api/v1', proxyApp(deps, services, { keys, registry, shutdown: draining.signal })),
+    at(
+      '/api/v1',
+      proxyApp(deps, services, { keys: keys.checker, registry, shutdown: draining.signal }),
+    ),
+    at('/mcp', mcp.routes),
     at('/api/providers', providerRoutes({ registry, now })),
     at('/api/uploads', uploadsApp(deps, services, metrics)),
     at('/api/assets', assetRoutes({ blobs: deps.blobs, store: storage.library, ownerOf, signer })),
@@ -220,7 +227,7 @@ export function createServerApp(input: ServerDeps): ServerApp {
     },
     async stop() {
       uploadSweeper.stop();
-      await Promise.all([archiver.stop(), optimiser.stop()]);
+      await Promise.all([archiver.stop(), optimiser.stop(), mcp.close()]);
     },
     async sweep() {
       return { archived: await archiver.sweep(), uploadsRemoved: await uploadSweeper.sweep() };

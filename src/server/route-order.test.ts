@@ -85,6 +85,9 @@ const requests = (): [string, RequestInit & { key?: string | null }][] => [
   [`/api/collections/${chairs}`, {}],
   ['/api/credits', {}],
   ['/api/library/t1/nothing-here', {}],
+  // MCP over HTTP (POST only) and its key check.
+  ['/mcp', {}],
+  ['/mcp', { key: null, method: 'POST', body: '{}' }],
   // Without a key: each route says what the key is needed for.
   ['/api/library', { key: null }],
   ['/api/library/t1', { key: null }],
@@ -138,6 +141,7 @@ describe('the order Kiln’s routes are mounted in', () => {
     expect(JSON.parse(written[3]!.body).error).toMatchObject({ param: 'collection' });
     expect(JSON.parse(written[5]!.body)).toMatchObject({ id: 't1', collections: [chairs] });
     expect(JSON.parse(written[7]!.body).data[0]).toMatchObject({ id: 't4', collections: [] });
+    expect([written[19]!.status, written[20]!.status]).toEqual([405, 401]);
     const refusals = written.slice(-8).map((a) => [a.status, JSON.parse(a.body).error?.message]);
     expect(refusals).toEqual([
       [401, expect.stringMatching(/to see your library\.$/)],
