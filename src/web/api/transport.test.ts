@@ -161,7 +161,7 @@ describe('the one client’s calls (kilnCall, send)', () => {
 
   it('builds the library’s query from the filters and the page, and reads a 204 as null', async () => {
     const asked = answering(() => new Response(null, { status: 204 }));
-    await kilnCall((k) => k.library.hide('task 1'));
+    expect(await kilnCall((k) => k.library.hide('task 1'))).toBeNull();
     expect(asked[0]!.url).toBe('/api/library/task%201');
     expect(asked[0]!.init.method).toBe('DELETE');
     expect(kilnCalls.library.list({ q: ' a  chair ', favourite: true }, { limit: 24 }).path).toBe(
