@@ -1,11 +1,11 @@
 // The account and the server that keeps it: what the server is (`/api/info`: mock or upstream,
 // the demo key), the key's balance (`/api/credits`), and whether a key works. In the app shell
-// (`useInfo`), so what the rest needs loads when first asked: the contract's schema (and zod) with
-// the first balance, the upstream's client with the first key checked.
+// (`useInfo`), so what the rest needs loads when first asked: the one client's calls with the
+// contract's schemas (and zod) with the first balance, the upstream's client with the first key
+// checked.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Credits } from '../../contract/index.ts';
 import { NO_KEY, queryKeys, useKeyScope } from './query-keys.ts';
-import { request } from './transport.ts';
+import { kilnCall, request } from './transport.ts';
 
 // ---- Info ------------------------------------------------------------------------------------
 
@@ -14,7 +14,10 @@ interface ServerInfo {
   demoKey?: string;
 }
 
-/** Checked by hand: the shell stays free of zod (its weight goes with the pages). */
+/**
+ * Checked by hand: the shell stays free of zod (its weight goes with the pages), so `/api/info` is
+ * the SPA's own call, not one of the one client's (whose calls parse with the contract).
+ */
 function parseInfo(body: unknown): ServerInfo {
   const b = body as { mode?: unknown; demoKey?: unknown } | null;
   if (!b || (b.mode !== 'mock' && b.mode !== 'upstream'))
@@ -37,10 +40,8 @@ export function useInfo() {
 function creditsQuery(scope: string) {
   return queryOptions({
     queryKey: queryKeys.credits(scope),
-    queryFn: async ({ signal }): Promise<Credits> => {
-      const { CreditsSchema } = await import('../../contract/index.ts');
-      return request('/api/credits', { signal, parse: (b) => CreditsSchema.parse(b) });
-    },
+    // `kilnCall` loads the calls, and the contract's schema, with the first balance.
+    queryFn: ({ signal }) => kilnCall((k) => k.credits(), { signal }),
     enabled: scope !== NO_KEY,
     refetchOnWindowFocus: true,
   });

@@ -9,23 +9,11 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import { NotFoundError } from '../../client/errors.ts';
-import {
-  COLLECTION_MEMBERS_MAX,
-  CollectionListSchema,
-  CollectionSchema,
-  PublicCollectionSchema,
-  type Collection,
-  type CollectionMembersPatch,
-  type CollectionNameBody,
-  type PublicCollection,
-  type Share,
-} from '../../contract/index.ts';
+import { kilnCalls, membersSteps } from '../../client/kiln/calls.ts';
+import type { Collection, Share } from '../../contract/index.ts';
 import { NO_KEY, queryKeys, useKeyScope } from './query-keys.ts';
-import { makeLink, publicLinkFetch, revokeLink } from './share.ts';
-import { dispositionName, download, request } from './transport.ts';
-
-const COLLECTIONS = '/api/collections';
-const collectionPath = (id: string) => `${COLLECTIONS}/${encodeURIComponent(id)}`;
+import { publicLinkFetch, revokeLink } from './share.ts';
+import { dispositionName, download, send } from './transport.ts';
 
 /** Gone already (deleted, here or in another tab): as good as done for a delete or a revoke. */
 const isGone = (err: unknown) => err instanceof NotFoundError;
@@ -36,8 +24,7 @@ const isGone = (err: unknown) => err instanceof NotFoundError;
 function collectionsQuery(scope: string) {
   return queryOptions({
     queryKey: queryKeys.collections(scope),
-    queryFn: ({ signal }) =>
-      request(COLLECTIONS, { signal, parse: (b) => CollectionListSchema.parse(b).data }),
+    queryFn: ({ signal }) => send(kilnCalls.collections.list(), { signal }),
     enabled: scope !== NO_KEY,
     // Another tab may have added one: asked again when this tab is looked at.
     refetchOnWindowFocus: true,
@@ -84,12 +71,7 @@ export function useCreateCollection() {
   const queryClient = useQueryClient();
   const scope = useKeyScope();
   return useMutation({
-    mutationFn: (name: string) =>
-      request(COLLECTIONS, {
-        method: 'POST',
-        json: { name } satisfies CollectionNameBody,
-        parse: (b) => CollectionSchema.parse(b),
-      }),
+    mutationFn: (name: string) => send(kilnCalls.collections.create(name)),
     onSuccess: (made) => {
       queryClient.setQueryData<Collection[]>(queryKeys.collections(scope), (list) =>
         list ? [...list.filter((c) => c.id !== made.id), made] : list,
@@ -105,11 +87,7 @@ export function useRenameCollection() {
   const scope = useKeyScope();
   return useMutation({
     mutationFn: ({ id, name }: { id: string; name: string }) =>
-      request(collectionPath(id), {
-        method: 'PATCH',
-        json: { name } satisfies CollectionNameBody,
-        parse: (b) => CollectionSchema.parse(b),
-      }),
+      send(kilnCalls.collections.rename(id, name)),
     onSuccess: (renamed) => {
       patchCached(queryClient, scope, renamed.id, () => renamed);
       refresh(queryClient, scope);
@@ -127,7 +105,7 @@ export function useDeleteCollection() {
   return useMutation({
     mutationFn: async (id: string) => {
       try {
-        await request(collectionPath(id), { method: 'DELETE', parse: () => null });
+        await send(kilnCalls.collections.remove(id));
       } catch (err) {
         if (!isGone(err)) throw err;
       }
@@ -158,19 +136,10 @@ export function useCollectionMembers() {
   const queryClient = useQueryClient();
   const scope = useKeyScope();
   return useMutation({
-    mutationFn: async ({ id, add = [], remove = [] }: MembersChange): Promise<Collection> => {
-      const steps: CollectionMembersPatch[] = [];
-      for (let i = 0; i < add.length; i += COLLECTION_MEMBERS_MAX)
-        steps.push({ add: add.slice(i, i + COLLECTION_MEMBERS_MAX) });
-      for (let i = 0; i < remove.length; i += COLLECTION_MEMBERS_MAX)
-        steps.push({ remove: remove.slice(i, i + COLLECTION_MEMBERS_MAX) });
+    mutationFn: async ({ id, add, remove }: MembersChange): Promise<Collection> => {
       let last: Collection | undefined;
-      for (const step of steps)
-        last = await request(`${collectionPath(id)}/models`, {
-          method: 'POST',
-          json: step,
-          parse: (b) => CollectionSchema.parse(b),
-        });
+      for (const step of membersSteps(add, remove))
+        last = await send(kilnCalls.collections.members(id, step));
       if (!last) throw new Error('Choose at least one model.');
       return last;
     },
@@ -191,11 +160,14 @@ export async function downloadCollectionZip(
   options: { signal?: AbortSignal; onProgress?: (bytes: number) => void } = {},
 ): Promise<{ blob: Blob; fileName: string }> {
   const { onProgress } = options;
-  const { bytes, headers } = await download(`${collectionPath(id)}/download.zip`, {
-    accept: 'application/zip, application/json',
-    signal: options.signal,
-    ...(onProgress ? { onProgress: (received: number) => onProgress(received) } : {}),
-  });
+  const { bytes, headers } = await download(
+    `/api/collections/${encodeURIComponent(id)}/download.zip`,
+    {
+      accept: 'application/zip, application/json',
+      signal: options.signal,
+      ...(onProgress ? { onProgress: (received: number) => onProgress(received) } : {}),
+    },
+  );
   const fileName = dispositionName(headers.get('content-disposition')) ?? 'kiln-collection.zip';
   return { blob: new Blob([bytes], { type: 'application/zip' }), fileName };
 }
@@ -210,7 +182,7 @@ export function useShareCollection() {
   const queryClient = useQueryClient();
   const scope = useKeyScope();
   return useMutation({
-    mutationFn: (id: string) => makeLink(`${collectionPath(id)}/share`),
+    mutationFn: (id: string) => send(kilnCalls.collections.share(id).create()),
     onSuccess: (share: Share, id) => {
       patchCached(queryClient, scope, id, (c) => ({
         ...c,
@@ -229,7 +201,7 @@ export function useUnshareCollection() {
   const queryClient = useQueryClient();
   const scope = useKeyScope();
   return useMutation({
-    mutationFn: (id: string) => revokeLink(`${collectionPath(id)}/share`, isGone),
+    mutationFn: (id: string) => revokeLink(kilnCalls.collections.share(id).revoke(), isGone),
     onSuccess: (_none, id) => {
       patchCached(queryClient, scope, id, (c) => ({ ...c, share: null }));
       void queryClient.invalidateQueries({ queryKey: queryKeys.collections(scope) });
@@ -246,10 +218,7 @@ export function useUnshareCollection() {
 const sharedCollectionQuery = (token: string) =>
   queryOptions({
     queryKey: queryKeys.sharedCollection(token),
-    ...publicLinkFetch(
-      `/api/collection-shares/${encodeURIComponent(token)}`,
-      (b): PublicCollection => PublicCollectionSchema.parse(b),
-    ),
+    ...publicLinkFetch(kilnCalls.collections.public(token)),
   });
 
 export function useSharedCollection(token: string) {

@@ -14,84 +14,28 @@ import {
 } from '@tanstack/react-query';
 import {
   LIBRARY_BULK_MAX,
-  LibraryBulkResultSchema,
   LibraryEntrySchema,
-  LibraryPageSchema,
   type LibraryBulk,
   type LibraryBulkResult,
   type LibraryEntry,
-  type LibraryKind,
   type LibraryPage,
-  type LibraryPatch,
-  type LibrarySort,
-  type LibraryStatusFilter,
 } from '../../contract/index.ts';
-import type { VendorProvider } from '../../contract/provider-ids.ts';
+import { kilnCalls } from '../../client/kiln/calls.ts';
+import { libraryFilterParams, type LibraryFilters } from '../../client/kiln/library-filters.ts';
 import { NO_KEY, queryKeys, useKeyScope } from './query-keys.ts';
-import { dispositionName, download, request } from './transport.ts';
+import { dispositionName, download, request, send } from './transport.ts';
 
-const entryPath = (id: string) => `/api/library/${encodeURIComponent(id)}`;
+// The gallery's filters have one home, the one client's (what the MCP server and `kiln ls` ask too).
+export {
+  NO_FILTERS,
+  libraryFilterParams,
+  type LibraryFilters,
+  type ProviderName,
+} from '../../client/kiln/library-filters.ts';
 
 // ---- Pages -----------------------------------------------------------------------------------
 
 const LIBRARY_PAGE_SIZE = 24;
-
-/** What `GET /api/library` is asked to keep and in which order (the gallery's filters). */
-export interface LibraryFilters {
-  /** Words to find in the model's name, the prompt or a photo's file name. */
-  q: string;
-  /** One model id, or '' for every model. */
-  model: string;
-  kind: LibraryKind | '';
-  status: LibraryStatusFilter | '';
-  /** Only starred tasks. */
-  favourite: boolean;
-  /** The hidden tasks instead of the shown ones (the gallery's Hidden view, decision 0095). */
-  hidden: boolean;
-  sort: LibrarySort;
-  /** Only the models in this collection (`col_…`, decision 0087), or '' for every model. */
-  collection: string;
-  /**
-   * Only one provider's models (`providerOfModel`), or '' for all. Kiln's server does not read it
-   * yet: the gallery narrows the pages it loaded (use-gallery-entries.ts).
-   */
-  provider: ProviderName | '';
-}
-
-export type ProviderName = VendorProvider | 'spec';
-
-export const NO_FILTERS: LibraryFilters = {
-  q: '',
-  model: '',
-  kind: '',
-  status: '',
-  favourite: false,
-  hidden: false,
-  sort: 'newest',
-  collection: '',
-  provider: '',
-};
-
-/**
- * The filters as query parameters, in one order, defaults left out ("q=chair&sort=credits";
- * a collection first, "collection=col_…&q=chair"):
- * the API's query and the gallery's address alike, so equal filters give equal strings.
- */
-export function libraryFilterParams(filters: Partial<LibraryFilters>): URLSearchParams {
-  const f = { ...NO_FILTERS, ...filters };
-  const params = new URLSearchParams();
-  if (f.collection) params.set('collection', f.collection);
-  const q = f.q.trim().replace(/\s+/g, ' ');
-  if (q) params.set('q', q);
-  if (f.model) params.set('model', f.model);
-  if (f.kind) params.set('kind', f.kind);
-  if (f.status) params.set('status', f.status);
-  if (f.favourite) params.set('favourite', '1');
-  if (f.hidden) params.set('hidden', '1');
-  if (f.sort !== 'newest') params.set('sort', f.sort);
-  if (f.provider) params.set('provider', f.provider);
-  return params;
-}
 
 /**
  * How soon to read an entry again while its model waits for Kiln's copy (decision 0095): a
@@ -139,7 +83,7 @@ function libraryQuery(
 ) {
   const query = libraryFilterParams(filters).toString();
   const sized = pageSize === LIBRARY_PAGE_SIZE ? query : `${query}&limit=${pageSize}`;
-  // eslint-disable-next-line @tanstack/query/exhaustive-deps -- pageSize is in `sized`
+  // eslint-disable-next-line @tanstack/query/exhaustive-deps -- filters and pageSize are in `sized`
   return infiniteQueryOptions({
     queryKey: sized === '' ? queryKeys.library(scope) : queryKeys.libraryList(scope, sized),
     // Another tab (or device) may have changed it: asked again when this tab is looked at.
@@ -147,15 +91,8 @@ function libraryQuery(
     // A model waiting for Kiln's copy is read again until it is kept.
     refetchInterval: (query: { state: { data?: InfiniteData<LibraryPage> | undefined } }) =>
       listRecheckMs((query.state.data?.pages ?? []).flatMap((p) => p.data)),
-    queryFn: ({ signal, pageParam }) => {
-      const params = new URLSearchParams(query);
-      params.set('limit', String(pageSize));
-      if (pageParam) params.set('cursor', pageParam);
-      return request(`/api/library?${params.toString()}`, {
-        signal,
-        parse: (b) => LibraryPageSchema.parse(b),
-      });
-    },
+    queryFn: ({ signal, pageParam }) =>
+      send(kilnCalls.library.list(filters, { limit: pageSize, cursor: pageParam }), { signal }),
     initialPageParam: '',
     getNextPageParam: (last) => last.next_cursor ?? undefined,
     enabled: scope !== NO_KEY,
@@ -183,8 +120,7 @@ export function entryQuery(scope: string, id: string) {
   return queryOptions({
     // Under queryKeys.library(scope) so that refreshing the library refreshes entries too.
     queryKey: queryKeys.libraryEntry(scope, id),
-    queryFn: ({ signal }) =>
-      request(entryPath(id), { signal, parse: (b) => LibraryEntrySchema.parse(b) }),
+    queryFn: ({ signal }) => send(kilnCalls.library.get(id), { signal }),
     // A model waiting for Kiln's copy is read again until it is kept.
     refetchInterval: (query) => archiveRecheckMs(query.state.data),
     enabled: scope !== NO_KEY,
@@ -204,11 +140,7 @@ export function useLibraryEntry(id: string) {
 function sameInputQuery(scope: string, id: string, enabled = true) {
   return queryOptions({
     queryKey: queryKeys.sameInput(scope, id),
-    queryFn: ({ signal }) =>
-      request(`${entryPath(id)}/same-input`, {
-        signal,
-        parse: (b) => LibraryPageSchema.parse(b).data,
-      }),
+    queryFn: ({ signal }) => send(kilnCalls.library.sameInput(id), { signal }),
     enabled: enabled && scope !== NO_KEY,
     staleTime: 30_000,
   });
@@ -255,11 +187,7 @@ export function useSetFavourite() {
   const scope = useKeyScope();
   return useMutation({
     mutationFn: ({ id, favourite }: { id: string; favourite: boolean }) =>
-      request(entryPath(id), {
-        method: 'PATCH',
-        json: { favourite } satisfies LibraryPatch,
-        parse: (b) => LibraryEntrySchema.parse(b),
-      }),
+      send(kilnCalls.library.patch(id, { favourite })),
     onMutate: ({ id, favourite }) =>
       patchCachedEntries(queryClient, scope, new Set([id]), { favourite }),
     onError: (_err, { id, favourite }) =>
@@ -282,11 +210,7 @@ export function useRenameTask() {
   const scope = useKeyScope();
   return useMutation({
     mutationFn: ({ id, name }: { id: string; name: string | null; previous: string | null }) =>
-      request(entryPath(id), {
-        method: 'PATCH',
-        json: { name } satisfies LibraryPatch,
-        parse: (b) => LibraryEntrySchema.parse(b),
-      }),
+      send(kilnCalls.library.patch(id, { name })),
     onMutate: ({ id, name }) =>
       patchCachedEntries(queryClient, scope, new Set([id]), { name: name?.trim() || null }),
     onError: (_err, { id, previous }) =>
@@ -308,7 +232,7 @@ export function useHideTask() {
   const queryClient = useQueryClient();
   const scope = useKeyScope();
   return useMutation({
-    mutationFn: (id: string) => request(entryPath(id), { method: 'DELETE', parse: () => null }),
+    mutationFn: (id: string) => send(kilnCalls.library.hide(id)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) }),
   });
 }
@@ -318,12 +242,7 @@ export function useUnhideTask() {
   const queryClient = useQueryClient();
   const scope = useKeyScope();
   return useMutation({
-    mutationFn: (id: string) =>
-      request(entryPath(id), {
-        method: 'PATCH',
-        json: { hidden: false } satisfies LibraryPatch,
-        parse: (b) => LibraryEntrySchema.parse(b),
-      }),
+    mutationFn: (id: string) => send(kilnCalls.library.patch(id, { hidden: false })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.library(scope) }),
   });
 }
@@ -342,11 +261,7 @@ export function useBulkAction() {
       const results: LibraryBulkResult[] = [];
       for (let i = 0; i < ids.length; i += LIBRARY_BULK_MAX)
         results.push(
-          await request('/api/library/bulk', {
-            method: 'POST',
-            json: { ids: ids.slice(i, i + LIBRARY_BULK_MAX), action } satisfies LibraryBulk,
-            parse: (b) => LibraryBulkResultSchema.parse(b),
-          }),
+          await send(kilnCalls.library.bulk({ ids: ids.slice(i, i + LIBRARY_BULK_MAX), action })),
         );
       return {
         object: 'bulk_result',
@@ -370,9 +285,12 @@ export function useBulkAction() {
 
 // ---- Pictures --------------------------------------------------------------------------------
 
-/** `PUT /api/library/{id}/thumbnail`: keeps a picture of an entry's model. */
+/**
+ * `PUT /api/library/{id}/thumbnail`: keeps a picture of an entry's model. The SPA's own (a picture
+ * this browser drew), so sent here rather than by the one client's calls (JSON bodies only).
+ */
 function keepThumbnail(id: string, picture: Blob): Promise<LibraryEntry> {
-  return request(`${entryPath(id)}/thumbnail`, {
+  return request(`/api/library/${encodeURIComponent(id)}/thumbnail`, {
     method: 'PUT',
     blob: picture,
     parse: (b) => LibraryEntrySchema.parse(b),

@@ -1,36 +1,20 @@
 // Optimise jobs: a copy of an archived model made for the web, a game engine or a 3D printer
 // (`POST /api/library/{id}/optimise`), and the job's progress, then its result.
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  OptimiseJobSchema,
-  OptimiseStartSchema,
-  type OptimiseJob,
-  type OptimiseRequestInput,
-  type OptimiseStart,
-} from '../../contract/index.ts';
+import { kilnCalls } from '../../client/kiln/calls.ts';
+import type { OptimiseJob, OptimiseRequestInput } from '../../contract/index.ts';
 import { NO_KEY, queryKeys, useKeyScope } from './query-keys.ts';
-import { request } from './transport.ts';
+import { send } from './transport.ts';
 
-/** `POST /api/library/{id}/optimise`: starts a job on the task's archived model. */
-function startOptimise(
-  taskId: string,
-  body: OptimiseRequestInput,
-  signal?: AbortSignal,
-): Promise<OptimiseStart> {
-  return request(`/api/library/${encodeURIComponent(taskId)}/optimise`, {
-    method: 'POST',
-    json: body,
-    signal,
-    parse: (b) => OptimiseStartSchema.parse(b),
-  });
-}
-
-/** Starts an optimise job; its status is then read with `useOptimiseJob(job_id)`. */
+/**
+ * Starts an optimise job (`POST /api/library/{id}/optimise`, on the task's archived model); its
+ * status is then read with `useOptimiseJob(job_id)`.
+ */
 export function useStartOptimise(taskId: string) {
   const queryClient = useQueryClient();
   const scope = useKeyScope();
   return useMutation({
-    mutationFn: (body: OptimiseRequestInput) => startOptimise(taskId, body),
+    mutationFn: (body: OptimiseRequestInput) => send(kilnCalls.optimise.start(taskId, body)),
     // The same options again may answer a job already known: read it afresh.
     onSuccess: ({ job_id }) =>
       queryClient.invalidateQueries({ queryKey: queryKeys.optimiseJob(scope, job_id) }),
@@ -47,11 +31,7 @@ function optimisePollInterval(job: OptimiseJob | undefined): number | false {
 function optimiseJobQuery(scope: string, jobId: string | null) {
   return queryOptions({
     queryKey: queryKeys.optimiseJob(scope, jobId ?? ''),
-    queryFn: ({ signal }) =>
-      request(`/api/optimise/${encodeURIComponent(jobId ?? '')}`, {
-        signal,
-        parse: (b) => OptimiseJobSchema.parse(b),
-      }),
+    queryFn: ({ signal }) => send(kilnCalls.optimise.job(jobId ?? ''), { signal }),
     enabled: scope !== NO_KEY && jobId !== null,
     refetchInterval: (query) => optimisePollInterval(query.state.data),
     refetchIntervalInBackground: true,

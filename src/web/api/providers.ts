@@ -9,7 +9,6 @@ import {
 } from '@tanstack/react-query';
 import {
   ProviderBalanceSchema,
-  ProviderInfoListSchema,
   ProviderModelListSchema,
   TaskSchema,
   type CreateGenerationInput,
@@ -19,11 +18,12 @@ import {
   type Task,
   type VendorProvider,
 } from '../../contract/index.ts';
+import { kilnCalls } from '../../client/kiln/calls.ts';
 import { useProviderKeys } from '../lib/provider-keys.ts';
 import { rememberRequest } from '../lib/request-memory.ts';
 import { announce } from '../lib/tab-sync.ts';
 import { queryKeys, useKeyScope } from './query-keys.ts';
-import { API_BASE, request } from './transport.ts';
+import { API_BASE, request, send } from './transport.ts';
 
 export type { ProviderBalanceRecord, ProviderInfo, ProviderModelRecord };
 
@@ -46,17 +46,15 @@ function fingerprint(key: string): string {
 export function useProviders() {
   return useQuery({
     queryKey: providerKeys.list(),
-    queryFn: ({ signal }) =>
-      request('/api/providers', {
-        signal,
-        auth: false,
-        parse: (b) => ProviderInfoListSchema.parse(b).data,
-      }),
+    queryFn: ({ signal }) => send(kilnCalls.providers(), { signal }),
     staleTime: Infinity,
   });
 }
 
-/** A vendor's balance for `key` (a key being tested, or the kept one). */
+/**
+ * A vendor's balance for `key` (a key being tested, or the kept one). This and the models below are
+ * the SPA's own calls: they send a vendor's key the browser keeps, or one under test.
+ */
 export function fetchProviderBalance(
   provider: VendorProvider,
   key: string,

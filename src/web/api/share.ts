@@ -8,18 +8,15 @@ import {
   type QueryClient,
 } from '@tanstack/react-query';
 import { NotFoundError } from '../../client/errors.ts';
+import { kilnCalls, type Call } from '../../client/kiln/calls.ts';
 import {
   ERROR_CODES,
-  PublicShareSchema,
   ShareOwnershipSchema,
   ShareSchema,
-  type PublicShare,
   type Share,
 } from '../../contract/index.ts';
 import { NO_KEY, queryKeys, useKeyScope } from './query-keys.ts';
-import { request } from './transport.ts';
-
-const sharePath = (id: string) => `/api/library/${encodeURIComponent(id)}/share`;
+import { request, send } from './transport.ts';
 
 /** A link that is not there (never made, or revoked) is `share_not_found`. */
 const isNoLink = (err: unknown) =>
@@ -27,17 +24,16 @@ const isNoLink = (err: unknown) =>
 
 // ---- A link, a model's or a collection's ------------------------------------------------------
 
-/** Makes the owner's link at `path` (`POST`), or answers the one there is. */
-export const makeLink = (path: string) =>
-  request(path, { method: 'POST', parse: (b) => ShareSchema.parse(b) });
-
 /**
- * Revokes the owner's link at `path` (`DELETE`); an error `gone` says is already stopped (a link
- * already gone counts as stopped).
+ * Revokes the owner's link (`revoke`, a model's or a collection's); an error `gone` says is
+ * already stopped (a link already gone counts as stopped).
  */
-export async function revokeLink(path: string, gone: (err: unknown) => boolean): Promise<null> {
+export async function revokeLink(
+  revoke: Call<null>,
+  gone: (err: unknown) => boolean,
+): Promise<null> {
   try {
-    await request(path, { method: 'DELETE', parse: () => null });
+    await send(revoke);
   } catch (err) {
     if (!gone(err)) throw err;
   }
@@ -45,14 +41,14 @@ export async function revokeLink(path: string, gone: (err: unknown) => boolean):
 }
 
 /**
- * How to ask what a public link shows (`GET path`), without a key: null when there is no such
+ * How to ask what a public link shows (`call`, which sends no key): null when there is no such
  * link (never made, or revoked); never fresh from a cache (a revoked link must not keep showing).
  */
-export function publicLinkFetch<T>(path: string, parse: (body: unknown) => T) {
+export function publicLinkFetch<T>(call: Call<T>) {
   return {
     queryFn: async ({ signal }: { signal: AbortSignal }): Promise<T | null> => {
       try {
-        return await request(path, { signal, auth: false, parse });
+        return await send(call, { signal });
       } catch (err) {
         if (err instanceof NotFoundError) return null;
         throw err;
@@ -73,7 +69,7 @@ function shareLinkQuery(scope: string, id: string) {
     queryKey: queryKeys.share(scope, id),
     queryFn: async ({ signal }): Promise<Share | null> => {
       try {
-        return await request(sharePath(id), { signal, parse: (b) => ShareSchema.parse(b) });
+        return await send(kilnCalls.shares.of(id).get(), { signal });
       } catch (err) {
         if (isNoLink(err)) return null;
         throw err;
@@ -105,7 +101,7 @@ export function useCreateShare(id: string) {
   const queryClient = useQueryClient();
   const scope = useKeyScope();
   return useMutation({
-    mutationFn: () => makeLink(sharePath(id)),
+    mutationFn: () => send(kilnCalls.shares.of(id).create()),
     onSuccess: (share) => {
       queryClient.setQueryData(queryKeys.share(scope, id), share);
       refreshEntry(queryClient, scope, id);
@@ -121,7 +117,7 @@ export function useRevokeShare(id: string) {
   const queryClient = useQueryClient();
   const scope = useKeyScope();
   return useMutation({
-    mutationFn: () => revokeLink(sharePath(id), isNoLink),
+    mutationFn: () => revokeLink(kilnCalls.shares.of(id).revoke(), isNoLink),
     onSuccess: () => {
       queryClient.setQueryData(queryKeys.share(scope, id), null);
       refreshEntry(queryClient, scope, id);
@@ -140,7 +136,7 @@ export function useRevokeShares() {
   return useMutation({
     mutationFn: async (ids: readonly string[]) => {
       for (const id of ids) {
-        await revokeLink(sharePath(id), isNoLink);
+        await revokeLink(kilnCalls.shares.of(id).revoke(), isNoLink);
         queryClient.setQueryData(queryKeys.share(scope, id), null);
       }
       return ids;
@@ -151,14 +147,15 @@ export function useRevokeShares() {
 
 /**
  * Makes the link's USDZ for AR Quick Look with `make` (the viewer's export, in this browser) and
- * sends it (`PUT /api/library/{id}/share/model.usdz`); the link then names it (`usdz_url`).
+ * sends it (`PUT /api/library/{id}/share/model.usdz`); the link then names it (`usdz_url`). The
+ * SPA's own (a file this browser made), so sent here rather than by the one client's calls.
  */
 export function useUploadShareUsdz(id: string) {
   const queryClient = useQueryClient();
   const scope = useKeyScope();
   return useMutation({
     mutationFn: async (make: () => Promise<Blob>) =>
-      request(`${sharePath(id)}/model.usdz`, {
+      request(`/api/library/${encodeURIComponent(id)}/share/model.usdz`, {
         method: 'PUT',
         blob: await make(),
         parse: (b) => ShareSchema.parse(b),
@@ -178,9 +175,7 @@ export function useUploadShareUsdz(id: string) {
 const sharedModelQuery = (token: string) =>
   queryOptions({
     queryKey: queryKeys.sharedModel(token),
-    ...publicLinkFetch(`/api/shares/${encodeURIComponent(token)}`, (b): PublicShare =>
-      PublicShareSchema.parse(b),
-    ),
+    ...publicLinkFetch(kilnCalls.shares.public(token)),
   });
 
 export function useSharedModel(token: string) {
@@ -189,7 +184,8 @@ export function useSharedModel(token: string) {
 
 /**
  * Whether the link at `token` is this key's own (`GET /api/shares/{token}/mine`): false without
- * a key, for anyone else's link, and while it is being asked.
+ * a key, for anyone else's link, and while it is being asked. Only the share page asks it, so it
+ * is the SPA's own call, not one of the one client's.
  */
 export function useOwnsShare(token: string): boolean {
   const scope = useKeyScope();

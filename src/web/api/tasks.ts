@@ -15,6 +15,7 @@ import {
   type ClientOptions,
   type KilnClient,
 } from '../../client/index.ts';
+import { kilnCalls } from '../../client/kiln/calls.ts';
 import {
   FALLBACK_MODELS,
   isModelAlias,
@@ -36,7 +37,7 @@ import { useApiKey } from '../lib/key-store.ts';
 import { rememberRequest } from '../lib/request-memory.ts';
 import { announce } from '../lib/tab-sync.ts';
 import { queryKeys, useKeyScope } from './query-keys.ts';
-import { API_BASE, request, upload, upstreamFetch } from './transport.ts';
+import { API_BASE, request, send, upload, upstreamFetch } from './transport.ts';
 
 export type { PromptCheck };
 
@@ -81,12 +82,7 @@ export function uploadImage(
  * does not work is known before any create.
  */
 export function uploadFromUrl(url: string, signal?: AbortSignal): Promise<UploadResult> {
-  return request('/api/uploads/from-url', {
-    method: 'POST',
-    json: { url },
-    signal,
-    parse: (b) => UploadResultSchema.parse(b),
-  });
+  return send(kilnCalls.uploadFromUrl(url), { signal });
 }
 
 /** Where Kiln serves a stored upload (`/api/uploads/{sha}.{ext}`), for previews on this origin. */

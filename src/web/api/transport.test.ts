@@ -5,7 +5,17 @@ import {
   NotFoundError,
   RateLimitError,
 } from '../../client/errors.ts';
-import { dispositionName, download, probe, request, upload, upstreamFetch } from './transport.ts';
+import { kilnCalls } from '../../client/kiln/calls.ts';
+import {
+  dispositionName,
+  download,
+  kilnCall,
+  probe,
+  request,
+  send,
+  upload,
+  upstreamFetch,
+} from './transport.ts';
 
 vi.mock('../lib/key-store.ts', () => ({ currentApiKey: () => 'tr_test' }));
 const LIBRARY = `kl_${'L'.repeat(43)}`;
@@ -102,6 +112,81 @@ describe('request', () => {
   it('parses a 204 as undefined', async () => {
     answering(() => new Response(null, { status: 204 }));
     expect(await request('/api/library/x', { method: 'DELETE', parse: (b) => b })).toBe(undefined);
+  });
+});
+
+describe('the one client’s calls (kilnCall, send)', () => {
+  const collection = {
+    object: 'collection',
+    id: 'col_0123456789abcdefghij',
+    name: 'Chairs',
+    count: 0,
+    cover_url: null,
+    created_ms: 1,
+    updated_ms: 1,
+    share: null,
+  };
+
+  it('sends a call with the key, the library and a JSON body, and parses the answer', async () => {
+    const asked = answering(() => Response.json({ ...collection, extra: 'dropped' }));
+    const made = await kilnCall((k) => k.collections.create('Chairs'));
+    expect(made).toEqual(collection);
+    const { url, init } = asked[0]!;
+    expect([url, init.method, init.body]).toEqual([
+      '/api/collections',
+      'POST',
+      '{"name":"Chairs"}',
+    ]);
+    expect(header(init, 'authorization')).toBe('Bearer tr_test');
+    expect(header(init, 'x-kiln-library')).toBe(LIBRARY);
+    expect(header(init, 'content-type')).toBe('application/json');
+    expect(header(init, 'accept')).toBe('application/json');
+    expect(header(init, 'x-provider-key')).toBeNull();
+  });
+
+  it('sends a vendor’s key only when told the vendor, and no key for a call that needs none', async () => {
+    // One answer both read: an optimise job's start, and the vendors Kiln reaches.
+    const asked = answering(() => Response.json({ job_id: 'job_1', data: [] }));
+    const call = kilnCalls.optimise.start('task_1', { preset: 'web' });
+    expect(await send(call, { provider: 'meshy' })).toEqual({ job_id: 'job_1' });
+    expect(await kilnCall((k) => k.providers(), { auth: true })).toEqual([]);
+    expect(asked.map((a) => [a.url, a.init.method])).toEqual([
+      ['/api/library/task_1/optimise', 'POST'],
+      ['/api/providers', 'GET'],
+    ]);
+    expect(asked.map((a) => header(a.init, 'x-provider-key'))).toEqual(['msy_test_key_0001', null]);
+    expect(asked.map((a) => header(a.init, 'authorization'))).toEqual(['Bearer tr_test', null]);
+    expect(asked.map((a) => header(a.init, 'x-kiln-library'))).toEqual([LIBRARY, LIBRARY]);
+  });
+
+  it('builds the library’s query from the filters and the page, and reads a 204 as null', async () => {
+    const asked = answering(() => new Response(null, { status: 204 }));
+    expect(await kilnCall((k) => k.library.hide('task 1'))).toBeNull();
+    expect(asked[0]!.url).toBe('/api/library/task%201');
+    expect(asked[0]!.init.method).toBe('DELETE');
+    expect(kilnCalls.library.list({ q: ' a  chair ', favourite: true }, { limit: 24 }).path).toBe(
+      '/api/library?q=a+chair&favourite=1&limit=24',
+    );
+  });
+
+  it('refuses an answer of another shape, and fails with the typed error for the status', async () => {
+    answering(() => Response.json({ object: 'collection' }));
+    await expect(kilnCall((k) => k.collections.get('col_x'))).rejects.toThrow();
+    answering(() =>
+      Response.json(
+        {
+          error: {
+            message: 'No such share.',
+            type: 'invalid_request_error',
+            code: 'share_not_found',
+          },
+        },
+        { status: 404 },
+      ),
+    );
+    const error = await kilnCall((k) => k.shares.of('t').get()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ code: 'share_not_found' });
   });
 });
 

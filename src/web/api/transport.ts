@@ -1,11 +1,12 @@
 // The one way out: every request the SPA makes leaves through this file (lint-enforced). Kiln's
-// own endpoints (`request`), uploads with progress (`upload`, XHR), files with progress
+// own endpoints (`request`; the one client's calls, `kilnCall` and `send`), uploads with progress (`upload`, XHR), files with progress
 // (`download`), the connectivity probe (`probe`), and the upstream's typed client, which is
 // handed `upstreamFetch`. It carries the current key as a bearer token and fails with the
 // client's typed errors (src/client/errors.ts: APIError by status, APIConnectionError,
 // APIUserAbortError). Those classes (and zod, which they use) load only when a request fails, so
 // the app shell that asks `/api/info`, and /viewer's early start, stay small.
 import type * as Errors from '../../client/errors.ts';
+import type { Call, kilnCalls } from '../../client/kiln/calls.ts';
 import {
   LIBRARY_HEADER,
   PROVIDER_KEY_HEADER,
@@ -51,7 +52,7 @@ function headersFor(
 }
 
 /** fetch; a failure to connect becomes APIConnectionError, an abort stays what it is. */
-async function send(url: string, init: RequestInit): Promise<Response> {
+async function exchange(url: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(url, init);
   } catch (err) {
@@ -102,7 +103,7 @@ export async function request<T>(
   const headers = { ...options.headers, ...headersFor(options, 'application/json') };
   if (options.json !== undefined) headers['content-type'] = 'application/json';
   else if (options.blob) headers['content-type'] = options.blob.type || 'application/octet-stream';
-  const res = await send(path, {
+  const res = await exchange(path, {
     method: options.method ?? 'GET',
     headers,
     signal: options.signal ?? null,
@@ -115,6 +116,34 @@ export async function request<T>(
   const body = bodyOf(await res.text());
   if (!res.ok) throw await refusal(res.status, body, res.headers, res.statusText);
   return options.parse(res.status === 204 ? undefined : body);
+}
+
+/**
+ * One call of the one client (src/client/kiln/calls.ts: its method, path, JSON body and contract
+ * parser) sent by `request`, so with the same key, library and vendor headers and typed errors. A
+ * call that needs no key (`auth: false`) goes without one whatever `options` say.
+ */
+export function send<T>(call: Call<T>, options: SendOptions = {}): Promise<T> {
+  return request(call.path, {
+    ...options,
+    method: call.method,
+    auth: call.auth !== false && options.auth !== false,
+    json: call.json,
+    parse: call.parse,
+  });
+}
+
+/**
+ * `send` of the call `pick` chooses of `kilnCalls` (`(k) => k.credits()`), for a file of the app
+ * shell: the calls, with the contract's schemas (and zod), load on first use, so the shell and
+ * /viewer's early start import none of them.
+ */
+export async function kilnCall<T>(
+  pick: (calls: typeof kilnCalls) => Call<T>,
+  options?: SendOptions,
+): Promise<T> {
+  const { kilnCalls } = await import('../../client/kiln/calls.ts');
+  return send(pick(kilnCalls), options);
 }
 
 /** What `download` brings: the bytes, and the answer's headers (its file name, its type). */
@@ -134,7 +163,7 @@ export async function download(
     onProgress?: (received: number, total: number) => void;
   } = {},
 ): Promise<Downloaded> {
-  const res = await send(url, {
+  const res = await exchange(url, {
     headers: headersFor(options, options.accept),
     signal: options.signal ?? null,
   });
