@@ -1,6 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useInfo } from '../api/account.ts';
-import { CollectionsDialogHost } from '../features/collections/index.ts';
 import { KeyChip } from '../features/key/key-chip.tsx';
 import { useApiKey } from '../lib/key-store.ts';
 import { ConnectionBanner } from '../ui/connection-banner.tsx';
@@ -10,6 +9,11 @@ import { usePathname, useRoute } from '../lib/router.ts';
 
 // Every page (and the balance, which parses with zod) is its own chunk: the shell that
 // index.html loads is React, React Query and this file, within the 100 KB budget.
+// The collections dialog's host, loaded beside the page (not in the shell: the collections
+// feature brings the contract and zod with it).
+const CollectionsDialogHost = lazy(() =>
+  import('../features/collections/index.ts').then((m) => ({ default: m.CollectionsDialogHost })),
+);
 const KeyScreen = lazy(() =>
   import('../features/key/key-screen.tsx').then((m) => ({ default: m.KeyScreen })),
 );
@@ -158,7 +162,11 @@ export function App() {
           </ErrorBoundary>
         )}
         {/* A model's collections dialog outlives its card (collections-button.tsx). */}
-        {key && <CollectionsDialogHost />}
+        {key && (
+          <Suspense fallback={null}>
+            <CollectionsDialogHost />
+          </Suspense>
+        )}
       </div>
     </div>
   );
