@@ -3,7 +3,15 @@
 // is written to the state before the next one can be interrupted.
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { APIError, AuthenticationError, InsufficientCreditsError } from '../client/index.ts';
+import { sleep } from '../async/index.ts';
+import {
+  APIError,
+  AuthenticationError,
+  backoffDelay,
+  InsufficientCreditsError,
+  RateLimitError,
+  RETRY,
+} from '../client/index.ts';
 import type { PollInterval } from '../client/index.ts';
 import type { KilnApi } from '../client/kiln/index.ts';
 import type { Collection } from '../contract/index.ts';
@@ -41,12 +49,30 @@ const refusedForGood = (err: unknown) =>
   err.status < 500 &&
   ![408, 409, 429].includes(err.status);
 
+/** Tries a 429 (Kiln's upload and create limits are per minute) this many times. */
+const RATE_LIMITED_ATTEMPTS = 10;
+
+/**
+ * `attempt()`, waiting out a 429 for as long as it asks (a batch of more photos than a minute's
+ * limit takes longer rather than failing); any other failure goes out at once.
+ */
+async function paced<T>(attempt: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  for (let n = 0; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!(err instanceof RateLimitError) || n + 1 >= RATE_LIMITED_ATTEMPTS) throw err;
+      await sleep(Math.min(err.retryAfterMs ?? backoffDelay(n), RETRY.maxRetryAfterMs), signal);
+    }
+  }
+}
+
 /** Sends the create once its key is written down; the task's id is written down at once. */
 async function send(run: BatchRun, item: BatchItem, photo: Photo, index: number): Promise<void> {
   run.board.set(index, { text: 'uploading' });
   // Uploaded again (content-addressed: the same address), so the photo is there to fetch; the
   // create names the address written down the first time, so a repeat's body is the same.
-  const uploaded = await sendPhoto(run.api, photo, run.signal);
+  const uploaded = await paced(() => sendPhoto(run.api, photo, run.signal), run.signal);
   const url = item.upload_url ?? uploaded;
   item.idempotency_key ??= newIdempotencyKey();
   item.upload_url = url;
@@ -55,12 +81,9 @@ async function send(run: BatchRun, item: BatchItem, photo: Photo, index: number)
   run.save();
   run.board.set(index, { text: 'sending' });
   try {
-    const task = await createTask(
-      run.api,
-      { model: item.model, image_url: url },
-      item.idempotency_key,
-      run.signal,
-    );
+    const key = item.idempotency_key;
+    const body = { model: item.model, image_url: url };
+    const task = await paced(() => createTask(run.api, body, key, run.signal), run.signal);
     item.task_id = task.id;
     item.status = 'pending';
   } catch (err) {

@@ -16,12 +16,23 @@ import { startHttpKiln, type HttpKiln } from '../testing/http-kiln.ts';
 import { freePort } from '../testing/ports.ts';
 import { KEY } from '../testing/server.ts';
 
+/** A key whose balance covers no task. */
+const POOR_KEY = 'tr_poor_key';
+
 let kiln: HttpKiln;
 let dir: string;
 let api: KilnApi;
 
 beforeAll(async () => {
-  kiln = await startHttpKiln({ statedBalance: true });
+  kiln = await startHttpKiln({
+    statedBalance: true,
+    mock: {
+      keys: [
+        { key: KEY, balance: 1000 },
+        { key: POOR_KEY, balance: 5 },
+      ],
+    },
+  });
   api = createKilnApi({ baseUrl: kiln.baseUrl, apiKey: KEY });
   dir = mkdtempSync(join(tmpdir(), 'kiln-cli-'));
   for (const photo of ['chair.png', 'teapot.png']) copyFileSync(photoPath(photo), join(dir, photo));
@@ -139,6 +150,18 @@ describe('kiln generate', () => {
     );
     expect(isGlb(doc.file as string)).toBe(true);
     expect(doc.credits_consumed).toBeGreaterThan(0);
+  });
+
+  it('takes 2–4 views, and an image address Kiln fetches (--url)', async () => {
+    const views = await inProcess(['generate', 'chair.png', 'chair.png', '--json']);
+    expect(views.code, views.stderr).toBe(0);
+    expect(jsonOf(views)).toMatchObject({ model: 'beta-multiview', status: 'completed' });
+    expect(views.stderr).toMatch(/^2 views: Completed$/m);
+    // Kiln fetches only public addresses, and its own uploads: one of those stands in here.
+    const { url } = await api.upload(readPhoto('flamingo.png'), 'flamingo.png', 'image/png');
+    const fetched = await inProcess(['generate', '--url', url, '--model', 'alpha', '--json']);
+    expect(fetched.code, fetched.stderr).toBe(0);
+    expect(jsonOf(fetched)).toMatchObject({ model: 'alpha', status: 'completed' });
   });
 
   it('a task that fails exits 1 with its id, and writes nothing', async () => {
@@ -293,6 +316,18 @@ describe('what a script can rely on', () => {
       expect(run.stderr).toMatch(/^kiln: --key \(or KILN_KEY\): /);
     }
     expect(jsonOf(generate!).error).toMatchObject({ exit_code: 3, kind: 'auth' });
+  });
+
+  it('a balance that does not cover the task exits 5, and nothing is made', async () => {
+    const run = await cli(['generate', 'chair.png', '--model', 'gamma'], { KILN_KEY: POOR_KEY });
+    expect(run.code, run.stderr).toBe(5);
+    expect(run.stderr).toMatch(/^kiln: [^\n]*credit[^\n]*\n$/i);
+    const json = await inProcess(['generate', '--prompt', 'a cup', '--json'], {
+      KILN_KEY: POOR_KEY,
+    });
+    expect(jsonOf(json).error).toMatchObject({ exit_code: 5, kind: 'credits' });
+    const poor = createKilnApi({ baseUrl: kiln.baseUrl, apiKey: POOR_KEY });
+    expect((await poor.library.list()).data).toEqual([]);
   });
 
   it('a Kiln that is not there exits 4, naming the address', async () => {
