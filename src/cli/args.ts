@@ -55,31 +55,24 @@ export function parseCommand<const O extends OptionsConfig>(
   }
 }
 
-/** `value` as a whole number within min–max, or a UsageError naming `flag`. */
-export function intFlag(
-  value: string | undefined,
-  flag: string,
-  min: number,
-  max: number,
-): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\s*-?\d+\s*$/.test(value) || n < min || n > max)
-    throw new UsageError(flag, `must be a whole number from ${min} to ${max}, not "${value}".`);
-  return n;
-}
-
-/** `value` as a number within min–max (decimals allowed), or a UsageError naming `flag`. */
+/**
+ * `value` as a number within min–max (`whole`: no decimals), or a UsageError naming `flag`;
+ * undefined when the flag was not given.
+ */
 export function numberFlag(
   value: string | undefined,
   flag: string,
-  min: number,
-  max: number,
+  range: { min: number; max: number; whole?: boolean },
 ): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max)
-    throw new UsageError(flag, `must be a number from ${min} to ${max}, not "${value}".`);
+  const { min, max, whole = false } = range;
+  const shaped = whole ? /^\s*-?\d+\s*$/.test(value) : value.trim() !== '' && Number.isFinite(n);
+  if (!shaped || n < min || n > max)
+    throw new UsageError(
+      flag,
+      `must be a ${whole ? 'whole number' : 'number'} from ${min} to ${max}, not "${value}".`,
+    );
   return n;
 }
 

@@ -60,6 +60,7 @@ async function inProcess(
     err: (text) => void (said.stderr += text),
     errIsTty: false,
     columns: 100,
+    rows: 40,
     cwd: dir,
     env: { KILN_URL: kiln.baseUrl, KILN_KEY: KEY, KILN_POLL_MS: '50', ...env },
   };

@@ -11,6 +11,8 @@ export interface Io {
   errIsTty: boolean;
   /** The terminal's width in columns (80 when not known). */
   columns: number;
+  /** The terminal's height in rows (24 when not known). */
+  rows: number;
   /** The folder relative paths are read against. */
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
@@ -22,6 +24,7 @@ export function processIo(): Io {
     err: (text) => void process.stderr.write(text),
     errIsTty: process.stderr.isTTY === true,
     columns: process.stderr.columns || 80,
+    rows: process.stderr.rows || 24,
     cwd: process.cwd(),
     env: process.env,
   };

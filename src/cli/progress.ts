@@ -46,7 +46,8 @@ export function createBoard(io: Io, labels: readonly string[]): Board {
     const line = `${label(i)}  ${s.progress === undefined ? '' : `${bar(s.progress)}  `}${s.text}`;
     return line.length > io.columns - 1 ? `${line.slice(0, io.columns - 2)}…` : line;
   };
-  if (!io.errIsTty) return plainBoard(io, labels, states);
+  // More lines than the terminal shows cannot be redrawn in place: plain lines then.
+  if (!io.errIsTty || labels.length >= io.rows) return plainBoard(io, labels, states);
 
   let drawn = false;
   const draw = () => {

@@ -4,12 +4,12 @@
 import { readdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createAbortGroup, createLimiter } from '../../async/index.ts';
-import { intFlag, parseCommand, positionals } from '../args.ts';
+import { numberFlag, parseCommand, positionals } from '../args.ts';
 import { lockFolder, loadState, saveState, STATE_FILE, type BatchItem } from '../batch-state.ts';
 import { runItem, type BatchRun } from '../batch-run.ts';
 import { collectionRef, ensureCollection } from '../collections.ts';
 import { connect } from '../connect.ts';
-import { EXIT, UsageError, type ExitKind, type Failure } from '../exit.ts';
+import { CliFailure, EXIT, UsageError, type ExitKind, type Failure } from '../exit.ts';
 import { checkModel } from '../generate-input.ts';
 import { PHOTO_FILE, readPhotoFile, type Photo } from '../inputs.ts';
 import { printJson, say, type Io } from '../io.ts';
@@ -72,12 +72,32 @@ function report(
   say(io, `${done} of ${items.length} made.`);
 }
 
+/** What --json says of a finished batch: each photo's task, status and file or failure. */
+function summaryOf(run: BatchRun, folder: string, items: BatchItem[]) {
+  return {
+    folder,
+    model: run.model,
+    collection: collectionRef(run.collection),
+    state_file: resolve(folder, STATE_FILE),
+    completed: items.filter((i) => i.status === 'completed').length,
+    failed: run.failures.size,
+    items: items.map(({ file, task_id, status, out, error }) => ({
+      file,
+      task_id,
+      status,
+      out,
+      error,
+    })),
+  };
+}
+
 export async function batchCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals: given } = parseCommand('batch', args, OPTIONS);
   if (values.help) return showHelp(io, 'batch', values.json);
   const [folderArg] = positionals(given, ['FOLDER']);
   const model = checkModel(values.model, 'image');
-  const concurrency = intFlag(values.concurrency, '--concurrency', 1, 10) ?? 3;
+  const concurrency =
+    numberFlag(values.concurrency, '--concurrency', { min: 1, max: 10, whole: true }) ?? 3;
   const { folder, photos } = photosIn(folderArg!, io.cwd);
   const out = outTarget(values.out ?? folder, io.cwd);
   if (!out.folder) throw new UsageError('--out', `"${values.out}" is not a folder.`);
@@ -107,44 +127,14 @@ export async function batchCommand(args: string[], io: Io): Promise<number> {
     const items = await runAll(run, photos, concurrency, () => group.abort()).catch(
       (err: unknown) => {
         if (!group.signal.aborted) throw err;
-        return null;
+        throw new CliFailure(
+          'interrupted',
+          `interrupted; run the same command again to resume (${STATE_FILE} keeps where each photo is).`,
+        );
       },
     );
-    if (!items) {
-      say(
-        io,
-        `kiln: interrupted; run the same command again to resume (${STATE_FILE} keeps where each photo is).`,
-      );
-      if (values.json)
-        printJson(io, {
-          error: {
-            exit_code: EXIT.interrupted,
-            kind: 'interrupted',
-            field: null,
-            code: null,
-            message: 'interrupted',
-          },
-        });
-      return EXIT.interrupted;
-    }
-    const failures = [...run.failures.values()];
-    const doc = {
-      folder,
-      model,
-      collection: collectionRef(collection),
-      state_file: resolve(folder, STATE_FILE),
-      completed: items.filter((i) => i.status === 'completed').length,
-      failed: failures.length,
-      items: items.map(({ file, task_id, status, out: file_out, error }) => ({
-        file,
-        task_id,
-        status,
-        out: file_out,
-        error,
-      })),
-    };
-    report(io, values.json, doc, items);
-    return exitOf(failures);
+    report(io, values.json, summaryOf(run, folder, items), items);
+    return exitOf([...run.failures.values()]);
   } finally {
     release();
   }

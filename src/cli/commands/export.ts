@@ -31,8 +31,7 @@ const TARGETS = ['web', 'game', 'print'] as const;
 function requestOf(target: string | undefined, heightMm: string | undefined): OptimiseRequestInput {
   const preset = oneOfFlag(target, '--target', TARGETS);
   if (!preset) throw new UsageError('--target', `is missing: ${TARGETS.join(', ')}.`);
-  const { min, max } = OPTIMISE_LIMITS.heightMm;
-  const height = numberFlag(heightMm, '--height-mm', min, max);
+  const height = numberFlag(heightMm, '--height-mm', OPTIMISE_LIMITS.heightMm);
   if (height !== undefined && preset !== 'print')
     throw new UsageError('--height-mm', 'is for --target print only.');
   const body: OptimiseRequestInput =

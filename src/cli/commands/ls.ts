@@ -10,7 +10,7 @@ import {
   type LibraryEntry,
 } from '../../contract/index.ts';
 import { isoDay } from '../../formats/index.ts';
-import { intFlag, oneOfFlag, parseCommand, positionals } from '../args.ts';
+import { numberFlag, oneOfFlag, parseCommand, positionals } from '../args.ts';
 import { collectionRef, findCollection } from '../collections.ts';
 import { checkKey, connect } from '../connect.ts';
 import { printJson, say, type Io } from '../io.ts';
@@ -73,7 +73,7 @@ export async function lsCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals: given } = parseCommand('ls', args, OPTIONS);
   if (values.help) return showHelp(io, 'ls', values.json);
   positionals(given, []);
-  const limit = intFlag(values.limit, '--limit', 1, 1000) ?? 20;
+  const limit = numberFlag(values.limit, '--limit', { min: 1, max: 1000, whole: true }) ?? 20;
   const filters: Partial<LibraryFilters> = {
     q: values.q ?? '',
     model: values.model ?? '',
