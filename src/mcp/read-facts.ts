@@ -38,21 +38,15 @@ export interface ModelFacts {
 }
 
 function summarise(report: ValidationReport): ValidatorSummary {
-  const { issues } = report;
-  return {
-    errors: issues.numErrors,
-    warnings: issues.numWarnings,
-    infos: issues.numInfos,
-    hints: issues.numHints,
-    issues: issues.messages.slice(0, KEPT_ISSUES).map((m) => ({
-      code: m.code,
-      severity: SEVERITIES[m.severity] ?? 'error',
-      message: m.message,
-      ...(typeof m.pointer === 'string' ? { pointer: m.pointer } : {}),
-    })),
-    truncated: issues.truncated,
-    version: report.validatorVersion,
-  };
+  const { numErrors, numWarnings, numInfos, numHints, messages, truncated } = report.issues;
+  const issues = messages.slice(0, KEPT_ISSUES).map((m) => ({
+    code: m.code,
+    severity: SEVERITIES[m.severity] ?? 'error',
+    message: m.message,
+    ...(typeof m.pointer === 'string' ? { pointer: m.pointer } : {}),
+  }));
+  const counts = { errors: numErrors, warnings: numWarnings, infos: numInfos, hints: numHints };
+  return { ...counts, issues, truncated, version: report.validatorVersion };
 }
 
 async function validate(bytes: Uint8Array): Promise<ValidatorSummary> {
