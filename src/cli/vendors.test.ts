@@ -81,10 +81,14 @@ describe('kiln with a vendor’s model', () => {
     expect(served.meshy.mock.balanceOf(MESHY_KEY)).toBe(before);
   }, 30_000);
 
-  it('a model Kiln does not know, or no key at all, says so by flag and variable', async () => {
+  it('a model Kiln or the vendor does not know, or no key at all, says so by flag and variable', async () => {
     const unknown = await cli(['generate', 'chair.png', '--model', 'acme/x1'], ARTIST);
     expect(unknown.code).toBe(EXIT.usage);
     expect(unknown.stderr).toMatch(/^kiln: --model: must be one of .*meshy\/…/);
+    // A vendor's model the vendor does not have: Kiln's refusal names the model, exit 2.
+    const missing = await cli(['generate', 'chair.png', '--model', 'meshy/meshy-0'], ARTIST);
+    expect(missing.code, missing.stderr).toBe(EXIT.usage);
+    expect(missing.stderr).toMatch(/^kiln: --model: .*meshy-0/);
     const none = await cli(['generate', 'chair.png', '--model', 'meshy/meshy-6'], {});
     expect(none.code).toBe(EXIT.auth);
     expect(none.stderr).toMatch(/^kiln: --key \(or KILN_KEY\): no API key: .*KILN_LIBRARY/);
