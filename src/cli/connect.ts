@@ -1,7 +1,11 @@
 // The one client for Kiln (src/client/kiln), made from the flags and the environment: every
 // request `kiln` sends goes through it, with the key as a bearer token and refusals as the
-// client's typed errors.
+// client's typed errors. A vendor's model (`meshy/…`) takes that vendor's key from
+// KILN_MESHY_KEY, KILN_TRIPO_KEY or KILN_FAL_KEY, and the library's own key from KILN_LIBRARY
+// (decision 0114), read as `npm run mcp` reads them (src/client/kiln/env.ts).
+import { readVendorEnv, vendorKeyVariable } from '../client/kiln/env.ts';
 import { createKilnApi, kilnBaseUrl, type KilnApi } from '../client/kiln/index.ts';
+import { PROVIDER_LABELS, splitModelId } from '../contract/provider-ids.ts';
 import type { PollInterval } from '../client/index.ts';
 import { CliFailure, KEY_FIELD, UsageError } from './exit.ts';
 import type { Io } from './io.ts';
@@ -14,6 +18,8 @@ export interface Connection {
   baseUrl: string;
   /** Between polls of a task or a job: KILN_POLL_MS, else the client's 2 s easing to 5 s. */
   pollMs: PollInterval | undefined;
+  /** Whether a Kiln API key is sent (a library key alone names only the library). */
+  keyed: boolean;
 }
 
 function baseUrlOf(flag: string | undefined, io: Io): string {
@@ -41,17 +47,46 @@ function pollOf(io: Io): PollInterval | undefined {
   return ms;
 }
 
-/** The client for the key and address given (`--key`/KILN_KEY, `--kiln`/KILN_URL). */
+/** A vendor's model without its key: exit 3, naming the variable to set. */
+function checkVendorKey(model: string | undefined, keys: ReturnType<typeof readVendorEnv>): void {
+  const vendor = model === undefined ? undefined : splitModelId(model)?.provider;
+  if (!vendor || keys.providerKeys[vendor]) return;
+  const label = PROVIDER_LABELS[vendor];
+  throw new CliFailure(
+    'auth',
+    `is not set: ${model} is a ${label} model, made with your ${label} API key.`,
+    vendorKeyVariable(vendor),
+  );
+}
+
+/**
+ * The client for the key and address given (`--key`/KILN_KEY, `--kiln`/KILN_URL), with every
+ * vendor key set and KILN_LIBRARY; `model`, when a vendor's, must have its vendor's key. A
+ * library key alone (no KILN_KEY) reaches the library and vendors' models, not the spec's.
+ */
 export function connect(
   flags: { key?: string | undefined; kiln?: string | undefined },
   io: Io,
+  model?: string,
 ): Connection {
   const baseUrl = baseUrlOf(flags.kiln, io);
   const pollMs = pollOf(io);
-  const apiKey = flags.key ?? io.env.KILN_KEY;
-  if (!apiKey)
-    throw new CliFailure('auth', 'no API key: set KILN_KEY or pass --key tr_….', KEY_FIELD);
-  return { api: createKilnApi({ baseUrl, apiKey }), baseUrl, pollMs };
+  const apiKey = (flags.key ?? io.env.KILN_KEY) || undefined;
+  const keys = readVendorEnv(io.env);
+  if (!apiKey && !keys.library)
+    throw new CliFailure(
+      'auth',
+      'no API key: set KILN_KEY or pass --key tr_… (or KILN_LIBRARY, for vendors’ models).',
+      KEY_FIELD,
+    );
+  checkVendorKey(model, keys);
+  const { providerKeys, library } = keys;
+  return {
+    api: createKilnApi({ baseUrl, apiKey, providerKeys, library }),
+    baseUrl,
+    pollMs,
+    keyed: apiKey !== undefined,
+  };
 }
 
 /**
@@ -60,6 +95,6 @@ export function connect(
  * the upstream through Kiln's proxy, so a wrong key is an AuthenticationError (exit 3), not an
  * empty list.
  */
-export async function checkKey(api: KilnApi): Promise<void> {
-  await api.upstream().listModels();
+export async function checkKey({ api, keyed }: Pick<Connection, 'api' | 'keyed'>): Promise<void> {
+  if (keyed) await api.upstream().listModels();
 }

@@ -1,7 +1,8 @@
 // What `kiln generate` is asked to make, checked before anything is sent: one photo, 2–4 views
 // or a prompt (files and --url addresses alike), a model that takes that input (the spec's table
-// in src/contract/models.ts), a name Kiln would keep. Every refusal is a UsageError naming the
-// flag or argument.
+// in src/contract/models.ts; a vendor's `meshy/…` model is checked by Kiln, which knows what the
+// vendor's models take), a name Kiln would keep. Every refusal is a UsageError naming the flag or
+// argument.
 import {
   checkModelName,
   isModelAlias,
@@ -11,6 +12,7 @@ import {
   type InputKind,
   type ModelAlias,
 } from '../contract/index.ts';
+import { splitModelId } from '../contract/provider-ids.ts';
 import { UsageError } from './exit.ts';
 import { checkImageUrl, readPhotoFile, type Photo } from './inputs.ts';
 
@@ -35,11 +37,18 @@ const INPUT_WORDS: Readonly<Record<InputKind, string>> = {
   text: 'a prompt (--prompt)',
 };
 
-/** One of `models` by its alias, else a UsageError naming --model with what takes what. */
-export function checkModel(value: string | undefined, kind: InputKind): ModelAlias {
+/**
+ * A spec alias that takes `kind`, or a vendor's model (`meshy/meshy-6`, `tripo/…`, `fal/…`), else
+ * a UsageError naming --model with what takes what.
+ */
+export function checkModel(value: string | undefined, kind: InputKind): string {
   if (value === undefined) return DEFAULT_MODEL[kind];
+  if (splitModelId(value)) return value;
   if (!isModelAlias(value))
-    throw new UsageError('--model', `must be one of ${MODEL_ALIASES.join(', ')}, not "${value}".`);
+    throw new UsageError(
+      '--model',
+      `must be one of ${MODEL_ALIASES.join(', ')} or a provider's model (meshy/…, tripo/…, fal/…), not "${value}".`,
+    );
   if (MODEL_INPUT[value] !== kind)
     throw new UsageError(
       '--model',
@@ -58,7 +67,8 @@ export function checkName(value: string | undefined): string | null {
 
 export interface GenerateInput {
   kind: InputKind;
-  model: ModelAlias;
+  /** A spec alias, or a vendor's `provider/model`. */
+  model: string;
   /** Local photos, read and checked. */
   photos: Photo[];
   /** Image addresses (--url), in order after the photos. */

@@ -5,6 +5,9 @@ const COMMON = `Every command takes:
   --key KEY        the API key (default: $KILN_KEY)
   --kiln ADDRESS   Kiln's address (default: $KILN_URL, else http://127.0.0.1:8080)
   -h, --help       this help
+A vendor's model (meshy/…, tripo/…, fal/…) takes its key from $KILN_MESHY_KEY, $KILN_TRIPO_KEY
+or $KILN_FAL_KEY; $KILN_LIBRARY (the studio's library key) names the library, and then
+$KILN_KEY is optional.
 
 Exit codes: 0 ok, 1 a task or export failed or Kiln refused, 2 bad usage, 3 no key or a
 wrong key, 4 Kiln not reachable, 5 not enough credits, 130 interrupted.`;
@@ -30,9 +33,11 @@ ${COMMON}`,
   kiln generate FRONT RIGHT [BACK LEFT] [--model alpha-multiview|beta-multiview]
   kiln generate --url https://… [--url …]
   kiln generate --prompt "a red ceramic vase" [--model beta-text]
+  kiln generate PHOTO --model meshy/meshy-6      (a vendor's model: $KILN_MESHY_KEY)
 
 Makes one model, shows its progress on stderr and writes the GLB.
-  --model M          the model (default beta, beta-multiview or beta-text, by the input)
+  --model M          the model (default beta, beta-multiview or beta-text, by the input),
+                     or a vendor's: meshy/…, tripo/…, fal/… (with its key; see below)
   --url ADDRESS      an image address Kiln fetches (repeat it for views)
   --prompt TEXT      make it from words instead of photos
   --out FILE         where to write the GLB (a folder: the model's own file name in it;
@@ -42,14 +47,14 @@ Makes one model, shows its progress on stderr and writes the GLB.
 Prints the file's path.
 
 ${COMMON}`,
-  batch: `Usage: kiln batch FOLDER [--model alpha|beta|gamma] [--collection C] [--out FOLDER]
+  batch: `Usage: kiln batch FOLDER [--model alpha|beta|gamma|meshy/…] [--collection C] [--out FOLDER]
 
 Makes one model of every photo (.png, .jpg, .jpeg, .webp) in FOLDER, a progress line each.
 Resumable: FOLDER/.kiln-batch.json keeps each photo's Idempotency-Key (before its create is
 sent) and task, so running the same command again after Ctrl-C, a kill or a lost connection
 waits on the tasks already made and sends a create again only with the same key: nothing is
 charged twice.
-  --model M          alpha, beta or gamma (default beta)
+  --model M          alpha, beta or gamma (default beta), or a vendor's image model
   --collection C     put every model in this collection (a name or col_… id; made when missing)
   --out FOLDER       where to write the GLBs (default: FOLDER)
   --concurrency N    photos sent at once, 1–10 (default 3)

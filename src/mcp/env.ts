@@ -1,9 +1,10 @@
 // What `npm run mcp` reads from its environment, checked once: Kiln's address (KILN_URL), the
 // API key (KILN_KEY), each vendor's key (KILN_MESHY_KEY, KILN_TRIPO_KEY, KILN_FAL_KEY) and the
 // library's own key (KILN_LIBRARY, decision 0114). A problem is one line naming the variable.
+import { readVendorEnv } from '../client/kiln/env.ts';
 import { kilnBaseUrl, type KilnApiOptions } from '../client/kiln/index.ts';
 import { API_KEY_PREFIX, isApiKeyShaped } from '../contract/index.ts';
-import { VENDOR_PROVIDERS, type VendorProvider } from '../contract/provider-ids.ts';
+import type { VendorProvider } from '../contract/provider-ids.ts';
 
 /** Where Kiln listens by default (`npm start`, `PORT`). */
 const DEFAULT_KILN_URL = 'http://127.0.0.1:8080';
@@ -33,15 +34,6 @@ export function readMcpEnv(env: Readonly<Record<string, string | undefined>>): M
       ok: false,
       problem: `KILN_KEY is not a Kiln API key: one starts with ${API_KEY_PREFIX} and has no spaces.`,
     };
-  const providerKeys: Partial<Record<VendorProvider, string>> = {};
-  for (const vendor of VENDOR_PROVIDERS) {
-    const key = env[`KILN_${vendor.toUpperCase()}_KEY`]?.trim();
-    if (key) providerKeys[vendor] = key;
-  }
-  const library = env.KILN_LIBRARY?.trim() || undefined;
-  return {
-    ok: true,
-    api: { baseUrl, apiKey, providerKeys, library },
-    vendors: VENDOR_PROVIDERS.filter((v) => providerKeys[v]),
-  };
+  const { providerKeys, library, vendors } = readVendorEnv(env);
+  return { ok: true, api: { baseUrl, apiKey, providerKeys, library }, vendors };
 }

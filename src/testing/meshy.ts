@@ -4,6 +4,8 @@ import { serve } from '@hono/node-server';
 import { createMeshyMock, type MeshyMock, type MeshyMockDeps } from '../mock/meshy/index.ts';
 import { createMeshyAdapter } from '../providers/meshy/index.ts';
 import type { ProviderAdapter, ProviderTask } from '../providers/types.ts';
+import { configuredProviders } from '../server/providers/configure.ts';
+import { startHttpKiln, type HttpKiln } from './http-kiln.ts';
 import { fakeGenerator } from './mock.ts';
 
 export const MESHY_KEY = 'msy_kilnTestKey000000000000000000000003';
@@ -64,4 +66,29 @@ export async function pollMeshy(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`task ${ref} never reached the state awaited`);
+}
+
+/** A real Kiln on a loopback port (src/testing/http-kiln.ts) with Meshy at its mock, served too. */
+export async function startKilnWithMeshy(): Promise<{
+  kiln: HttpKiln;
+  meshy: ServedMeshy;
+  close(): Promise<void>;
+}> {
+  // Meshy fetches the photos Kiln keeps (its uploads), at Kiln's address once it is known.
+  const origins: string[] = [];
+  const meshy = await serveMeshy({ imagePolicy: { ownOrigins: () => origins } });
+  const kiln = await startHttpKiln({
+    providers: configuredProviders({ meshy: meshy.baseUrl }),
+    // The mock's result addresses are on loopback: fetched as they are.
+    fetchGlb: async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer()),
+  });
+  origins.push(kiln.baseUrl);
+  return {
+    kiln,
+    meshy,
+    async close() {
+      await kiln.close();
+      await meshy.close();
+    },
+  };
 }

@@ -101,7 +101,7 @@ export async function batchCommand(args: string[], io: Io): Promise<number> {
   const { folder, photos } = photosIn(folderArg!, io.cwd);
   const out = outTarget(values.out ?? folder, io.cwd);
   if (!out.folder) throw new UsageError('--out', `"${values.out}" is not a folder.`);
-  const conn = connect(values, io);
+  const conn = connect(values, io, model);
   const release = lockFolder(folder);
   try {
     const collection = values.collection

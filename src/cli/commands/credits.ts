@@ -35,10 +35,11 @@ export async function creditsCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals: given } = parseCommand('credits', args, OPTIONS);
   if (values.help) return showHelp(io, 'credits', values.json);
   positionals(given, []);
-  const { api } = connect(values, io);
+  const conn = connect(values, io);
+  const { api } = conn;
   const credits = await api.credits();
   // No figure and no history: a key the upstream never saw, or a new one. A wrong key exits 3.
-  if (credits.balance === null && credits.history.length === 0) await checkKey(api);
+  if (credits.balance === null && credits.history.length === 0) await checkKey(conn);
 
   if (values.json) {
     printJson(io, credits);

@@ -70,7 +70,7 @@ export async function generateCommand(args: string[], io: Io): Promise<number> {
   const input = generateInput(values, files, io.cwd);
   const name = checkName(values.name);
   const target = outTarget(values.out, io.cwd);
-  const conn = connect(values, io);
+  const conn = connect(values, io, input.model);
   const collection = values.collection ? await ensureCollection(conn.api, values.collection) : null;
 
   const task = await makeTask(conn, io, input, { name, collection });

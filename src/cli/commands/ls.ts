@@ -83,18 +83,19 @@ export async function lsCommand(args: string[], io: Io): Promise<number> {
     favourite: values.favourite ?? false,
     hidden: values.hidden ?? false,
   };
-  const { api } = connect(values, io);
+  const conn = connect(values, io);
+  const { api } = conn;
   let collection: Collection | null = null;
   if (values.collection) {
     // No such collection may mean a wrong key (its collections are none): that says so first.
     collection = await findCollection(api, values.collection).catch(async (err: unknown) => {
-      await checkKey(api);
+      await checkKey(conn);
       throw err;
     });
     filters.collection = collection.id;
   }
   const found = await entries(api, filters, limit);
-  if (found.data.length === 0 && !collection) await checkKey(api);
+  if (found.data.length === 0 && !collection) await checkKey(conn);
 
   if (values.json)
     printJson(io, { object: 'list', collection: collectionRef(collection), ...found });

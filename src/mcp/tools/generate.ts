@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { vendorKeyVariable } from '../../client/kiln/env.ts';
 import type { KilnApi } from '../../client/kiln/index.ts';
 import {
   checkModelName,
@@ -130,7 +131,7 @@ function checkModel(ctx: McpContext, modelId: string, input: GenerateInput): voi
     const label = PROVIDER_LABELS[vendor];
     throw new ToolInputError(
       'model',
-      `${modelId} is a ${label} model: it needs your ${label} key (KILN_${vendor.toUpperCase()}_KEY for npm run mcp, or the x-provider-key-${vendor} header over HTTP).`,
+      `${modelId} is a ${label} model: it needs your ${label} key (${vendorKeyVariable(vendor)} for npm run mcp, or the x-provider-key-${vendor} header over HTTP).`,
     );
   }
   checkModelTakes(modelId, input);
