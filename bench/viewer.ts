@@ -12,8 +12,11 @@
 //   - BENCH_RUNS runs (default 3), the order of the two viewers alternating; medians.
 // Prints figures; asserts nothing (exit 0). Run: npm run bench:viewer
 // BENCH_TIMEOUT_MS (default 60000) bounds the wait for a first frame.
+// BENCH_PROFILE=phone measures as a phone would (issue 36): a 390 × 844 viewport, the CPU
+// slowed 4× and the network at slow 4G (1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip),
+// both through the DevTools protocol, the same for both viewers.
 import { serve } from '@hono/node-server';
-import { chromium, type Browser } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { Hono } from 'hono';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -32,7 +35,17 @@ import { startTestServer } from '../src/testing/server.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3) || 3);
 const TIMEOUT_MS = Math.max(1000, Number(process.env.BENCH_TIMEOUT_MS ?? 60_000) || 60_000);
-const VIEWPORT = { width: 1280, height: 720 };
+const PHONE = process.env.BENCH_PROFILE === 'phone';
+if (process.env.BENCH_PROFILE && !PHONE)
+  throw new Error(
+    `BENCH_PROFILE: "${process.env.BENCH_PROFILE}" is not a profile (phone, or unset).`,
+  );
+const VIEWPORT = PHONE ? { width: 390, height: 844 } : { width: 1280, height: 720 };
+/** The phone profile's throttling (Chrome DevTools' "Slow 4G" network, a mid-range phone's CPU). */
+const PHONE_THROTTLING = {
+  cpuRate: 4,
+  network: { offline: false, latency: 150, downloadThroughput: 200_000, uploadThroughput: 93_750 },
+};
 const MODEL_VIEWER_JS = join(ROOT, 'node_modules/@google/model-viewer/dist/model-viewer.min.js');
 const MESHOPT_DECODER_JS = join(ROOT, 'node_modules/meshoptimizer/meshopt_decoder.cjs');
 /** BENCH_VERBOSE=1 prints each page's performance marks and console warnings. */
@@ -42,6 +55,17 @@ const ONLY = (process.env.BENCH_FILES ?? '')
   .split(',')
   .map((s) => s.trim())
   .filter(Boolean);
+
+/** A new page; under the phone profile, with its CPU and network throttled before it navigates. */
+async function openPage(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  if (!PHONE) return page;
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE_THROTTLING.cpuRate });
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', PHONE_THROTTLING.network);
+  return page;
+}
 
 type ViewerName = 'Kiln' | 'model-viewer';
 const VIEWERS: readonly ViewerName[] = ['Kiln', 'model-viewer'];
@@ -282,7 +306,7 @@ async function measure(
         return route.abort('blockedbyclient');
       },
     );
-    const page = await context.newPage();
+    const page = await openPage(context);
     page.on('pageerror', (error) => errors.push(String(error)));
     page.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text());
@@ -379,7 +403,7 @@ try {
     ...(found.executablePath ? { executablePath: found.executablePath } : {}),
   });
   console.log(
-    `viewer bench — Chromium ${browser.version()} (${found.kind}, SwiftShader WebGL), ${VIEWPORT.width}×${VIEWPORT.height}, ${RUNS} run${RUNS === 1 ? '' : 's'} per viewer and file, cold cache each; vite build ${buildSeconds.toFixed(1)} s`,
+    `viewer bench — Chromium ${browser.version()} (${found.kind}, SwiftShader WebGL), ${VIEWPORT.width}×${VIEWPORT.height}${PHONE ? `, phone profile: CPU ${PHONE_THROTTLING.cpuRate}× slower, slow 4G (1.6 Mbit/s, 150 ms)` : ''}, ${RUNS} run${RUNS === 1 ? '' : 's'} per viewer and file, cold cache each; vite build ${buildSeconds.toFixed(1)} s`,
   );
   console.log(
     `serving on ${origin}; files: ${[...files.keys()].join(', ')}; ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}\n`,
