@@ -147,6 +147,27 @@ export async function finishedPromptModel(page: Page, prompt: string) {
 }
 
 /**
+ * A finished prompt model in the studio, shown until the viewer has kept its picture (the
+ * gallery's, a share page's poster): its task id and detail panel.
+ */
+export async function pictureKeptModel(page: Page, prompt: string) {
+  const made = await finishedPromptModel(page, prompt);
+  await expectRenderedModel(made.detail.getByTestId('model-viewer'));
+  await expect
+    .poll(
+      async () => {
+        const res = await page.request.get(`/api/library/${made.id}`, {
+          headers: { authorization: `Bearer ${DEMO_KEY}` },
+        });
+        return ((await res.json()) as { thumbnail_url: string | null }).thumbnail_url;
+      },
+      { timeout: 20_000 },
+    )
+    .not.toBeNull();
+  return made;
+}
+
+/**
  * A prompt model made through Kiln's proxy with the demo key, read until Kiln keeps it; its
  * task id is pushed onto `madeHere` (a `hiddenAfterEach()` list) and returned.
  */

@@ -2,13 +2,12 @@ import { type Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import sharp from 'sharp';
 import {
-  DEMO_KEY,
   checkPublicPage,
   embeddingSite,
   expectAccessible,
   expectLinkGone,
   expectRenderedModel,
-  finishedPromptModel,
+  pictureKeptModel,
   overflowing,
   shot,
   useKey,
@@ -17,23 +16,7 @@ import {
 const PROMPT = 'a small green teapot';
 
 /** A finished prompt model in the studio, shown (so its picture is kept): its task id. */
-async function finishedModel(page: Page): Promise<string> {
-  const { id, detail } = await finishedPromptModel(page, PROMPT);
-  await expectRenderedModel(detail.getByTestId('model-viewer'));
-  // The viewer drew the model's picture: the link preview shows it.
-  await expect
-    .poll(
-      async () => {
-        const res = await page.request.get(`/api/library/${id}`, {
-          headers: { authorization: `Bearer ${DEMO_KEY}` },
-        });
-        return ((await res.json()) as { thumbnail_url: string | null }).thumbnail_url;
-      },
-      { timeout: 20_000 },
-    )
-    .not.toBeNull();
-  return id;
-}
+const finishedModel = async (page: Page) => (await pictureKeptModel(page, PROMPT)).id;
 
 test('share a model: a public page without a key, a link preview, an embed, revoked at once', async ({
   page,

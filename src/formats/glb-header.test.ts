@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { hasGlbMagic, readGlbHeader } from './glb-header.ts';
+import {
+  GLB_JSON_START,
+  glbExtensionsUsed,
+  glbJsonLength,
+  hasGlbMagic,
+  readGlbHeader,
+} from './glb-header.ts';
 
 function header(magic: number, version: number, length: number): Uint8Array {
   const bytes = new Uint8Array(12);
@@ -53,5 +59,44 @@ describe('hasGlbMagic', () => {
     const bytes = new Uint8Array(16);
     bytes.set(header(0x46546c67, 2, 12), 4);
     expect(hasGlbMagic(bytes.subarray(4))).toBe(true);
+  });
+});
+
+/** A GLB's first bytes: the header, then a first chunk of `type` holding `json`. */
+function withChunk(json: string, type = 0x4e4f534a): Uint8Array {
+  const body = new TextEncoder().encode(json);
+  const bytes = new Uint8Array(GLB_JSON_START + body.byteLength);
+  bytes.set(header(0x46546c67, 2, bytes.byteLength));
+  const view = new DataView(bytes.buffer);
+  view.setUint32(12, body.byteLength, true);
+  view.setUint32(16, type, true);
+  bytes.set(body, GLB_JSON_START);
+  return bytes;
+}
+
+describe('the JSON chunk of a GLB', () => {
+  it('is as long as its chunk header says, from the first 20 bytes alone', () => {
+    const bytes = withChunk('{"asset":{"version":"2.0"}}');
+    expect(glbJsonLength(bytes.subarray(0, GLB_JSON_START))).toBe(27);
+  });
+
+  it('is unknown for bytes that are too short, not a GLB, or whose first chunk is binary', () => {
+    expect(glbJsonLength(new Uint8Array(19))).toBeNull();
+    expect(glbJsonLength(withChunk('{}', 0x004e4942))).toBeNull();
+    const notGlb = withChunk('{}');
+    notGlb[0] = 0;
+    expect(glbJsonLength(notGlb)).toBeNull();
+  });
+
+  it('names the extensions the model uses, and none for JSON that does not say or does not parse', () => {
+    const json = (text: string) => new TextEncoder().encode(text);
+    expect(
+      glbExtensionsUsed(
+        json('{"extensionsUsed":["KHR_draco_mesh_compression","KHR_texture_basisu",7]}'),
+      ),
+    ).toEqual(['KHR_draco_mesh_compression', 'KHR_texture_basisu']);
+    expect(glbExtensionsUsed(json('{"asset":{}}'))).toEqual([]);
+    expect(glbExtensionsUsed(json('{"extensionsUsed":"KHR_draco_mesh_compression"}'))).toEqual([]);
+    expect(glbExtensionsUsed(json('{not json'))).toEqual([]);
   });
 });

@@ -40,3 +40,33 @@ export function readGlbHeader(bytes: Uint8Array): GlbHeader {
     return { ok: false, problem: 'bad_length', message: `declares an impossible length ${length}` };
   return { ok: true, version: 2, length };
 }
+
+/** Where a GLB's first chunk (its JSON) starts: right after the 12-byte header and its 8-byte chunk header. */
+export const GLB_JSON_START = GLB_HEADER_BYTES + 8;
+/** 'JSON' read as a little-endian uint32: the first chunk's type. */
+const JSON_CHUNK = 0x4e4f534a;
+
+/**
+ * The length of a GLB's JSON chunk, from its first 20 bytes (the header and the chunk's own
+ * header), or null when they do not start a version 2 GLB whose first chunk is JSON.
+ */
+export function glbJsonLength(first: Uint8Array): number | null {
+  if (first.byteLength < GLB_JSON_START || !readGlbHeader(first).ok) return null;
+  const view = new DataView(first.buffer, first.byteOffset, GLB_JSON_START);
+  if (view.getUint32(16, true) !== JSON_CHUNK) return null;
+  return view.getUint32(12, true);
+}
+
+/**
+ * The `extensionsUsed` of a GLB's JSON chunk (its bytes alone), or [] when it names none or is
+ * not JSON.
+ */
+export function glbExtensionsUsed(json: Uint8Array): string[] {
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(json)) as { extensionsUsed?: unknown };
+    const used = parsed.extensionsUsed;
+    return Array.isArray(used) ? used.filter((e): e is string => typeof e === 'string') : [];
+  } catch {
+    return [];
+  }
+}

@@ -8,6 +8,7 @@ import { dirname, join, relative } from 'node:path';
 import { collectionPageRoutes } from './collections/routes.ts';
 import { sharePageRoutes } from './share/routes.ts';
 import { MANIFEST_PATH, readManifest, routeShells } from './spa-shell.ts';
+import type { BlobStore } from './storage/blobs.ts';
 import type { Storage } from './storage/database.ts';
 
 /** The CSP of the KTX2 worker script: eval for embind, wasm, and nothing from elsewhere. */
@@ -17,7 +18,12 @@ export const KTX2_WORKER_CSP =
 /** Serves `staticDir` on `app` when it holds a build (index.html); else does nothing. */
 export function serveSite(
   app: Hono,
-  deps: { staticDir?: string | undefined; storage: Storage; publicUrl?: string | undefined },
+  deps: {
+    staticDir?: string | undefined;
+    storage: Storage;
+    blobs: BlobStore;
+    publicUrl?: string | undefined;
+  },
 ): void {
   const { storage } = deps;
   const staticDir = deps.staticDir;
@@ -57,7 +63,13 @@ export function serveSite(
     const manifest = readManifest(staticDir);
     app.route(
       '/s',
-      sharePageRoutes({ shares: storage.shares, publicUrl: deps.publicUrl, indexHtml, manifest }),
+      sharePageRoutes({
+        shares: storage.shares,
+        blobs: deps.blobs,
+        publicUrl: deps.publicUrl,
+        indexHtml,
+        manifest,
+      }),
     );
     // A shared collection's public page, likewise.
     app.route(

@@ -163,6 +163,18 @@ export function linkFiles<T>(
 export const publicAnswer = (c: Context, body: object) =>
   c.json(body, 200, { ...NOINDEX, ...NO_STORE });
 
+/** What a page's first frame needs, named in its <head> (see first-paint.ts). */
+export interface FirstPaint {
+  tags: string;
+  modules: readonly string[];
+}
+
+/** `html` with a first paint's tags and module preloads before </head>. */
+function withFirstPaint(html: string, manifest: unknown, first: FirstPaint): string {
+  const preloaded = withPreloads(html, manifest, first.modules);
+  return preloaded.replace(/\s*<\/head>/, `${first.tags}\n  </head>`);
+}
+
 /** What a public page's shell needs: the built index.html and Vite's manifest. */
 export interface PublicPageDeps {
   publicUrl?: string | undefined;
@@ -191,6 +203,11 @@ export function publicPageRoutes<T>(
       token: string,
       found: T,
     ) => { title: string; description: string; url: string; image: { url: string; alt: string } };
+    /**
+     * What the page's first frame needs, for its <head>: tags, and modules to preload
+     * (first-paint.ts). A failure costs the page only its hints.
+     */
+    firstPaint?: (base: string, token: string, found: T) => Promise<FirstPaint>;
   },
 ) {
   const app = new Hono();
@@ -216,7 +233,10 @@ export function publicPageRoutes<T>(
       image: { ...meta.image, type: PREVIEW_TYPE, width: PREVIEW_WIDTH, height: PREVIEW_HEIGHT },
       noindex: true,
     });
-    return c.html(html, 200, headers);
+    const first = await link
+      .firstPaint?.(baseOf(c, deps.publicUrl), token, found)
+      .catch(() => null);
+    return c.html(first ? withFirstPaint(html, deps.manifest, first) : html, 200, headers);
   };
 
   app.get('/:token', page(false));

@@ -329,6 +329,16 @@ describe('the share page shell', () => {
     );
     expect(html).toContain('href="/assets/model-viewer-M.js"');
     expect(html).toContain('<div id="root"></div>');
+    // The first paint: the link's facts inline (no text in them ends the script early), and the
+    // GLB asked for with the page; no picture kept yet, so no poster.
+    const inline = /<script type="application\/json" id="kiln-share">(.*?)<\/script>/s.exec(html);
+    expect(inline?.[1]).not.toContain('<');
+    const facts = await server.request(`/api/shares/${link.token}`, { key: null });
+    expect(JSON.parse(inline![1]!)).toEqual(await facts.json());
+    expect(html).toContain(
+      `<link rel="preload" as="fetch" crossorigin href="/api/shares/${link.token}/model.glb" />`,
+    );
+    expect(html).not.toContain('rel="preload" as="image"');
 
     await server.request(`/api/library/${id}/thumbnail`, {
       method: 'PUT',
@@ -338,6 +348,9 @@ describe('the share page shell', () => {
     res = await server.request(`/s/${link.token}`, { key: null });
     html = await res.text();
     expect(html).toContain(`<meta property="og:image" content="${image}" />`);
+    expect(html).toContain(
+      `<link rel="preload" as="image" fetchpriority="high" href="/api/shares/${link.token}/thumbnail.webp" />`,
+    );
     expect(html).toContain('<meta property="og:image:type" content="image/jpeg" />');
     expect(html).toContain('<meta property="og:image:width" content="1200" />');
     expect(html).toContain('<meta property="og:image:height" content="630" />');

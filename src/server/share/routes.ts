@@ -2,12 +2,14 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { owner, type OwnerEnv } from '../middleware/owner.ts';
 import { SHARE_MODULES } from '../spa-shell.ts';
+import type { BlobStore } from '../storage/blobs.ts';
 import type { ShareStore } from '../storage/shares.ts';
+import { decodersFor, firstPaintTags, glbExtensionReader } from './first-paint.ts';
 import { factsRoute, modelFiles, previewRoute } from './link-routes.ts';
 import { createRoute, readRoute, revokeRoute, usdzRoute } from './owner-routes.ts';
 import { publicPageRoutes, type PublicPageDeps } from './public-link.ts';
 import type { ShareRouteDeps } from './route-deps.ts';
-import { shareDescription, shareUrls, sharedFiles, publicTitle } from './service.ts';
+import { publicTitle, publicView, shareDescription, shareUrls, sharedFiles } from './service.ts';
 import { USDZ_MAX_BYTES, usdzTooLarge } from './usdz.ts';
 
 /**
@@ -42,6 +44,7 @@ export function shareRoutes(deps: ShareRouteDeps) {
 /** What the page shell needs: the built index.html and Vite's manifest. */
 export interface SharePageDeps extends PublicPageDeps {
   shares: ShareStore;
+  blobs: BlobStore;
 }
 
 /**
@@ -49,6 +52,7 @@ export interface SharePageDeps extends PublicPageDeps {
  * `<iframe>` on any site), with the model's title and picture (public-link.ts).
  */
 export function sharePageRoutes(deps: SharePageDeps) {
+  const extensionsOf = glbExtensionReader(deps.blobs);
   return publicPageRoutes(deps, {
     what: 'model',
     modules: SHARE_MODULES,
@@ -67,6 +71,14 @@ export function sharePageRoutes(deps: SharePageDeps) {
             ? `The 3D model “${title}” on Kiln’s stage, with its name`
             : `The name of the 3D model “${title}”, on Kiln’s stage`,
         },
+      };
+    },
+    // The poster, the GLB and its decoders fetched with the HTML; the facts inline.
+    firstPaint: async (base, token, model) => {
+      const decoders = decodersFor(await extensionsOf(model.assetSha256));
+      return {
+        tags: firstPaintTags(publicView(base, token, model), decoders.files),
+        modules: decoders.modules,
       };
     },
   });

@@ -11,10 +11,12 @@ import { NotFoundError } from '../../client/errors.ts';
 import { kilnCalls, type Call } from '../../client/kiln/calls.ts';
 import {
   ERROR_CODES,
+  PublicShareSchema,
   ShareOwnershipSchema,
   ShareSchema,
   type Share,
 } from '../../contract/index.ts';
+import { inlineShare } from '../lib/inline-share.ts';
 import { NO_KEY, queryKeys, useKeyScope } from './query-keys.ts';
 import { request, send } from './transport.ts';
 
@@ -176,6 +178,9 @@ const sharedModelQuery = (token: string) =>
   queryOptions({
     queryKey: queryKeys.sharedModel(token),
     ...publicLinkFetch(kilnCalls.shares.public(token)),
+    // The facts the server wrote into the page: shown at once, and asked again behind them.
+    initialData: () => PublicShareSchema.safeParse(inlineShare(token)).data,
+    initialDataUpdatedAt: 0,
   });
 
 export function useSharedModel(token: string) {

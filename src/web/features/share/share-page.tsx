@@ -33,6 +33,21 @@ function Gone({ embed }: { embed: boolean }) {
   );
 }
 
+/**
+ * Where the viewer will be, while its code loads: the model's kept picture (the page's largest
+ * paint, at once), in the stage's shape.
+ */
+function PosterWhileLoading({ picture, embed }: { picture: string | null; embed: boolean }) {
+  return (
+    <div className={`share-page__poster-frame${embed ? ' share-page__poster-frame--embed' : ''}`}>
+      {picture && <img className="share-page__poster" src={picture} alt="" />}
+      <p className="visually-hidden" role="status">
+        Loading the viewer…
+      </p>
+    </div>
+  );
+}
+
 export default function SharePage({ token, embed }: { token: string; embed: boolean }) {
   const shared = useSharedModel(token);
   // Its owner (with their key in this browser) may make a turntable of it; visitors may not.
@@ -60,13 +75,14 @@ export default function SharePage({ token, embed }: { token: string; embed: bool
   if (!model) return <Gone embed={embed} />;
 
   const viewer = (
-    <Suspense fallback={<div className="viewer-placeholder">Loading the viewer…</div>}>
+    <Suspense fallback={<PosterWhileLoading picture={model.thumbnail_url} embed={embed} />}>
       <LazyModelViewer
         url={model.model_url}
         label={`3D model: ${model.title}`}
         fileName={fileNameOf(model)}
         openFiles={false}
         turntable={owner && !embed}
+        poster={model.thumbnail_url}
         className={embed ? 'share-page__viewer share-page__viewer--embed' : 'share-page__viewer'}
       />
     </Suspense>

@@ -67,6 +67,11 @@ export interface ModelViewerProps {
   turntable?: boolean;
   /** Where the model came from (its library entry: made by, time taken, price), first in its facts. */
   origin?: readonly OriginFact[] | undefined;
+  /**
+   * A picture of the model shown on the stage until the model is first drawn (a share page's
+   * kept picture): the page's largest paint comes at once, not after the GLB and WebGL.
+   */
+  poster?: string | null | undefined;
 }
 
 /** The name of a file without its extension, for the names of what is exported from it. */
@@ -131,7 +136,9 @@ function ViewerStage({
   handle,
   cameraLink,
   onCloseHelp,
+  poster,
 }: {
+  poster: string | null | undefined;
   dropzone: DropzoneState;
   openFiles: boolean;
   source: string | null;
@@ -164,6 +171,9 @@ function ViewerStage({
           cameraLink={cameraLink}
         />
       ) : null}
+      {poster && !lifecycle.drawn && state !== 'error' && (
+        <img className="model-viewer__poster" src={poster} alt="" decoding="async" />
+      )}
       <StageOverlays
         state={state}
         drawn={lifecycle.drawn}
@@ -189,6 +199,7 @@ export default function ModelViewer({
   onPicture,
   turntable = false,
   origin,
+  poster,
 }: ModelViewerProps) {
   const captionId = useId();
   const [settings, dispatch] = useReducer(settingsReducer, DEFAULT_SETTINGS);
@@ -253,6 +264,7 @@ export default function ModelViewer({
         onDoubleClick={ready ? onDoubleClick : undefined}
       >
         <ViewerStage
+          poster={local ? null : poster}
           dropzone={dropzone}
           openFiles={openFiles}
           source={source}

@@ -1,6 +1,6 @@
-// /viewer, opened by address, starts its slow work from the entry script, before React renders:
-// the viewer's code (three.js, react-three-fiber) and the models named in the query string
-// download at once, instead of one after the other as each lazy piece renders, and the models
+// /viewer, opened by address (and a share link's page: src/web/early.ts), starts its slow work
+// from the entry script, before React renders: the viewer's code (three.js, react-three-fiber)
+// and the models named in the query string download at once, instead of one after the other as each lazy piece renders, and the models
 // are parsed (and their meshes and images decoded) while WebGL starts up, itself started early
 // (webgl-warmup.ts).
 import { modelPathsFromQuery } from './address.ts';
@@ -10,11 +10,21 @@ import { warmUpWebGL } from './webgl-warmup.ts';
 export function preloadViewer({ pathname, search }: Pick<Location, 'pathname' | 'search'>): void {
   if (pathname !== '/viewer') return;
   const paths = modelPathsFromQuery(search);
-  if (!paths.a && !paths.b) return;
-  // The same modules React.lazy imports (see app.tsx and index.ts): the browser loads each once.
   const models = [paths.a, paths.b].filter((path) => path !== null);
-  for (const path of models) prefetch(path);
+  if (models.length === 0) return;
   void import('./viewer-page.tsx').catch(() => undefined);
+  startViewerEarly(models);
+}
+
+/**
+ * Starts what a viewer of `models` will need, before React renders it: the models' bytes, the
+ * viewer's code and loaders (then the models' parsing), and WebGL. A page that shows a viewer
+ * first (/viewer by address, a share link) calls it from the entry script.
+ */
+export function startViewerEarly(models: readonly string[]): void {
+  if (models.length === 0) return;
+  // The same modules React.lazy imports (see app.tsx and index.ts): the browser loads each once.
+  for (const path of models) prefetch(path);
   void import('./model-viewer.tsx').catch(() => undefined);
   // Parsing starts as soon as the loaders are in, while React still renders the page and WebGL
   // starts.

@@ -1,0 +1,32 @@
+// A share link's facts as the server wrote them into its page (src/server/share/first-paint.ts):
+// read by the entry script to start the model, and by the page's query as its first answer.
+// Without zod: the entry script reads it too.
+
+/** The element the server writes the link's facts into (INLINE_SHARE_ID on the server). */
+const INLINE_SHARE_ID = 'kiln-share';
+
+/** The token of a share page's address (`/s/{token}`, `/s/{token}/embed`), or null. */
+export function shareTokenOf(pathname: string): string | null {
+  return /^\/s\/([^/]+)(?:\/embed)?\/?$/.exec(pathname)?.[1] ?? null;
+}
+
+/**
+ * The link's facts in the page, unparsed, when they are `token`'s and the page is its share page
+ * (the SPA may have moved on to another page or link since), else undefined.
+ */
+export function inlineShare(
+  token: string,
+  doc: Pick<Document, 'getElementById'> = document,
+  pathname: string = location.pathname,
+): unknown {
+  if (shareTokenOf(pathname) !== token) return undefined;
+  const text = doc.getElementById(INLINE_SHARE_ID)?.textContent;
+  if (!text) return undefined;
+  try {
+    const facts = JSON.parse(text) as { url?: unknown } | null;
+    const own = typeof facts?.url === 'string' && facts.url.endsWith(`/s/${token}`);
+    return own ? facts : undefined;
+  } catch {
+    return undefined;
+  }
+}
