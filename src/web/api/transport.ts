@@ -161,6 +161,8 @@ export async function download(
   options: SendOptions & {
     accept?: string;
     onProgress?: (received: number, total: number) => void;
+    /** Hears each piece of the body as it arrives (before `onProgress` for it). */
+    onChunk?: (chunk: Uint8Array) => void;
   } = {},
 ): Promise<Downloaded> {
   const res = await exchange(url, {
@@ -169,7 +171,8 @@ export async function download(
   });
   if (!res.ok)
     throw await refusal(res.status, bodyOf(await res.text()), res.headers, res.statusText);
-  const { onProgress } = options;
+  const { onChunk } = options;
+  const onProgress = options.onProgress ?? (onChunk ? () => {} : undefined);
   if (!res.body || !onProgress)
     return { bytes: new Uint8Array(await res.arrayBuffer()), headers: res.headers };
   const total = Number(res.headers.get('content-length') ?? 0) || 0;
@@ -180,6 +183,7 @@ export async function download(
     const { done, value } = await reader.read();
     if (done) break;
     chunks.push(value);
+    onChunk?.(value);
     received += value.byteLength;
     onProgress(received, total);
   }

@@ -69,7 +69,20 @@ class LazyKTX2Loader {
     return new Promise((resolve) => this.#waiting.push(resolve));
   }
 
+  /** Fetches the transcoder now (a model's JSON says it has KTX2 textures), before any renderer. */
+  warm(): void {
+    this.#module()
+      .then((loader) => loader.init())
+      .catch(() => undefined);
+  }
+
   #get(): Promise<KTX2Loader> {
+    return Promise.all([this.#module(), this.#rendererReady()]).then(([loader, gl]) =>
+      loader.detectSupport(gl),
+    );
+  }
+
+  #module(): Promise<KTX2Loader> {
     this.#loader ??= import('three/examples/jsm/loaders/KTX2Loader.js').then(({ KTX2Loader }) => {
       const loader = new KTX2Loader().setTranscoderPath(`${DECODERS}basis/`);
       // KTX2Loader runs its workers from a blob: URL, which inherits the page's CSP (no eval);
@@ -85,9 +98,7 @@ class LazyKTX2Loader {
         });
       return loader;
     });
-    return Promise.all([this.#loader, this.#rendererReady()]).then(([loader, gl]) =>
-      loader.detectSupport(gl),
-    );
+    return this.#loader;
   }
 
   parse(
@@ -163,6 +174,22 @@ const lazyMeshoptDecoder = {
 const dracoLoader = new LazyDRACOLoader();
 const ktx2Loader = new LazyKTX2Loader();
 
+/**
+ * Starts the decoders a model's extensions call for, while the rest of its bytes download, not
+ * after GLTFLoader has read them all (on a slow network, seconds apart).
+ */
+function warmDecoders(extensions: readonly string[]): void {
+  if (extensions.includes('KHR_draco_mesh_compression')) dracoLoader.preload();
+  if (extensions.includes('KHR_texture_basisu')) ktx2Loader.warm();
+  if (
+    extensions.includes('EXT_meshopt_compression') ||
+    extensions.includes('KHR_meshopt_compression')
+  )
+    import('three/examples/jsm/libs/meshopt_decoder.module.js')
+      .then(({ MeshoptDecoder }) => MeshoptDecoder.ready)
+      .catch(() => undefined);
+}
+
 function gltfLoader(): GLTFLoader {
   return new GLTFLoader()
     .setDRACOLoader(dracoLoader as unknown as DRACOLoader)
@@ -187,6 +214,7 @@ export function isGlb(bytes: Uint8Array): boolean {
 
 async function load(url: string, progress: ProgressSink): Promise<LoadedModel> {
   const download = take(url);
+  void download.extensions.then(warmDecoders);
   const unsubscribe = download.onProgress((p) => progress.report(p));
   const bytes = await download.bytes.finally(unsubscribe);
   if (!isGlb(bytes))

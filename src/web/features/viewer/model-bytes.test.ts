@@ -114,3 +114,60 @@ describe('modelQuery', () => {
     expect(modelPathsFromQuery('')).toEqual({ a: null, b: null });
   });
 });
+
+/** A GLB's first bytes: its header and a JSON chunk naming `extensionsUsed`. */
+function glbStart(extensionsUsed: string[]): Uint8Array {
+  const json = new TextEncoder().encode(JSON.stringify({ extensionsUsed }).padEnd(40, ' '));
+  const bytes = new Uint8Array(20 + json.byteLength);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(0, 0x46546c67, true);
+  view.setUint32(4, 2, true);
+  view.setUint32(8, 1_000_000, true);
+  view.setUint32(12, json.byteLength, true);
+  view.setUint32(16, 0x4e4f534a, true);
+  bytes.set(json, 20);
+  return bytes;
+}
+
+describe("a GLB's extensions, from the start of its download", () => {
+  it('are known once the JSON chunk is in, split over pieces, before the last byte', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const start = glbStart(['KHR_draco_mesh_compression']);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        const body = new ReadableStream<Uint8Array>({
+          async start(controller) {
+            controller.enqueue(start.subarray(0, 7));
+            controller.enqueue(start.subarray(7, 30));
+            controller.enqueue(start.subarray(30));
+            await gate; // the rest of a large model, still on its way
+            controller.enqueue(new Uint8Array(64));
+            controller.close();
+          },
+        });
+        return new Response(body);
+      }),
+    );
+    const started = download('/big.glb');
+    expect(await started.extensions).toEqual(['KHR_draco_mesh_compression']);
+    release();
+    expect((await started.bytes).byteLength).toBe(start.byteLength + 64);
+  });
+
+  it('are none for bytes that are not a GLB, or a download that fails', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => streamed([new TextEncoder().encode('<html>not a model</html>')])),
+    );
+    expect(await download('/page.glb').extensions).toEqual([]);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => streamed([], 404)),
+    );
+    const gone = download('/gone.glb');
+    expect(await gone.extensions).toEqual([]);
+    await expect(gone.bytes).rejects.toBeInstanceOf(ModelLoadError);
+  });
+});
