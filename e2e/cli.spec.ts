@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { runKilnCli } from '../src/testing/cli.ts';
 import { expect, test } from './fixtures.ts';
-import { DEMO_KEY, photo, useKey } from './helpers.ts';
+import { DEMO_KEY, photo, shot, useKey } from './helpers.ts';
 
 const NAME = 'Chair from the command line';
 const COLLECTION = 'Made in a terminal';
@@ -64,10 +64,10 @@ async function byCollection(page: Page) {
 test('a model made with the kiln command is in the gallery under its name and its collection', async ({
   page,
   kiln,
-}) => {
+}, info) => {
   const made = await makeWithCli(kiln.url);
   expect(made.file).toMatch(/kiln-alpha-chair-from-the-command-line-.+\.glb$/);
   await cardInGallery(page, made.id);
   await byCollection(page);
-  await page.screenshot({ path: '/tmp/cli-gallery.png', fullPage: true });
+  await shot(page, info, 'cli-gallery');
 });

@@ -29,8 +29,13 @@ export async function useKey(page: Page, key = DEMO_KEY) {
  */
 const TAKE_SHOTS = !process.env.CI || process.env.KILN_SHOTS === '1';
 
-export async function shot(page: Page, info: TestInfo, name: string) {
-  if (TAKE_SHOTS) await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage: true });
+export async function shot(
+  page: Page,
+  info: TestInfo,
+  name: string,
+  { fullPage = true }: { fullPage?: boolean } = {},
+) {
+  if (TAKE_SHOTS) await page.screenshot({ path: info.outputPath(`${name}.png`), fullPage });
 }
 
 /**

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { VIEWER_FIXTURES_DIR } from '../src/testing/fixtures.ts';
 import { gifFacts, gifFrame, videoFacts } from '../src/testing/media.ts';
-import { DEMO_KEY, finishedPromptModel, overflowing, useKey } from './helpers.ts';
+import { DEMO_KEY, finishedPromptModel, overflowing, shot, useKey } from './helpers.ts';
 
 const viewerOf = (page: Page) => page.getByTestId('model-viewer').first();
 
@@ -148,7 +148,7 @@ test.describe('turntable', () => {
     await choose(dialog, { format: /^WebM video/ });
     const first = await make(dialog, async () => {
       await progressPast(dialog, 15);
-      await page.screenshot({ path: info.outputPath('turntable-progress-1440.png') });
+      await shot(page, info, 'turntable-progress-1440', { fullPage: false });
     });
     expect(first.name).toBe('draco-turntable.webm');
     const facts = await videoFacts(first.bytes);
@@ -398,11 +398,11 @@ test.describe('turntable on a phone', () => {
     test.setTimeout(240_000);
     const viewer = await openModel(page);
     const dialog = await openDialog(viewer);
-    await page.screenshot({ path: info.outputPath('turntable-dialog-390.png') });
+    await shot(page, info, 'turntable-dialog-390', { fullPage: false });
     await choose(dialog, { format: /^Animated GIF/ });
     await dialog.getByRole('button', { name: 'Start' }).click();
     await progressPast(dialog, 20);
-    await page.screenshot({ path: info.outputPath('turntable-progress-390.png') });
+    await shot(page, info, 'turntable-progress-390', { fullPage: false });
     expect(await overflowing(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog.getByRole('status')).toHaveText('Cancelled: nothing was saved.');

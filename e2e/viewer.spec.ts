@@ -135,7 +135,7 @@ test.describe('viewer', () => {
     for (const name of ALL) {
       await open(page, name);
       await expectRenderedModel(viewerOf(page));
-      await page.screenshot({ path: info.outputPath(`fixture-${name}.png`) });
+      await shot(page, info, `fixture-${name}`, { fullPage: false });
     }
     expect(foreign).toEqual([]);
     // The decoders came from Kiln itself.
@@ -168,7 +168,7 @@ test.describe('viewer', () => {
       expect(difference(lit, looks[look]), `${look} differs from lit`).toBeGreaterThan(
         look === 'Texture only' ? 0.8 : 2,
       );
-      await page.screenshot({ path: info.outputPath(`look-${look}.png`) });
+      await shot(page, info, `look-${look}`, { fullPage: false });
     }
     expect(difference(looks.Clay!, looks.Normals!)).toBeGreaterThan(2);
     await press(viewer, '1');
@@ -186,7 +186,7 @@ test.describe('viewer', () => {
       );
       expect(difference(before, await pixels(viewer)), `${name} shows`).toBeGreaterThan(0.3);
     }
-    await page.screenshot({ path: info.outputPath('wireframe-grid.png') });
+    await shot(page, info, 'wireframe-grid', { fullPage: false });
     const shadowed = await pixels(viewer);
     await press(viewer, 's');
     await expect(viewer.getByRole('button', { name: 'Shadow', exact: true })).toHaveAttribute(
@@ -202,7 +202,7 @@ test.describe('viewer', () => {
     // Inside the rounded corner: 10 px in from the top left of the 160 × 120 picture.
     const at = (10 * 160 + 10) * 3;
     expect(dark[at]! + dark[at + 1]! + dark[at + 2]!).toBeLessThan(120);
-    await page.screenshot({ path: info.outputPath('dark.png') });
+    await shot(page, info, 'dark', { fullPage: false });
 
     // Exposure with E brightens.
     const before = await pixels(viewer);
@@ -224,7 +224,7 @@ test.describe('viewer', () => {
     const help = viewer.getByTestId('viewer-help');
     await expect(help).toBeVisible();
     await expect(help.getByText('Wireframe overlay')).toBeVisible();
-    await page.screenshot({ path: info.outputPath('help.png') });
+    await shot(page, info, 'help', { fullPage: false });
     await expectAccessible(page);
     await page.keyboard.press('Escape');
     await expect(help).toBeHidden();
@@ -288,7 +288,7 @@ test.describe('viewer', () => {
         }
       return { top: Math.min(...rows), bottom: Math.max(...rows) };
     };
-    await page.screenshot({ path: info.outputPath('rigged.png') });
+    await shot(page, info, 'rigged', { fullPage: false });
     const first = await figureRows();
     expect(first.top, 'the head is in view').toBeGreaterThan(2);
     expect(first.bottom, 'the feet are in view').toBeLessThan(117);
@@ -307,7 +307,7 @@ test.describe('viewer', () => {
       seen.push(await figureRows());
       await page.waitForTimeout(250);
     }
-    await page.screenshot({ path: info.outputPath('jumping.png') });
+    await shot(page, info, 'jumping', { fullPage: false });
     for (const rows of seen) {
       expect(rows.top, JSON.stringify(seen)).toBeGreaterThan(1);
       expect(rows.bottom, JSON.stringify(seen)).toBeLessThan(118);
@@ -445,7 +445,7 @@ test.describe('viewer', () => {
       expect(Math.min(...rows), 'the head is in view').toBeGreaterThan(2);
       expect(Math.max(...rows), 'the feet are in view').toBeLessThan(117);
     }
-    await page.screenshot({ path: info.outputPath('rigged-compare.png') });
+    await shot(page, info, 'rigged-compare', { fullPage: false });
   });
 
   test('plays animations with a clip picker, and pauses', async ({ page }) => {
@@ -494,7 +494,7 @@ test.describe('viewer', () => {
     await expect(viewer.getByTestId('viewer-validation')).toHaveAttribute('data-state', 'done', {
       timeout: 30_000,
     });
-    await page.screenshot({ path: info.outputPath('facts.png'), fullPage: true });
+    await shot(page, info, 'facts');
   });
 
   test('exports re-import: original GLB, OBJ, STL (Z up too), USDZ and PNG screenshots in several sizes', async ({
@@ -858,7 +858,7 @@ test.describe('viewer', () => {
     expect(facts.glbStart).not.toBeNull();
     expect(facts.infoStart).not.toBeNull();
     expect(facts.glbStart ?? Infinity).toBeLessThan(facts.infoStart ?? 0);
-    await page.screenshot({ path: info.outputPath('opened-by-address.png') });
+    await shot(page, info, 'opened-by-address', { fullPage: false });
   });
 
   test('compares two models side by side with linked cameras', async ({ page }, info) => {
@@ -875,7 +875,7 @@ test.describe('viewer', () => {
     await press(a, 'ArrowLeft');
     await page.waitForTimeout(600);
     expect(difference(before, await pixels(b)), 'B turned with A').toBeGreaterThan(1);
-    await page.screenshot({ path: info.outputPath('compare.png') });
+    await shot(page, info, 'compare', { fullPage: false });
 
     await page.getByLabel('Link cameras').uncheck();
     await settle(page);
@@ -946,7 +946,7 @@ test('a generated model opens in the viewer and compares with another from the l
   expect(labels.join('\n')).toMatch(/beta-text · “a wooden chair” · .*\d{1,2}:\d{2}/);
   await picker.selectOption({ index: 2 });
   await expectRenderedModel(b);
-  await page.screenshot({ path: info.outputPath('compare-library.png') });
+  await shot(page, info, 'compare-library', { fullPage: false });
   // The two stages line up, whatever the length of each slot's name.
   const tops = await page
     .locator('.model-viewer__stage')
@@ -959,13 +959,13 @@ test('a generated model opens in the viewer and compares with another from the l
   await expect
     .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth))
     .toBeLessThanOrEqual(0);
-  await page.screenshot({ path: info.outputPath('viewer-phone.png'), fullPage: true });
+  await shot(page, info, 'viewer-phone');
   // One model on a phone, as an artist opens it from a link: the toolbar, the library picker and
   // the canvas all inside the window, and nothing for axe to object to.
   await page.goto(`/viewer?src=${encodeURIComponent(first!.model_url!)}`);
   await expectRenderedModel(page.getByTestId('model-viewer').first());
   expect(await overflowing(page), 'nothing sticks out of /viewer at 390 px').toEqual([]);
-  await page.screenshot({ path: info.outputPath('viewer-phone-one.png'), fullPage: true });
+  await shot(page, info, 'viewer-phone-one');
   await expectAccessible(page);
   await page.setViewportSize({ width: 1280, height: 720 });
 
@@ -983,7 +983,7 @@ test('a generated model opens in the viewer and compares with another from the l
     await expectRenderedModel(page.getByTestId('model-viewer').nth(1));
     await expect(page.getByTestId('slot-name').nth(1)).toContainText('“');
   }
-  await page.screenshot({ path: info.outputPath('compare-by-ids.png') });
+  await shot(page, info, 'compare-by-ids', { fullPage: false });
   // An id that is not in this key's library says so.
   await page.goto('/viewer?task=task_not_mine');
   await expect(page.getByTestId('viewer-entry-missing')).toContainText('not in your library');
