@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FixtureTask } from './fixture-job.ts';
@@ -14,6 +15,14 @@ const poolOf = (options: Partial<WorkerPoolOptions<{ message: string }>> = {}) =
   });
 
 describe('createWorkerPool', () => {
+  it("has a thread entry that require() loads at once, so piscina's two loads of it never race", () => {
+    // piscina loads the entry when a thread starts and again for its first task, each with
+    // require() before import(). An entry with a top-level await is refused by require(), and a
+    // require() during the other load's import() is a fatal error in Node 20 (worker.mjs).
+    const entry = createRequire(import.meta.url)('./worker.mjs') as { default: unknown };
+    expect(typeof entry.default).toBe('function');
+  });
+
   const pool = poolOf({ threads: 1, warmThreads: 1 });
   afterAll(() => pool.close());
 
