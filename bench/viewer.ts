@@ -15,6 +15,9 @@
 // BENCH_PROFILE=phone measures as a phone would (issue 36): a 390 × 844 viewport, the CPU
 // slowed 4× and the network at slow 4G (1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip),
 // both through the DevTools protocol, the same for both viewers.
+// BENCH_PAGE=share measures the share page instead (/s/{token} for a stranger, no key): each file
+// made a shared model of Kiln's server with its picture kept (share-pages.ts), against a
+// <model-viewer> page with that picture as its poster; both pages' largest paint is printed too.
 import { serve } from '@hono/node-server';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { Hono } from 'hono';
@@ -30,12 +33,15 @@ import { findChromium, NO_CHROMIUM_HELP } from '../scripts/chromium.mjs';
 import { makeViewerFixtures } from '../src/testing/viewer-fixtures.ts';
 import { PHOTOS_DIR } from '../src/testing/fixtures.ts';
 import { imageToGlb } from '../src/generator/index.ts';
-import { startTestServer } from '../src/testing/server.ts';
+import { realGenerator } from '../src/testing/mock.ts';
+import { startTestServer, type TestServer } from '../src/testing/server.ts';
+import { shareFiles, type SharedFile } from './share-pages.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3) || 3);
 const TIMEOUT_MS = Math.max(1000, Number(process.env.BENCH_TIMEOUT_MS ?? 60_000) || 60_000);
 const PHONE = process.env.BENCH_PROFILE === 'phone';
+const SHARE = process.env.BENCH_PAGE === 'share';
 if (process.env.BENCH_PROFILE && !PHONE)
   throw new Error(
     `BENCH_PROFILE: "${process.env.BENCH_PROFILE}" is not a profile (phone, or unset).`,
@@ -110,7 +116,7 @@ viewer.addEventListener('error', (event) => {
 const escapeAttribute = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-function modelViewerPage(src: string): string {
+function modelViewerPage(src: string, poster: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -122,7 +128,7 @@ function modelViewerPage(src: string): string {
 <script type="module" src="/bench/model-viewer.min.js"></script>
 </head>
 <body>
-<model-viewer src="${escapeAttribute(src)}" camera-controls alt="bench model"></model-viewer>
+<model-viewer src="${escapeAttribute(src)}"${poster ? ` poster="${escapeAttribute(poster)}"` : ''} camera-controls alt="bench model"></model-viewer>
 </body>
 </html>
 `;
@@ -166,6 +172,27 @@ function median(values: number[]): number {
 const temporary: string[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
 
+/**
+ * Kiln's real server app, composed as the tests compose it (test-server.ts): the in-process mock
+ * upstream, SQLite and blobs in a temporary DATA_DIR, and the build as its static files. Its mock
+ * answers a prompt naming a bench file with that file (BENCH_PAGE=share).
+ */
+function startKiln(staticDir: string, files: ReadonlyMap<string, Uint8Array>): Promise<TestServer> {
+  return startTestServer({
+    staticDir,
+    mock: {
+      generator: {
+        ...realGenerator,
+        promptToGlb: async (prompt) => {
+          const bytes = files.get(prompt);
+          if (!bytes) throw new Error(`no bench file named ${prompt}`);
+          return bytes;
+        },
+      },
+    },
+  });
+}
+
 async function setup() {
   const started = performance.now();
   const staticDir = mkdtempSync(join(tmpdir(), 'kiln-bench-viewer-dist-'));
@@ -188,9 +215,7 @@ async function setup() {
   );
   for (const f of fixtures) files.set(f.name, new Uint8Array(readFileSync(f.path)));
 
-  // Kiln's real server app, composed as the tests compose it (test-server.ts): the in-process
-  // mock upstream, SQLite and blobs in a temporary DATA_DIR, and the build as its static files.
-  const kilnServer = await startTestServer({ staticDir });
+  const kilnServer = await startKiln(staticDir, files);
   cleanups.push(() => kilnServer.close());
   const kiln = kilnServer.app;
 
@@ -227,7 +252,9 @@ async function setup() {
   });
   bench.get('/model-viewer.html', (c) => {
     const src = c.req.query('src') ?? '';
-    return c.html(modelViewerPage(src), 200, { 'Cache-Control': 'no-cache' });
+    return c.html(modelViewerPage(src, c.req.query('poster') ?? ''), 200, {
+      'Cache-Control': 'no-cache',
+    });
   });
   const script = (key: string, body: Uint8Array) =>
     bench.get(`/${key}`, async (c) => {
@@ -260,7 +287,7 @@ async function setup() {
   );
   const port = (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;
-  return { origin, files, fixtures, buildSeconds, seenEncodings, entryJs };
+  return { origin, files, fixtures, buildSeconds, seenEncodings, entryJs, kilnServer };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -280,21 +307,43 @@ interface Sample {
   rafTimedOut?: boolean;
   /** With BENCH_VERBOSE: the page's marks and console warnings, in order. */
   timeline: string[];
+  /** ms from navigation start to the page's largest contentful paint (its last candidate). */
+  lcp?: number;
 }
+
+/** The page each viewer is measured on for a file. */
+function pageUrl(origin: string, viewer: ViewerName, file: string, shared?: SharedFile): string {
+  if (shared) {
+    const poster = shared.poster ? `&poster=${encodeURIComponent(shared.poster)}` : '';
+    return viewer === 'Kiln'
+      ? `${origin}${shared.page}`
+      : `${origin}/bench/model-viewer.html?src=${encodeURIComponent(shared.model)}${poster}`;
+  }
+  const src = `/bench/files/${file}`;
+  return viewer === 'Kiln'
+    ? `${origin}/viewer?src=${encodeURIComponent(src)}`
+    : `${origin}/bench/model-viewer.html?src=${encodeURIComponent(src)}`;
+}
+
+/** Keeps the page's largest contentful paint as the browser reports it (window.__benchLcp). */
+const LCP_OBSERVER = () => {
+  new PerformanceObserver((list) => {
+    const last = list.getEntries().at(-1);
+    if (last) (window as unknown as { __benchLcp?: number }).__benchLcp = last.startTime;
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+};
 
 async function measure(
   browser: Browser,
   origin: string,
   viewer: ViewerName,
   file: string,
+  shared?: SharedFile,
 ): Promise<Sample> {
-  const src = `/bench/files/${file}`;
-  const url =
-    viewer === 'Kiln'
-      ? `${origin}/viewer?src=${encodeURIComponent(src)}`
-      : `${origin}/bench/model-viewer.html?src=${encodeURIComponent(src)}`;
+  const url = pageUrl(origin, viewer, file, shared);
   const mark = MARKS[viewer];
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+  await context.addInitScript(LCP_OBSERVER);
   const offOrigin: string[] = [];
   const errors: string[] = [];
   const timeline: string[] = [];
@@ -358,12 +407,14 @@ async function measure(
       const marks = performance
         .getEntriesByType('mark')
         .map((m) => `${m.name} @ ${m.startTime.toFixed(0)} ms`);
-      return { at, js, marks, scripts };
+      const lcp = (window as unknown as { __benchLcp?: number }).__benchLcp;
+      return { at, js, marks, scripts, lcp };
     }, mark);
     if (VERBOSE) timeline.push(...figures.marks, ...figures.scripts);
     return {
       ...(failure === undefined && figures.at !== undefined ? { firstFrame: figures.at } : {}),
       jsBytes: figures.js,
+      ...(figures.lcp !== undefined ? { lcp: figures.lcp } : {}),
       ...(failure !== undefined ? { failure } : {}),
       offOrigin,
       errors,
@@ -397,20 +448,24 @@ const onExit = async () => {
 
 let browser: Browser | undefined;
 try {
-  const { origin, files, buildSeconds, seenEncodings, entryJs } = await setup();
+  const { origin, files, buildSeconds, seenEncodings, entryJs, kilnServer } = await setup();
   browser = await chromium.launch({
     headless: true,
     args: found.args,
     ...(found.executablePath ? { executablePath: found.executablePath } : {}),
   });
   console.log(
-    `viewer bench — Chromium ${browser.version()} (${found.kind}, SwiftShader WebGL), ${VIEWPORT.width}×${VIEWPORT.height}${PHONE ? `, phone profile: CPU ${PHONE_THROTTLING.cpuRate}× slower, slow 4G (1.6 Mbit/s, 150 ms)` : ''}, ${RUNS} run${RUNS === 1 ? '' : 's'} per viewer and file, cold cache each; vite build ${buildSeconds.toFixed(1)} s`,
+    `viewer bench — Chromium ${browser.version()} (${found.kind}, SwiftShader WebGL), ${VIEWPORT.width}×${VIEWPORT.height}${PHONE ? `, phone profile: CPU ${PHONE_THROTTLING.cpuRate}× slower, slow 4G (1.6 Mbit/s, 150 ms)` : ''}, ${RUNS} run${RUNS === 1 ? '' : 's'} per viewer and file, cold cache each; ${SHARE ? 'the share page (/s/{token}, a stranger) against <model-viewer> with the same picture as its poster' : '/viewer?src= against a <model-viewer> page'}; vite build ${buildSeconds.toFixed(1)} s`,
   );
   console.log(
     `serving on ${origin}; files: ${[...files.keys()].join(', ')}; ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}\n`,
   );
 
   const names = [...files.keys()].filter((f) => ONLY.length === 0 || ONLY.includes(f));
+  const shared = SHARE ? await shareFiles(kilnServer, browser, origin, names) : undefined;
+  for (const [file, link] of shared ?? [])
+    if (!link.poster)
+      console.log(`  (${file}: the gallery drew no picture; its page has no poster)`);
   const samples = new Map<string, Sample[]>();
   const key = (file: string, viewer: ViewerName) => `${file}|${viewer}`;
   for (let run = 0; run < RUNS; run++) {
@@ -432,7 +487,7 @@ try {
         }
         let sample: Sample;
         try {
-          sample = await measure(browser, origin, viewer, file);
+          sample = await measure(browser, origin, viewer, file, shared?.get(file));
         } catch (error) {
           sample = {
             jsBytes: NaN,
@@ -446,7 +501,7 @@ try {
         const shown =
           sample.firstFrame !== undefined ? `${sample.firstFrame.toFixed(0)} ms` : sample.failure;
         console.log(
-          `  run ${run + 1}/${RUNS}  ${file.padEnd(12)} ${viewer.padEnd(12)} ${shown}, JS ${(sample.jsBytes / 1024).toFixed(1)} KB${sample.offOrigin.length ? `, ${sample.offOrigin.length} off-origin request(s) blocked` : ''}`,
+          `  run ${run + 1}/${RUNS}  ${file.padEnd(12)} ${viewer.padEnd(12)} ${shown}, largest paint ${sample.lcp?.toFixed(0) ?? '—'} ms, JS ${(sample.jsBytes / 1024).toFixed(1)} KB${sample.offOrigin.length ? `, ${sample.offOrigin.length} off-origin request(s) blocked` : ''}`,
         );
         for (const line of sample.timeline) console.log(`      ${line}`);
         if (sample.failure && sample.errors.length)
@@ -458,6 +513,7 @@ try {
   // The table: medians over runs (a failed run counts as slower than any success).
   interface Cell {
     ms: number;
+    lcp: number;
     kb: number;
     failures: string[];
     offOrigin: string[];
@@ -468,12 +524,15 @@ try {
     const bytes = list.map((s) => s.jsBytes).filter((b) => Number.isFinite(b));
     return {
       ms: median(times),
+      lcp: median(list.map((s) => s.lcp ?? Infinity)),
       kb: median(bytes) / 1024,
       failures: list.flatMap((s) => (s.failure ? [s.failure] : [])),
       offOrigin: list.flatMap((s) => s.offOrigin),
     };
   };
-  const rows: string[][] = [['file', 'viewer', 'first frame ms', 'JS KB', 'other-origin req.']];
+  const rows: string[][] = [
+    ['file', 'viewer', 'first frame ms', 'largest paint ms', 'JS KB', 'other-origin req.'],
+  ];
   const ratios: { file: string; time: number; bytes: number }[] = [];
   for (const file of names) {
     const kilnCell = cell(file, 'Kiln');
@@ -490,6 +549,7 @@ try {
         file,
         viewer,
         ms,
+        Number.isFinite(c.lcp) ? c.lcp.toFixed(0) : '—',
         Number.isFinite(c.kb) ? c.kb.toFixed(1) : '—',
         String(c.offOrigin.length),
       ]);
@@ -499,7 +559,14 @@ try {
     const bytes = kilnCell.kb / mvCell.kb;
     ratios.push({ file, time, bytes });
     const ratio = (r: number) => (Number.isFinite(r) ? r.toFixed(2) : '—');
-    rows.push([file, 'Kiln/model-viewer', ratio(time), ratio(bytes), '']);
+    rows.push([
+      file,
+      'Kiln/model-viewer',
+      ratio(time),
+      ratio(kilnCell.lcp / mvCell.lcp),
+      ratio(bytes),
+      '',
+    ]);
   }
   const widths = rows[0]!.map((_, k) => Math.max(...rows.map((row) => row[k]!.length)));
   const format = (row: string[]) =>
