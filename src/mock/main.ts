@@ -1,4 +1,5 @@
 // The mock upstream on its own: `npm run mock` serves it at http://HOST:PORT/v1.
+import { keepConnectionsOpen } from '../http/keep-alive.ts';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -38,6 +39,7 @@ const server = serve({ fetch: root.fetch, port: env.PORT, hostname: env.HOST }, 
     `kiln mock: listening on http://${env.HOST}:${info.port}/v1 (speed ${env.MOCK_SPEED})`,
   );
 });
+keepConnectionsOpen(server);
 const shutdown = () => {
   server.close();
   void mock.close().then(() => process.exit(0));

@@ -1,5 +1,6 @@
 // Kiln's one process: the SPA, /api, and (without UPSTREAM_URL) the mock at /mock/v1.
 // The composition root: the only file that reads the environment or opens a port.
+import { keepConnectionsOpen } from '../http/keep-alive.ts';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { join, resolve } from 'node:path';
@@ -191,6 +192,7 @@ const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOS
   // One line in the JSON log: the first sentence as msg, the whole banner beside it.
   else logger.info({ url, banner: lines.slice(1) }, lines[0]!);
 });
+keepConnectionsOpen(server);
 server.on('error', (err: NodeJS.ErrnoException) => {
   console.error(
     err.code === 'EADDRINUSE'
