@@ -14,3 +14,4 @@ export * from './collections.ts';
 export * from './api-key.ts';
 export * from './model-title.ts';
 export * from './providers.ts';
+export * from './page-data.ts';

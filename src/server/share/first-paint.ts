@@ -3,13 +3,10 @@
 // another (the page's code, then the link's facts, then the GLB, then its decoders): the kept
 // picture as the poster, the GLB, the decoders its extensions call for, and the link's facts
 // inline.
-import type { PublicShare } from '../../contract/index.ts';
+import { INLINE_SHARE_ID, type PublicShare } from '../../contract/index.ts';
 import { GLB_JSON_START, glbExtensionsUsed, glbJsonLength } from '../../formats/index.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import { escapeHtml } from '../spa-shell.ts';
-
-/** The element id of the link's facts in the page (src/web/lib/inline-share.ts reads it). */
-const INLINE_SHARE_ID = 'kiln-share';
 
 /** What each compression extension needs fetched: its loader's module, and the files it loads. */
 const DECODERS: Readonly<Record<string, { module: string; files: readonly string[] }>> = {

@@ -2,8 +2,7 @@
 // read by the entry script to start the model, and by the page's query as its first answer.
 // Without zod: the entry script reads it too.
 
-/** The element the server writes the link's facts into (INLINE_SHARE_ID on the server). */
-const INLINE_SHARE_ID = 'kiln-share';
+import { INLINE_SHARE_ID } from '../../contract/page-data.ts';
 
 /** The token of a share page's address (`/s/{token}`, `/s/{token}/embed`), or null. */
 export function shareTokenOf(pathname: string): string | null {
