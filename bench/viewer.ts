@@ -325,12 +325,33 @@ function pageUrl(origin: string, viewer: ViewerName, file: string, shared?: Shar
     : `${origin}/bench/model-viewer.html?src=${encodeURIComponent(src)}`;
 }
 
-/** Keeps the page's largest contentful paint as the browser reports it (window.__benchLcp). */
+/**
+ * Keeps the page's largest contentful paint as the browser reports it (window.__benchLcp), and
+ * its paints with each largest-paint candidate (window.__benchPaints, for BENCH_VERBOSE).
+ */
 const LCP_OBSERVER = () => {
+  const paints: string[] = [];
+  const bench = window as unknown as { __benchLcp?: number; __benchPaints?: string[] };
+  bench.__benchPaints = paints;
   new PerformanceObserver((list) => {
-    const last = list.getEntries().at(-1);
-    if (last) (window as unknown as { __benchLcp?: number }).__benchLcp = last.startTime;
+    const entries = list.getEntries() as (PerformanceEntry & { element?: Element; url?: string })[];
+    for (const entry of entries) {
+      const what = entry.element
+        ? `${entry.element.tagName.toLowerCase()}.${entry.element.className}`
+        : '(removed)';
+      const url = entry.url ? ` ${new URL(entry.url).pathname}` : '';
+      const size = (entry as unknown as { size: number }).size;
+      paints.push(
+        `largest paint candidate ${what}${url} (${size} px²) @ ${entry.startTime.toFixed(0)} ms`,
+      );
+    }
+    const last = entries.at(-1);
+    if (last) bench.__benchLcp = last.startTime;
   }).observe({ type: 'largest-contentful-paint', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      paints.push(`${entry.name} @ ${entry.startTime.toFixed(0)} ms`);
+  }).observe({ type: 'paint', buffered: true });
 };
 
 async function measure(
@@ -407,10 +428,10 @@ async function measure(
       const marks = performance
         .getEntriesByType('mark')
         .map((m) => `${m.name} @ ${m.startTime.toFixed(0)} ms`);
-      const lcp = (window as unknown as { __benchLcp?: number }).__benchLcp;
-      return { at, js, marks, scripts, lcp };
+      const bench = window as unknown as { __benchLcp?: number; __benchPaints?: string[] };
+      return { at, js, marks, scripts, lcp: bench.__benchLcp, paints: bench.__benchPaints ?? [] };
     }, mark);
-    if (VERBOSE) timeline.push(...figures.marks, ...figures.scripts);
+    if (VERBOSE) timeline.push(...figures.paints, ...figures.marks, ...figures.scripts);
     return {
       ...(failure === undefined && figures.at !== undefined ? { firstFrame: figures.at } : {}),
       jsBytes: figures.js,

@@ -64,3 +64,88 @@ test('a share link on a phone: the kept picture first as the largest paint, the 
   expect(asked).toHaveLength(1);
   await visitor.close();
 });
+
+test('a share page is drawn by the server before any script runs, and the SPA draws it again in the same place', async ({
+  page,
+  browser,
+}, info) => {
+  test.setTimeout(180_000);
+  await useKey(page);
+  const { id } = await pictureKeptModel(page, 'a small green teapot');
+  const made = await page.request.post(`/api/library/${id}/share`, {
+    headers: { authorization: `Bearer ${DEMO_KEY}` },
+  });
+  const { url, token } = (await made.json()) as { url: string; token: string };
+
+  // No script at all: the page's top, its title and facts, and the kept picture.
+  const still = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    javaScriptEnabled: false,
+  });
+  const reader = await still.newPage();
+  await reader.goto(url);
+  await expect(reader.getByRole('heading', { name: '“a small green teapot”' })).toBeVisible();
+  await expect(reader.getByText(/^From a text prompt · /)).toBeVisible();
+  const kept = reader.locator('.share-page__poster');
+  await expect(kept).toHaveAttribute('src', `/api/shares/${token}/thumbnail.webp`);
+  await expect
+    .poll(() => kept.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0);
+  await shot(reader, info, 'share-first-paint-no-script-390');
+  await still.close();
+
+  // The page's code (and the GLB) held back: the picture is already the largest paint.
+  const visitor = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const guest = await visitor.newPage();
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await guest.route('**/assets/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  let releaseGlb!: () => void;
+  const glbHeld = new Promise<void>((resolve) => (releaseGlb = resolve));
+  await guest.route(`**/api/shares/${token}/model.glb`, async (route) => {
+    await glbHeld;
+    await route.continue();
+  });
+  await guest.goto(url, { waitUntil: 'commit' });
+  const first = guest.locator('#kiln-first-paint');
+  const poster = first.locator('.share-page__poster');
+  await expect
+    .poll(() => poster.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBeGreaterThan(0);
+  const largestPaints = () =>
+    guest.evaluate(
+      () =>
+        new Promise<string[]>((resolve) => {
+          new PerformanceObserver((list) => {
+            resolve(list.getEntries().map((e) => (e as PerformanceEntry & { url: string }).url));
+          }).observe({ type: 'largest-contentful-paint', buffered: true });
+        }),
+    );
+  const thumbnail = `/api/shares/${token}/thumbnail.webp`;
+  expect((await largestPaints()).map((u) => new URL(u).pathname)).toEqual([thumbnail]);
+  const boxes = async (root: ReturnType<typeof guest.locator>) => ({
+    title: await root.getByRole('heading').first().boundingBox(),
+    picture: await root.locator('.share-page__poster, .model-viewer__poster').boundingBox(),
+  });
+  const server = await boxes(first);
+
+  // The SPA draws the page in the same place, up to the viewer with its poster, and the
+  // server's drawing is gone.
+  release();
+  const spa = guest.getByTestId('share-page');
+  await expect(spa.locator('.model-viewer__poster')).toBeVisible();
+  await expect(first).toHaveCount(0);
+  const drawn = await boxes(spa);
+  // Drawn again, the picture makes no later largest paint: the server's stays the page's.
+  expect((await largestPaints()).map((u) => new URL(u).pathname)).toEqual([thumbnail]);
+  for (const part of ['title', 'picture'] as const) {
+    for (const side of ['x', 'y', 'width', 'height'] as const)
+      expect(drawn[part]![side], `${part} ${side}`).toBeCloseTo(server[part]![side], 2);
+  }
+  releaseGlb();
+  await expectRenderedModel(guest.getByTestId('model-viewer'));
+  await visitor.close();
+});

@@ -69,3 +69,24 @@ export function modelTitle(source: TitleSource): string {
     ? `${from}, made with ${made.model} on ${DAY.format(new Date(made.created * 1000))}`
     : from;
 }
+
+/** The day of Unix seconds as `DAY` writes it ("25 Nov 2026", UTC). */
+export const dayOf = (seconds: number) => DAY.format(new Date(seconds * 1000));
+
+/**
+ * "From a text prompt · beta · 24 Nov 2026": what a public page says under a model's title (the
+ * SPA's pages, and the server's first paint of a share page). `day` writes the day of epoch
+ * seconds (the SPA's in the reader's locale).
+ */
+export function factsLine(
+  model: { input: string; model: string; created: number },
+  day: (seconds: number) => string = dayOf,
+): string {
+  const from =
+    model.input === 'prompt'
+      ? 'From a text prompt'
+      : model.input === 'photos'
+        ? 'From photos'
+        : 'From a photo';
+  return `${from} · ${model.model} · ${day(model.created)}`;
+}

@@ -14,6 +14,7 @@ const ManifestSchema = z.record(
     file: z.string(),
     isEntry: z.boolean().optional(),
     imports: z.array(z.string()).optional(),
+    css: z.array(z.string()).optional(),
   }),
 );
 type Manifest = z.infer<typeof ManifestSchema>;
@@ -31,9 +32,9 @@ const ROUTE_MODULES: Readonly<Record<string, readonly string[]>> = {
 /** Where Vite writes its manifest in the build directory. */
 export const MANIFEST_PATH = '.vite/manifest.json';
 
-/** The chunk files `modules` need, with their static imports, leaving out the entry's. */
-export function chunkFiles(manifest: Manifest, modules: readonly string[]): string[] {
-  const files = new Set<string>();
+/** The chunks `modules` need, with their static imports, leaving out the entry's. */
+function chunksOf(manifest: Manifest, modules: readonly string[]): Manifest[string][] {
+  const chunks: Manifest[string][] = [];
   const seen = new Set<string>();
   const visit = (key: string) => {
     if (seen.has(key)) return;
@@ -41,11 +42,46 @@ export function chunkFiles(manifest: Manifest, modules: readonly string[]): stri
     const chunk = manifest[key];
     // The entry (and what it imports) is already in index.html.
     if (!chunk || chunk.isEntry) return;
-    files.add(chunk.file);
+    chunks.push(chunk);
     for (const next of chunk.imports ?? []) visit(next);
   };
   for (const module of modules) visit(module);
-  return [...files];
+  return chunks;
+}
+
+/** The chunk files `modules` need, with their static imports, leaving out the entry's. */
+export function chunkFiles(manifest: Manifest, modules: readonly string[]): string[] {
+  return [...new Set(chunksOf(manifest, modules).map((chunk) => chunk.file))];
+}
+
+/**
+ * `<link rel="stylesheet">` tags for the stylesheets of `modules`' chunks that `html` does not
+ * name yet (the SPA loads them with the chunks), for a page the server draws before the SPA does.
+ * The SPA's loader finds them in the page and does not ask again.
+ */
+export function stylesheetTags(
+  html: string,
+  manifest: unknown,
+  modules: readonly string[],
+  base = '/',
+): string {
+  const parsed = ManifestSchema.safeParse(manifest);
+  if (!parsed.success) return '';
+  const files = new Set(chunksOf(parsed.data, modules).flatMap((chunk) => chunk.css ?? []));
+  return [...files]
+    .filter((file) => !html.includes(file))
+    .map((file) => `\n    <link rel="stylesheet" crossorigin href="${base}${file}" />`)
+    .join('');
+}
+
+/** `html` with `tags` in its <head> before its first script (else at the head's end). */
+export function beforeScripts(html: string, tags: string): string {
+  if (tags === '') return html;
+  const head = html.slice(0, html.indexOf('</head>') + 1 || html.length);
+  const at = head.search(/\s*<script\b/);
+  return at === -1
+    ? html.replace(/\s*<\/head>/, () => `${tags}\n  </head>`)
+    : `${html.slice(0, at)}${tags}${html.slice(at)}`;
 }
 
 /**
@@ -83,6 +119,8 @@ export const SHARE_MODULES: readonly string[] = [
   'src/web/features/share/share-page.tsx',
   'src/web/features/viewer/model-viewer.tsx',
 ];
+/** The share page's own module, whose stylesheets its server-drawn first paint uses. */
+export const SHARE_PAGE_MODULE = SHARE_MODULES[0]!;
 
 /** index.html naming the chunks of `modules` (as it is when the manifest lacks them). */
 export function withPreloads(

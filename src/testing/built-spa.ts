@@ -27,7 +27,7 @@ export function builtSpa(page: string, chunk: string): string {
     join(dir, '.vite/manifest.json'),
     JSON.stringify({
       'index.html': { file: 'assets/index-E.js', isEntry: true },
-      [page]: { file: chunk },
+      [page]: { file: chunk, css: [chunk.replace(/\.js$/, '.css')] },
       'src/web/features/viewer/model-viewer.tsx': { file: 'assets/model-viewer-M.js' },
     }),
   );

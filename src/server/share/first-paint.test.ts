@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PublicShare } from '../../contract/index.ts';
 import { diskBlobStore, type BlobStore } from '../storage/blobs.ts';
-import { decodersFor, firstPaintTags, glbExtensionReader } from './first-paint.ts';
+import {
+  dayFor,
+  decodersFor,
+  firstPaintBody,
+  firstPaintTags,
+  glbExtensionReader,
+  posterPreload,
+  withFirstPaintBody,
+} from './first-paint.ts';
 
 /** A GLB whose JSON names `extensionsUsed`, with a binary chunk after it. */
 function glb(json: object): Uint8Array {
@@ -64,8 +72,8 @@ describe("the share page's first paint", () => {
     const inline = /<script type="application\/json" id="kiln-share">(.*?)<\/script>/.exec(tags);
     expect(inline?.[1]).not.toContain('<');
     expect(JSON.parse(inline![1]!)).toEqual(VIEW);
-    expect(tags).toContain(
-      '<link rel="preload" as="image" fetchpriority="high" href="/api/shares/tok/thumbnail.webp" />',
+    expect(posterPreload(VIEW)).toBe(
+      '\n    <link rel="preload" as="image" fetchpriority="high" href="/api/shares/tok/thumbnail.webp" />',
     );
     expect(tags).toContain(
       '<link rel="preload" as="fetch" crossorigin href="/api/shares/tok/model.glb" />',
@@ -74,7 +82,7 @@ describe("the share page's first paint", () => {
       '<link rel="preload" as="fetch" crossorigin href="/decoders/draco/draco_decoder.wasm" />',
     );
     // No picture kept yet: no poster to preload.
-    expect(firstPaintTags({ ...VIEW, thumbnail_url: null }, [])).not.toContain('as="image"');
+    expect(posterPreload({ ...VIEW, thumbnail_url: null })).toBe('');
   });
 
   describe('the extensions of a stored GLB', () => {
@@ -111,5 +119,49 @@ describe("the share page's first paint", () => {
       expect(await read(junk.sha256)).toEqual([]);
       expect(await read('0'.repeat(64))).toEqual([]);
     });
+  });
+});
+
+describe("the share page's first paint, drawn by the server", () => {
+  const day = dayFor('en-GB');
+
+  it('draws the top bar, the title and facts, and the picture in the stage, every value escaped', () => {
+    const body = firstPaintBody(VIEW, { embed: false, day });
+    expect(body).not.toContain('<script>');
+    expect(body).toContain('<h1 class="share-page__title">“a &lt;/script&gt;&lt;script&gt;');
+    expect(body).toContain('<span class="muted small">Shared model</span>');
+    expect(body).toContain(
+      '<p class="muted share-page__facts">From a text prompt · beta-text · 24 Nov 2025</p>',
+    );
+    expect(body).toContain(
+      '<img class="share-page__poster" src="/api/shares/tok/thumbnail.webp" alt="" fetchpriority="high" />',
+    );
+    // The prompt under the title only for a named model (the title is the prompt otherwise).
+    expect(body).not.toContain('<p class="share-page__facts">');
+    const named = firstPaintBody({ ...VIEW, name: 'Vase', title: 'Vase' }, { embed: false, day });
+    expect(named).toContain('<p class="share-page__facts">“a &lt;/script&gt;');
+  });
+
+  it('draws the embed as the frame shows it: the stage and the credit, no top bar', () => {
+    const body = firstPaintBody({ ...VIEW, thumbnail_url: null }, { embed: true, day });
+    expect(body).toContain(
+      '<div class="share-page__poster-frame share-page__poster-frame--embed"></div>',
+    );
+    expect(body).toContain('href="http://127.0.0.1:8080/s/tok" target="_blank" rel="noopener"');
+    expect(body).not.toContain('public-page__head');
+  });
+
+  it("writes the day in the reader's first language, English for a header it cannot read", () => {
+    expect(dayFor('fr-FR,fr;q=0.9,en;q=0.8')(VIEW.created)).toBe('24 nov. 2025');
+    expect(dayFor('en-US')(VIEW.created)).toBe('Nov 24, 2025');
+    expect(dayFor(undefined)(VIEW.created)).toBe('24 Nov 2025');
+    expect(dayFor('not a language!')(VIEW.created)).toBe('24 Nov 2025');
+  });
+
+  it("goes before the SPA's root, which stays empty for React", () => {
+    const html = '<body>\n    <div id="root"></div>\n</body>';
+    expect(withFirstPaintBody(html, '<p>$& $1</p>')).toBe(
+      '<body>\n    <div id="kiln-first-paint"><p>$& $1</p></div>\n    <div id="root"></div>\n</body>',
+    );
   });
 });

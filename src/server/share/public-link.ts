@@ -7,7 +7,8 @@ import { ERROR_CODES } from '../../contract/index.ts';
 import { ApiError } from '../../http/index.ts';
 import { FRAMEABLE_CSP } from '../security.ts';
 import { serveBlob } from '../serve-blob.ts';
-import { withMeta, withPreloads } from '../spa-shell.ts';
+import { beforeScripts, stylesheetTags, withMeta, withPreloads } from '../spa-shell.ts';
+import { withFirstPaintBody } from './first-paint.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import { PREVIEW_HEIGHT, PREVIEW_TYPE, PREVIEW_WIDTH } from './preview.ts';
 import { isShareToken } from './service.ts';
@@ -167,12 +168,31 @@ export const publicAnswer = (c: Context, body: object) =>
 export interface FirstPaint {
   tags: string;
   modules: readonly string[];
+  /** Tags for the head's top, before the page's scripts (what is fetched first). */
+  lead?: string;
+  /** The page as the SPA draws it first, drawn here (before the SPA's root). */
+  body?: string;
+  /** The modules whose stylesheets `body` needs (linked in the <head>). */
+  stylesheets?: readonly string[];
 }
 
-/** `html` with a first paint's tags and module preloads before </head>. */
+/** Which page of a link is asked for, and in what language. */
+export interface PageAsked {
+  embed: boolean;
+  /** The request's `Accept-Language`. */
+  languages: string | undefined;
+}
+
+/**
+ * `html` with a first paint: its lead tags and stylesheets before the page's scripts, its tags
+ * and module preloads at the head's end, and its body.
+ */
 function withFirstPaint(html: string, manifest: unknown, first: FirstPaint): string {
-  const preloaded = withPreloads(html, manifest, first.modules);
-  return preloaded.replace(/\s*<\/head>/, `${first.tags}\n  </head>`);
+  let page = withPreloads(html, manifest, first.modules);
+  page = page.replace(/\s*<\/head>/, () => `${first.tags}\n  </head>`);
+  const styles = first.body ? stylesheetTags(page, manifest, first.stylesheets ?? []) : '';
+  page = beforeScripts(page, `${first.lead ?? ''}${styles}`);
+  return first.body ? withFirstPaintBody(page, first.body) : page;
 }
 
 /** What a public page's shell needs: the built index.html and Vite's manifest. */
@@ -207,7 +227,7 @@ export function publicPageRoutes<T>(
      * What the page's first frame needs, for its <head>: tags, and modules to preload
      * (first-paint.ts). A failure costs the page only its hints.
      */
-    firstPaint?: (base: string, token: string, found: T) => Promise<FirstPaint>;
+    firstPaint?: (base: string, token: string, found: T, page: PageAsked) => Promise<FirstPaint>;
   },
 ) {
   const app = new Hono();
@@ -234,7 +254,10 @@ export function publicPageRoutes<T>(
       noindex: true,
     });
     const first = await link
-      .firstPaint?.(baseOf(c, deps.publicUrl), token, found)
+      .firstPaint?.(baseOf(c, deps.publicUrl), token, found, {
+        embed,
+        languages: c.req.header('Accept-Language'),
+      })
       .catch(() => null);
     return c.html(first ? withFirstPaint(html, deps.manifest, first) : html, 200, headers);
   };

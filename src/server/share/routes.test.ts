@@ -339,6 +339,15 @@ describe('the share page shell', () => {
       `<link rel="preload" as="fetch" crossorigin href="/api/shares/${link.token}/model.glb" />`,
     );
     expect(html).not.toContain('rel="preload" as="image"');
+    // The page itself drawn before the SPA's root, with its stylesheet: the title, the facts, and
+    // the stage's frame with no picture yet.
+    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/share-page-S.css" />');
+    const first = /<div id="kiln-first-paint">(.*?)<\/div>\s*<div id="root"><\/div>/s.exec(html);
+    expect(first?.[1]).toContain(`<h1 class="share-page__title">${escaped}</h1>`);
+    expect(first?.[1]).toMatch(
+      /<p class="muted share-page__facts">From a text prompt · beta-text · /,
+    );
+    expect(first?.[1]).toContain('<div class="share-page__poster-frame"></div>');
 
     await server.request(`/api/library/${id}/thumbnail`, {
       method: 'PUT',
@@ -348,9 +357,11 @@ describe('the share page shell', () => {
     res = await server.request(`/s/${link.token}`, { key: null });
     html = await res.text();
     expect(html).toContain(`<meta property="og:image" content="${image}" />`);
-    expect(html).toContain(
-      `<link rel="preload" as="image" fetchpriority="high" href="/api/shares/${link.token}/thumbnail.webp" />`,
-    );
+    // The picture asked for first, with the stylesheets, before the page's scripts.
+    const poster = `<link rel="preload" as="image" fetchpriority="high" href="/api/shares/${link.token}/thumbnail.webp" />`;
+    expect(html.indexOf(poster)).toBeGreaterThan(0);
+    expect(html.indexOf(poster)).toBeLessThan(html.indexOf('<script'));
+    expect(html.indexOf('/assets/share-page-S.css')).toBeLessThan(html.indexOf('<script'));
     expect(html).toContain('<meta property="og:image:type" content="image/jpeg" />');
     expect(html).toContain('<meta property="og:image:width" content="1200" />');
     expect(html).toContain('<meta property="og:image:height" content="630" />');
@@ -358,6 +369,9 @@ describe('the share page shell', () => {
       `<meta property="og:image:alt" content="The 3D model “${escaped}” on Kiln’s stage, with its name" />`,
     );
     expect(html).toContain(`<meta name="twitter:image" content="${image}" />`);
+    expect(html).toContain(
+      `<div class="share-page__poster-frame"><img class="share-page__poster" src="/api/shares/${link.token}/thumbnail.webp" alt="" fetchpriority="high" /></div>`,
+    );
     expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
     // The picture the tags name is there for a preview fetcher (no key).
     const picture = await server.request(new URL(image).pathname, { key: null });
@@ -378,7 +392,13 @@ describe('the share page shell', () => {
     expect(FRAMEABLE_CSP).toContain("script-src 'self' 'wasm-unsafe-eval'");
     expect(embed.headers.get('x-frame-options')).toBeNull();
     expect(embed.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
-    expect(await embed.text()).toContain('og:title');
+    const page = await embed.text();
+    expect(page).toContain('og:title');
+    // Its first paint is the embed's: the stage filling the frame and the credit, no top bar.
+    expect(page).toContain('<main class="share-embed"><h1 class="visually-hidden">“a mug”</h1>');
+    expect(page).toContain('share-page__poster-frame--embed');
+    expect(page).toContain(`<a class="share-embed__credit" href="${link.url}"`);
+    expect(page).not.toContain('public-page__head');
 
     for (const path of [`/s/${link.token}`, '/', '/viewer', `/api/shares/${link.token}`]) {
       const res = await server.request(path, { key: null });

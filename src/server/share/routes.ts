@@ -1,10 +1,17 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { owner, type OwnerEnv } from '../middleware/owner.ts';
-import { SHARE_MODULES } from '../spa-shell.ts';
+import { SHARE_MODULES, SHARE_PAGE_MODULE } from '../spa-shell.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import type { ShareStore } from '../storage/shares.ts';
-import { decodersFor, firstPaintTags, glbExtensionReader } from './first-paint.ts';
+import {
+  dayFor,
+  decodersFor,
+  firstPaintBody,
+  firstPaintTags,
+  glbExtensionReader,
+  posterPreload,
+} from './first-paint.ts';
 import { factsRoute, modelFiles, previewRoute } from './link-routes.ts';
 import { createRoute, readRoute, revokeRoute, usdzRoute } from './owner-routes.ts';
 import { publicPageRoutes, type PublicPageDeps } from './public-link.ts';
@@ -74,11 +81,16 @@ export function sharePageRoutes(deps: SharePageDeps) {
       };
     },
     // The poster, the GLB and its decoders fetched with the HTML; the facts inline.
-    firstPaint: async (base, token, model) => {
+    // The page itself drawn here too, so the picture is painted before any script has run.
+    firstPaint: async (base, token, model, page) => {
       const decoders = decodersFor(await extensionsOf(model.assetSha256));
+      const view = publicView(base, token, model);
       return {
-        tags: firstPaintTags(publicView(base, token, model), decoders.files),
+        lead: posterPreload(view),
+        tags: firstPaintTags(view, decoders.files),
         modules: decoders.modules,
+        body: firstPaintBody(view, { embed: page.embed, day: dayFor(page.languages) }),
+        stylesheets: [SHARE_PAGE_MODULE],
       };
     },
   });

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useInfo } from '../api/account.ts';
 import { KeyChip } from '../features/key/key-chip.tsx';
+import { firstPaintShown } from '../lib/inline-share.ts';
 import { useApiKey } from '../lib/key-store.ts';
 import { ConnectionBanner } from '../ui/connection-banner.tsx';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
@@ -73,7 +74,9 @@ export function App() {
   if (route.page === 'share')
     return (
       <ErrorBoundary resetKey={pathname}>
-        <Suspense fallback={<p className="page muted">Loading…</p>}>
+        {/* While the server's first paint of the page shows (its picture is painted), nothing
+            under it: the page removes it as it draws itself in the same place. */}
+        <Suspense fallback={firstPaintShown() ? null : <p className="page muted">Loading…</p>}>
           <SharePage token={route.token} embed={route.embed} />
         </Suspense>
       </ErrorBoundary>

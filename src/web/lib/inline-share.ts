@@ -2,7 +2,7 @@
 // read by the entry script to start the model, and by the page's query as its first answer.
 // Without zod: the entry script reads it too.
 
-import { INLINE_SHARE_ID } from '../../contract/page-data.ts';
+import { FIRST_PAINT_ID, INLINE_SHARE_ID } from '../../contract/page-data.ts';
 
 /** The token of a share page's address (`/s/{token}`, `/s/{token}/embed`), or null. */
 export function shareTokenOf(pathname: string): string | null {
@@ -28,4 +28,13 @@ export function inlineShare(
   } catch {
     return undefined;
   }
+}
+
+/** Whether the page still shows the server's first paint of a share page (first-paint.ts). */
+export const firstPaintShown = (doc: Pick<Document, 'getElementById'> = document) =>
+  doc.getElementById(FIRST_PAINT_ID) !== null;
+
+/** Removes the server's first paint: the SPA's page has been drawn in its place. */
+export function dropFirstPaint(doc: Pick<Document, 'getElementById'> = document): void {
+  doc.getElementById(FIRST_PAINT_ID)?.remove();
 }

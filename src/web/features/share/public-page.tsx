@@ -1,20 +1,14 @@
 // What the public pages (a shared model's, share-page.tsx; a shared collection's, the collections
 // feature's collection-page.tsx) have in common: the top bar, the load failure, the page of a link
 // that does not work, the "Made with Kiln" line, and a model's facts.
+import { factsLine as madeFacts } from '../../../contract/model-title.ts';
 import { formatDate } from '../../lib/entry-format.ts';
 import { describeError } from '../../lib/describe-error.ts';
 import './public-page.css';
 
-/** "From a prompt · beta-text · 24 Nov 2026". */
-export function factsLine(model: { input: string; model: string; created: number }): string {
-  const from =
-    model.input === 'prompt'
-      ? 'From a text prompt'
-      : model.input === 'photos'
-        ? 'From photos'
-        : 'From a photo';
-  return `${from} · ${model.model} · ${formatDate(model.created * 1000)}`;
-}
+/** "From a prompt · beta-text · 24 Nov 2026", the day in the reader's locale. */
+export const factsLine = (model: { input: string; model: string; created: number }) =>
+  madeFacts(model, (seconds) => formatDate(seconds * 1000));
 
 /** The page's top bar: where it was made, and what is shared ("model", "collection"). */
 export function PublicHead({ what }: { what: string }) {

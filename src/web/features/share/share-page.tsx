@@ -1,9 +1,10 @@
 // The public page of a shared model (`/s/{token}`), and its frameable variant for an <iframe>
 // (`/s/{token}/embed`). No key, no nav, no balance: the model in Kiln's viewer, what it is, and
 // where it was made. The server has already put the link preview tags in the page's <head>.
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useLayoutEffect } from 'react';
 import type { PublicShare } from '../../../contract/index.ts';
 import { useOwnsShare, useSharedModel } from '../../api/share.ts';
+import { dropFirstPaint } from '../../lib/inline-share.ts';
 import { LazyModelViewer } from '../viewer/index.ts';
 import { KilnCredit, PublicGone, PublicHead, PublicLoadFailed, factsLine } from './public-page.tsx';
 import { ViewInAr } from './view-in-ar.tsx';
@@ -53,6 +54,8 @@ export default function SharePage({ token, embed }: { token: string; embed: bool
   // Its owner (with their key in this browser) may make a turntable of it; visitors may not.
   const owner = useOwnsShare(token);
   const model = shared.data;
+  // The server drew this page's first look (first-paint.ts); this draws over it, before a paint.
+  useLayoutEffect(() => dropFirstPaint(), []);
 
   useEffect(() => {
     document.title =
