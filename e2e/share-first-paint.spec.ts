@@ -92,6 +92,11 @@ test('a share page is drawn by the server before any script runs, and the SPA dr
     .poll(() => kept.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
     .toBeGreaterThan(0);
   await shot(reader, info, 'share-first-paint-no-script-390');
+  // The embed: the picture fills the frame, with the credit.
+  await reader.goto(`${url}/embed`);
+  await expect(reader.locator('.share-page__poster')).toBeVisible();
+  await expect(reader.getByRole('link', { name: 'Made with Kiln' })).toBeVisible();
+  await shot(reader, info, 'share-first-paint-embed-no-script-390');
   await still.close();
 
   // The page's code (and the GLB) held back: the picture is already the largest paint.
