@@ -26,6 +26,11 @@ test('a share link on a phone: the kept picture first as the largest paint, the 
   guest.on('request', (r) => {
     if (new URL(r.url()).pathname === glbPath) asked.push(r.url());
   });
+  const encodings: (string | undefined)[] = [];
+  guest.on('response', async (r) => {
+    if (new URL(r.url()).pathname === glbPath)
+      encodings.push((await r.allHeaders())['content-encoding']);
+  });
   await guest.route(`**${glbPath}`, async (route) => {
     await held;
     await route.continue();
@@ -60,8 +65,9 @@ test('a share link on a phone: the kept picture first as the largest paint, the 
   await expectRenderedModel(viewer);
   await expect(poster).toHaveCount(0);
   await shot(guest, info, 'share-first-paint-drawn-390');
-  // One download of the GLB, shared by the preload and the viewer.
+  // One download of the GLB, shared by the preload and the viewer, compressed on the way.
   expect(asked).toHaveLength(1);
+  expect(encodings).toEqual(['br']);
   await visitor.close();
 });
 

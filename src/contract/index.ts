@@ -15,3 +15,4 @@ export * from './api-key.ts';
 export * from './model-title.ts';
 export * from './providers.ts';
 export * from './page-data.ts';
+export * from './headers.ts';

@@ -3,22 +3,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { serveBlob } from './serve-blob.ts';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { pickEncoding, serveBlob } from './serve-blob.ts';
 import { diskBlobStore } from './storage/blobs.ts';
 
 const blobs = diskBlobStore(mkdtempSync(join(tmpdir(), 'kiln-serve-')));
 let sha: string;
+let big: string;
+/** A GLB-sized run of numbers, as a mesh's buffers are: compresses well. */
+const MESH = new Uint8Array(new Float32Array(20_000).map((_, i) => Math.round(i / 7) * 0.5).buffer);
 const app = new Hono().get('/:sha', async (c) => {
   const served = await serveBlob(c, blobs, {
     kind: 'assets',
     sha256: c.req.param('sha'),
     ext: 'glb',
-    contentType: 'model/gltf-binary',
+    contentType: c.req.query('type') ?? 'model/gltf-binary',
   });
   return served ?? c.text('none', 404);
 });
 beforeAll(async () => {
   sha = (await blobs.put('assets', new TextEncoder().encode('0123456789'), 'glb')).sha256;
+  big = (await blobs.put('assets', MESH, 'glb')).sha256;
 });
 const get = (headers: Record<string, string> = {}) => app.request(`/${sha}`, { headers });
 
@@ -64,5 +69,69 @@ describe('serveBlob', () => {
 
   it('says there is nothing for an unknown blob', async () => {
     expect((await app.request(`/${'0'.repeat(64)}`)).status).toBe(404);
+  });
+
+  it('compresses a GLB on the way out, brotli first, with its decoded size and a weak tag', async () => {
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip, deflate', 'gzip'],
+      ['br;q=0, gzip', 'gzip'],
+      ['*', 'br'],
+    ] as const) {
+      const res = await app.request(`/${big}`, { headers: { 'accept-encoding': accept } });
+      expect(res.status, accept).toBe(200);
+      expect(res.headers.get('content-encoding'), accept).toBe(encoding);
+      expect(res.headers.get('vary'), accept).toBe('Accept-Encoding');
+      expect(res.headers.get('etag'), accept).toBe(`W/"${big}"`);
+      expect(res.headers.get('kiln-decoded-length'), accept).toBe(String(MESH.byteLength));
+      expect(res.headers.get('content-length'), accept).toBeNull();
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(body.byteLength, accept).toBeLessThan(MESH.byteLength / 4);
+      const decoded = encoding === 'br' ? brotliDecompressSync(body) : gunzipSync(body);
+      expect(Buffer.compare(decoded, Buffer.from(MESH)), accept).toBe(0);
+    }
+    // The weak tag is the same bytes: a client holding it gets a 304.
+    const again = await app.request(`/${big}`, {
+      headers: { 'accept-encoding': 'br', 'if-none-match': `W/"${big}"` },
+    });
+    expect(again.status).toBe(304);
+  });
+
+  it('sends a GLB as it is stored to a client that takes no encoding, a range, or a small one', async () => {
+    for (const accept of [undefined, 'identity', 'br;q=0, gzip;q=0', 'zstd']) {
+      const res = await app.request(`/${big}`, {
+        headers: accept === undefined ? {} : { 'accept-encoding': accept },
+      });
+      expect(res.headers.get('content-encoding'), accept).toBeNull();
+      expect(res.headers.get('content-length'), accept).toBe(String(MESH.byteLength));
+      expect(res.headers.get('vary'), accept).toBe('Accept-Encoding');
+      expect(res.headers.get('etag'), accept).toBe(`"${big}"`);
+    }
+    const part = await app.request(`/${big}`, {
+      headers: { 'accept-encoding': 'br', range: 'bytes=0-99' },
+    });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-encoding')).toBeNull();
+    expect((await part.arrayBuffer()).byteLength).toBe(100);
+    // Ten bytes: not worth it. Another type (a picture, already compressed): as it is.
+    expect((await get({ 'accept-encoding': 'br' })).headers.get('content-encoding')).toBeNull();
+    const picture = await app.request(`/${big}?type=image/webp`, {
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(picture.headers.get('content-encoding')).toBeNull();
+    expect(picture.headers.get('vary')).toBeNull();
+  });
+});
+
+describe('pickEncoding', () => {
+  it('takes brotli, then gzip, as the client weighs them', () => {
+    expect(pickEncoding('gzip, deflate, br')).toBe('br');
+    expect(pickEncoding('GZIP')).toBe('gzip');
+    expect(pickEncoding('br;q=0.5, gzip;q=1')).toBe('br');
+    expect(pickEncoding('br; q=0, gzip')).toBe('gzip');
+    expect(pickEncoding('*;q=0')).toBeUndefined();
+    expect(pickEncoding('deflate, identity')).toBeUndefined();
+    expect(pickEncoding('')).toBeUndefined();
+    expect(pickEncoding(undefined)).toBeUndefined();
   });
 });

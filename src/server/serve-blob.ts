@@ -1,4 +1,8 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import type { Context } from 'hono';
+import { DECODED_LENGTH_HEADER } from '../contract/headers.ts';
 import type { BlobKind, BlobStore, ByteRange } from './storage/blobs.ts';
 
 type RangeRequest = ByteRange | { suffix: number };
@@ -11,6 +15,45 @@ function parseRange(header: string | undefined): RangeRequest | undefined {
   const start = Number(m[1]);
   const end = m[2] === '' ? Number.MAX_SAFE_INTEGER : Number(m[2]);
   return end < start ? undefined : { start, end };
+}
+
+/**
+ * Content types worth compressing on the way out: a GLB's buffers are mostly raw numbers
+ * (a 6.3 MB mesh is 1.2 MB as brotli), which on a phone's network is most of the wait.
+ */
+const COMPRESSIBLE = new Set(['model/gltf-binary']);
+/** A blob smaller than this goes out as it is. */
+const COMPRESS_FROM = 1024;
+
+/** The encoding to send a client with this `Accept-Encoding`: brotli, else gzip, else none. */
+export function pickEncoding(accept: string | undefined): 'br' | 'gzip' | undefined {
+  const offered = new Map<string, number>();
+  for (const part of (accept ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+    if (name) offered.set(name, q === undefined ? 1 : Number(q));
+  }
+  const accepts = (name: string) => (offered.get(name) ?? offered.get('*') ?? 0) > 0;
+  return accepts('br') ? 'br' : accepts('gzip') ? 'gzip' : undefined;
+}
+
+/** A stream compressed as `encoding` (brotli at quality 4: about 37 ms a megabyte here). */
+function compressed(
+  stream: ReadableStream<Uint8Array>,
+  encoding: 'br' | 'gzip',
+  bytes: number,
+): ReadableStream<Uint8Array> {
+  const coder =
+    encoding === 'br'
+      ? createBrotliCompress({
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: 4,
+            [constants.BROTLI_PARAM_SIZE_HINT]: bytes,
+          },
+        })
+      : createGzip({ level: 5 });
+  const source = Readable.fromWeb(stream as NodeReadableStream<Uint8Array>);
+  return Readable.toWeb(source.pipe(coder)) as ReadableStream<Uint8Array>;
 }
 
 /**
@@ -70,6 +113,20 @@ export async function serveBlob(
     headers['Content-Length'] = String(end - start + 1);
     return c.body(opened.stream, 206, headers);
   }
-  headers['Content-Length'] = String(opened.bytes);
-  return c.body(opened.stream, 200, headers);
+  const encoding =
+    COMPRESSIBLE.has(blob.contentType) && opened.bytes >= COMPRESS_FROM
+      ? pickEncoding(c.req.header('accept-encoding'))
+      : undefined;
+  if (!encoding) {
+    headers['Content-Length'] = String(opened.bytes);
+    if (COMPRESSIBLE.has(blob.contentType)) headers.Vary = 'Accept-Encoding';
+    return c.body(opened.stream, 200, headers);
+  }
+  // Compressed on the way out: the same bytes, so a weak tag (which If-None-Match matches), and
+  // the decoded size for a download's progress. Ranges are served as they are stored.
+  headers['Content-Encoding'] = encoding;
+  headers.Vary = 'Accept-Encoding';
+  headers.ETag = `W/${etag}`;
+  headers[DECODED_LENGTH_HEADER] = String(opened.bytes);
+  return c.body(compressed(opened.stream, encoding, opened.bytes), 200, headers);
 }

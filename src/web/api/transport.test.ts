@@ -7,6 +7,7 @@ import {
 } from '../../client/errors.ts';
 import { kilnCalls } from '../../client/kiln/calls.ts';
 import {
+  decodedSize,
   dispositionName,
   download,
   kilnCall,
@@ -221,6 +222,27 @@ describe('download', () => {
     const error = await download('/m.glb', { auth: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ status: 404, statusText: 'Not Found' });
+  });
+});
+
+describe('decodedSize', () => {
+  it("reads a compressed answer's decoded size, and a plain one's Content-Length", () => {
+    expect(decodedSize(new Headers({ 'content-length': '40' }))).toBe(40);
+    expect(
+      decodedSize(
+        new Headers({
+          'content-encoding': 'br',
+          'content-length': '9',
+          'kiln-decoded-length': '40',
+        }),
+      ),
+    ).toBe(40);
+    // Compressed by someone who did not say the size: unknown, never the compressed size.
+    expect(decodedSize(new Headers({ 'content-encoding': 'gzip', 'content-length': '9' }))).toBe(0);
+    expect(
+      decodedSize(new Headers({ 'content-encoding': 'identity', 'content-length': '7' })),
+    ).toBe(7);
+    expect(decodedSize(new Headers())).toBe(0);
   });
 });
 

@@ -12,6 +12,7 @@ import {
   PROVIDER_KEY_HEADER,
   type VendorProvider,
 } from '../../contract/provider-ids.ts';
+import { DECODED_LENGTH_HEADER } from '../../contract/headers.ts';
 import { currentApiKey } from '../lib/key-store.ts';
 import { currentLibraryKey, currentProviderKey } from '../lib/provider-keys.ts';
 
@@ -153,6 +154,16 @@ export interface Downloaded {
 }
 
 /**
+ * A file's size as the body reads, once decoded (0 when the answer does not say it): a compressed
+ * answer's `Content-Length` is its compressed size, so Kiln's server says the decoded one apart.
+ */
+export function decodedSize(headers: Headers): number {
+  const encoded = (headers.get('content-encoding') ?? 'identity') !== 'identity';
+  const size = headers.get(encoded ? DECODED_LENGTH_HEADER : 'content-length');
+  return Number(size ?? 0) || 0;
+}
+
+/**
  * A file's bytes; `onProgress` hears the bytes received so far and the size (0 when the answer
  * does not say it) as they arrive.
  */
@@ -175,7 +186,7 @@ export async function download(
   const onProgress = options.onProgress ?? (onChunk ? () => {} : undefined);
   if (!res.body || !onProgress)
     return { bytes: new Uint8Array(await res.arrayBuffer()), headers: res.headers };
-  const total = Number(res.headers.get('content-length') ?? 0) || 0;
+  const total = decodedSize(res.headers);
   const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inlineShare, shareTokenOf } from './inline-share.ts';
+import { dropFirstPaint, firstPaintShown, inlineShare, shareTokenOf } from './inline-share.ts';
 
 const page = (text: string | null) => ({
   getElementById: (id: string) =>
@@ -26,5 +26,29 @@ describe('the share facts a page was served with', () => {
     expect(inlineShare('tok', page(null), '/s/tok')).toBeUndefined();
     expect(inlineShare('tok', page('{not json'), '/s/tok')).toBeUndefined();
     expect(inlineShare('tok', page('null'), '/s/tok')).toBeUndefined();
+  });
+});
+
+describe("the server's first paint of a share page", () => {
+  it('is shown until the SPA drops it, once', () => {
+    const removed: string[] = [];
+    let present = true;
+    const doc = {
+      getElementById: (id: string) =>
+        (id === 'kiln-first-paint' && present
+          ? {
+              remove: () => {
+                removed.push(id);
+                present = false;
+              },
+            }
+          : null) as HTMLElement | null,
+    };
+    expect(firstPaintShown(doc)).toBe(true);
+    dropFirstPaint(doc);
+    expect(firstPaintShown(doc)).toBe(false);
+    // Drawn again (StrictMode, another render): nothing left to drop.
+    dropFirstPaint(doc);
+    expect(removed).toEqual(['kiln-first-paint']);
   });
 });
