@@ -8,6 +8,9 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 120_000,
     hookTimeout: 180_000,
-    fileParallelism: false,
+    // Two files at a time: each starts its own services on free ports in its own directories,
+    // and mostly waits on them (restarts, kills, timers), so two share two cores (decision 0126).
+    fileParallelism: true,
+    maxWorkers: 2,
   },
 });
