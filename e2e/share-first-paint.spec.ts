@@ -2,19 +2,25 @@
 // once, as the page's largest paint, while the GLB is still on its way; the GLB is asked for with
 // the page (one request, used by the viewer), and the model is drawn over the picture.
 import { expect, test } from './fixtures.ts';
+import type { Page } from '@playwright/test';
 import { DEMO_KEY, expectRenderedModel, pictureKeptModel, shot, useKey } from './helpers.ts';
+
+/** A model made from `prompt` with its picture kept, shared: its link's address and token. */
+async function sharedPictureModel(page: Page, prompt: string) {
+  await useKey(page);
+  const { id } = await pictureKeptModel(page, prompt);
+  const made = await page.request.post(`/api/library/${id}/share`, {
+    headers: { authorization: `Bearer ${DEMO_KEY}` },
+  });
+  return (await made.json()) as { url: string; token: string };
+}
 
 test('a share link on a phone: the kept picture first as the largest paint, the GLB asked for once with the page, then the model over it', async ({
   page,
   browser,
 }, info) => {
   test.setTimeout(180_000);
-  await useKey(page);
-  const { id } = await pictureKeptModel(page, 'a small blue teapot');
-  const made = await page.request.post(`/api/library/${id}/share`, {
-    headers: { authorization: `Bearer ${DEMO_KEY}` },
-  });
-  const { url, token } = (await made.json()) as { url: string; token: string };
+  const { url, token } = await sharedPictureModel(page, 'a small blue teapot');
 
   const visitor = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const guest = await visitor.newPage();
@@ -76,12 +82,7 @@ test('a share page is drawn by the server before any script runs, and the SPA dr
   browser,
 }, info) => {
   test.setTimeout(180_000);
-  await useKey(page);
-  const { id } = await pictureKeptModel(page, 'a small green teapot');
-  const made = await page.request.post(`/api/library/${id}/share`, {
-    headers: { authorization: `Bearer ${DEMO_KEY}` },
-  });
-  const { url, token } = (await made.json()) as { url: string; token: string };
+  const { url, token } = await sharedPictureModel(page, 'a small green teapot');
 
   // No script at all: the page's top, its title and facts, and the kept picture.
   const still = await browser.newContext({
