@@ -88,12 +88,15 @@ async function run(name, args) {
   return status === 0;
 }
 
-/** A stage started now and left to run beside the next ones (its output to `log`, printed when it is waited for). */
-function runBeside(name, args, log) {
+/**
+ * A stage started now and left to run beside the next ones (its output to `log`, printed when it
+ * is waited for). `args` run with this Node, unless `command` names another program.
+ */
+function runBeside(name, args, log, command = process.execPath) {
   console.log(`\n━━ ${name}: started, beside the others (output in ${log}) ━━`);
   const t0 = Date.now();
   const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', fd, fd] });
+  const child = spawn(command, args, { cwd: root, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   const done = new Promise((resolve) => {
     child.once('error', () => resolve({ status: 1, at: Date.now() }));
@@ -155,6 +158,29 @@ function countPlaywright(label, ok, out) {
   );
 }
 
+/**
+ * better-sqlite3's binding, when the install did not build it (its install script compiles SQLite:
+ * about 90 s of one core here, since its prebuilt binaries are not on npm): the stage that builds
+ * it, as runBeside's arguments; else null.
+ */
+function unbuiltNative() {
+  const binding = join(
+    root,
+    'node_modules',
+    'better-sqlite3',
+    'build',
+    'Release',
+    'better_sqlite3.node',
+  );
+  if (existsSync(binding) || !existsSync(join(root, 'node_modules', 'better-sqlite3'))) return null;
+  // Under `npm test`, npm says where its own CLI is; else the npm on the PATH.
+  const npm = process.env.npm_execpath;
+  const args = ['rebuild', 'better-sqlite3', '--foreground-scripts'];
+  return npm?.endsWith('.js')
+    ? ['native build (npm rebuild better-sqlite3)', [npm, ...args], join(results, 'native.log')]
+    : ['native build (npm rebuild better-sqlite3)', args, join(results, 'native.log'), 'npm'];
+}
+
 const vitestArgs = (out, ...more) => [
   bin('vitest', 'vitest.mjs'),
   'run',
@@ -174,19 +200,44 @@ const fresh = (name) => {
 // browser tests' timings then fail under the load, so it is not the default (decision 0118).
 const serial = process.env.KILN_TEST_OVERLAP !== '1';
 const wanted = (name) => !only || only === name;
-async function check(name, args) {
-  if (!wanted(name)) return;
-  const ok = await run(name, args);
+
+// The static checks run side by side (each is one busy thread), beside the native build when an
+// install skipped it (`npm ci --ignore-scripts`, as .ci/run does: decision 0127). Each check's
+// output is printed whole when it ends, in this order.
+const checks = [
+  ['typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']],
+  ['lint', [bin('eslint', 'bin/eslint.js'), '.', '--max-warnings=0']],
+  // Dead code stays dead: unused files, exports, types and dependencies (knip.json says what runs).
+  ['dead code (knip)', [bin('knip', 'bin/knip.js'), '--no-progress']],
+  ...(withFormat ? [['format', [bin('prettier', 'bin/prettier.cjs'), '--check', '.']]] : []),
+].filter(([name]) => wanted(name));
+const native = unbuiltNative();
+const nativeDone = native && runBeside(...native);
+// The browser tests' inputs (scripts/e2e-inputs.mjs) are made now too: their global setup then
+// finds them up to date.
+const browser = await findChromium();
+const e2eInputsDone =
+  wanted('e2e') && browser
+    ? runBeside(
+        "the browser tests' inputs (fixture GLBs, the SPA)",
+        [join(root, 'scripts', 'e2e-inputs.mjs')],
+        join(results, 'e2e-inputs.log'),
+      )
+    : null;
+const checksDone = checks.map(([name, args], i) =>
+  runBeside(name, args, join(results, `check-${i}.log`)),
+);
+for (const [i, done] of checksDone.entries()) {
+  const ok = await done();
+  const [name] = checks[i];
   if (ok) passed++;
   else failed++;
   summary.push(`${ok ? 'ok  ' : 'FAIL'} ${name}`);
 }
-
-await check('typecheck', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'tsconfig.json']);
-await check('lint', [bin('eslint', 'bin/eslint.js'), '.', '--max-warnings=0']);
-// Dead code stays dead: unused files, exports, types and dependencies (knip.json says what runs).
-await check('dead code (knip)', [bin('knip', 'bin/knip.js'), '--no-progress']);
-if (withFormat) await check('format', [bin('prettier', 'bin/prettier.cjs'), '--check', '.']);
+if (nativeDone && !(await nativeDone())) {
+  failed++;
+  summary.push(`FAIL ${native[0]}: the tests that open a database cannot run`);
+}
 
 const unitOut = fresh('vitest.json');
 if (wanted('unit')) countVitest('unit', await run('unit (vitest)', vitestArgs(unitOut)), unitOut);
@@ -212,8 +263,9 @@ const scaleDone =
         )
     : null;
 
-const browser = await findChromium();
 const e2eOut = fresh('e2e.json');
+// A failed input is said by the global setup, which tries again and stops the suite.
+await e2eInputsDone?.();
 const e2eOk =
   wanted('e2e') && browser
     ? await run('e2e (playwright)', [bin('@playwright/test', 'cli.js'), 'test'])

@@ -1,0 +1,36 @@
+import { chromium } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+const dataDir = mkdtempSync('/tmp/kiln-tt-');
+const child = spawn(process.execPath, ['scripts/start.mjs'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, MOCK_SPEED: 'fast', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+let log = '';
+const url = await new Promise((res) => { const on = (c) => { log += c; const m = /listening on (http:\/\/[^\s/"]+)/.exec(log); if (m) res(m[1]); }; child.stdout.on('data', on); child.stderr.on('data', on); });
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox','--use-angle=swiftshader','--enable-unsafe-swiftshader','--disable-background-networking'] });
+const page = await b.newPage({ viewport: { width: 1440, height: 900 } });
+await page.goto(url + '/viewer'); if (process.env.SAMPLES) { await page.evaluate((s) => localStorage.setItem('tt-samples', s), process.env.SAMPLES); await page.reload(); }
+const viewer = page.getByTestId('model-viewer').first();
+await viewer.getByTestId('viewer-file-input').setInputFiles('fixtures/viewer/' + (process.env.FIX ?? 'draco') + '.glb');
+await page.waitForSelector('[data-testid=model-viewer][data-state=ready]', { timeout: 60000 });
+await viewer.locator('details.model-viewer__menu summary').click();
+await viewer.getByRole('button', { name: 'Turntable…' }).click();
+const dialog = page.getByRole('dialog', { name: 'Turntable' });
+await dialog.getByRole('button', { name: 'Start' }).waitFor();
+await page.waitForFunction(() => !document.querySelector('[role=dialog] button:disabled'), null, { timeout: 20000 }).catch(() => {});
+await dialog.getByRole('radio', { name: process.env.FMT === 'gif' ? /^Animated GIF/ : /^WebM video/ }).check();
+await dialog.getByRole('radio', { name: process.env.SIZE ?? '1280 × 720 (720p)' }).check();
+const t0 = Date.now();
+const dl = page.waitForEvent('download', { timeout: 400000 });
+await dialog.getByRole('button', { name: 'Start' }).click();
+await dl;
+const total = (Date.now() - t0) / 1000;
+const { tt, fr } = await page.evaluate(() => ({ tt: globalThis.__tt ?? [], fr: globalThis.__fr ?? [] }));
+const med = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]?.toFixed(0); };
+const sum = (xs) => (xs.reduce((a, b) => a + b, 0) / 1000).toFixed(1);
+console.log('total', total, 's; frames', fr.length, tt.length, JSON.stringify(fr.slice(0,4).map(r=>r.map(Math.round))), JSON.stringify(fr.slice(-3).map(r=>r.map(Math.round))));
+console.log('render+pass median', med(fr.map((r) => r[0])), 'sum', sum(fr.map((r) => r[0])));
+console.log('readPixels median', med(fr.map((r) => r[1])), 'sum', sum(fr.map((r) => r[1])));
+console.log('compose median', med(fr.map((r) => r[2])), 'sum', sum(fr.map((r) => r[2])));
+if (tt.length) { console.log('source.add median', med(tt.map((r) => r[1])), 'sum', sum(tt.map((r) => r[1])));
+console.log('progress median', med(tt.map((r) => r[2])), 'sum', sum(tt.map((r) => r[2])));
+console.log('yield median', med(tt.map((r) => r[3])), 'sum', sum(tt.map((r) => r[3]))); }
+await b.close(); child.kill();
