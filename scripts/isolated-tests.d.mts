@@ -1,0 +1,2 @@
+/** Globs of the unit test files that run with a fresh module graph each. */
+export const ISOLATED_TESTS: string[];
