@@ -1,11 +1,8 @@
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+import { longestFirst } from './scripts/longest-first.ts';
 
-/**
- * The files that take longest, first: their waits (a replica killed and started again, five
- * rounds; PostgreSQL restarted under load) then overlap the others' work instead of running
- * alone at the end. Vitest's own order, in a clean clone, is the largest file first.
- */
+// The files that take longest, first: their waits (a replica killed and started again, five
+// rounds; PostgreSQL restarted under load) then overlap the other files' work.
 const LONGEST = [
   'src/server/trust-kill.scale.test.ts',
   'src/server/trust.scale.test.ts',
@@ -13,16 +10,6 @@ const LONGEST = [
   'src/server/optimise/replicas.scale.test.ts',
   'src/server/ops.scale.test.ts',
 ];
-
-class LongestFirst extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (f: TestSpecification) => {
-      const i = LONGEST.findIndex((path) => f.moduleId.endsWith(`/${path}`));
-      return i < 0 ? LONGEST.length : i;
-    };
-    return [...(await super.sort(files))].sort((a, b) => rank(a) - rank(b));
-  }
-}
 
 // The scale group: Kiln on PostgreSQL and S3-compatible storage, several replicas behind nginx.
 // Each file starts the real services it needs (see src/testing/stack.ts). `npm test` runs it.
@@ -37,6 +24,6 @@ export default defineConfig({
     // 0126, 0128).
     fileParallelism: true,
     maxWorkers: 3,
-    sequence: { sequencer: LongestFirst },
+    sequence: { sequencer: longestFirst(LONGEST) },
   },
 });

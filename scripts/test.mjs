@@ -4,7 +4,7 @@
 // `npm run check` adds the format check. Ends with one line: `N passed, N failed`.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, loadavg, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -90,13 +90,17 @@ async function run(name, args) {
 
 /**
  * A stage started now and left to run beside the next ones (its output to `log`, printed when it
- * is waited for). `args` run with this Node, unless `command` names another program.
+ * is waited for). `args` run with this Node, unless `command` names another program; `nice`
+ * lowers its priority (and its children's), so that a stage beside it keeps its core.
  */
-function runBeside(name, args, log, command = process.execPath) {
+function runBeside(name, args, log, { command = process.execPath, nice = 0 } = {}) {
   console.log(`\n━━ ${name}: started, beside the others (output in ${log}) ━━`);
   const t0 = Date.now();
   const fd = openSync(log, 'w');
   const child = spawn(command, args, { cwd: root, stdio: ['ignore', fd, fd] });
+  // Before it has started its own children (Node takes tens of milliseconds to start), which
+  // inherit it.
+  if (nice && child.pid) setPriority(child.pid, nice);
   closeSync(fd);
   const done = new Promise((resolve) => {
     child.once('error', () => resolve({ status: 1, at: Date.now() }));
@@ -176,9 +180,9 @@ function unbuiltNative() {
   // Under `npm test`, npm says where its own CLI is; else the npm on the PATH.
   const npm = process.env.npm_execpath;
   const args = ['rebuild', 'better-sqlite3', '--foreground-scripts'];
-  return npm?.endsWith('.js')
-    ? ['native build (npm rebuild better-sqlite3)', [npm, ...args], join(results, 'native.log')]
-    : ['native build (npm rebuild better-sqlite3)', args, join(results, 'native.log'), 'npm'];
+  const name = 'native build (npm rebuild better-sqlite3)';
+  const log = join(results, 'native.log');
+  return npm?.endsWith('.js') ? [name, [npm, ...args], log] : [name, args, log, { command: 'npm' }];
 }
 
 const vitestArgs = (out, ...more) => [
@@ -213,6 +217,8 @@ const checks = [
 ].filter(([name]) => wanted(name));
 const native = unbuiltNative();
 const nativeDone = native && runBeside(...native);
+// The compile is the longest of this stage and one process: the others yield it its core.
+const besideNative = native ? 10 : 0;
 // The browser tests' inputs (scripts/e2e-inputs.mjs) are made now too: their global setup then
 // finds them up to date.
 const browser = await findChromium();
@@ -222,10 +228,11 @@ const e2eInputsDone =
         "the browser tests' inputs (fixture GLBs, the SPA)",
         [join(root, 'scripts', 'e2e-inputs.mjs')],
         join(results, 'e2e-inputs.log'),
+        { nice: besideNative },
       )
     : null;
 const checksDone = checks.map(([name, args], i) =>
-  runBeside(name, args, join(results, `check-${i}.log`)),
+  runBeside(name, args, join(results, `check-${i}.log`), { nice: besideNative }),
 );
 for (const [i, done] of checksDone.entries()) {
   const ok = await done();
