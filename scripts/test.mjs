@@ -91,13 +91,18 @@ async function run(name, args) {
 /**
  * A stage started now and left to run beside the next ones (its output to `log`, printed when it
  * is waited for). `args` run with this Node, unless `command` names another program; `nice`
- * lowers its priority (and its children's), so that a stage beside it keeps its core.
+ * lowers its priority (and its children's), so that a stage beside it keeps its core; `env` adds
+ * to the environment.
  */
-function runBeside(name, args, log, { command = process.execPath, nice = 0 } = {}) {
+function runBeside(name, args, log, { command = process.execPath, nice = 0, env } = {}) {
   console.log(`\n━━ ${name}: started, beside the others (output in ${log}) ━━`);
   const t0 = Date.now();
   const fd = openSync(log, 'w');
-  const child = spawn(command, args, { cwd: root, stdio: ['ignore', fd, fd] });
+  const child = spawn(command, args, {
+    cwd: root,
+    stdio: ['ignore', fd, fd],
+    ...(env ? { env: { ...process.env, ...env } } : {}),
+  });
   // Before it has started its own children (Node takes tens of milliseconds to start), which
   // inherit it.
   if (nice && child.pid) setPriority(child.pid, nice);
@@ -178,11 +183,17 @@ function unbuiltNative() {
   );
   if (existsSync(binding) || !existsSync(join(root, 'node_modules', 'better-sqlite3'))) return null;
   // Under `npm test`, npm says where its own CLI is; else the npm on the PATH.
-  const npm = process.env.npm_execpath;
+  const npm = process.env.npm_execpath?.endsWith('.js') ? process.env.npm_execpath : null;
   const args = ['rebuild', 'better-sqlite3', '--foreground-scripts'];
-  const name = 'native build (npm rebuild better-sqlite3)';
-  const log = join(results, 'native.log');
-  return npm?.endsWith('.js') ? [name, [npm, ...args], log] : [name, args, log, { command: 'npm' }];
+  // Straight to the compile: its prebuild-install would first ask GitHub for a binary, and the
+  // tests talk to loopback only.
+  const env = { npm_config_build_from_source: 'better-sqlite3' };
+  return [
+    'native build (npm rebuild better-sqlite3)',
+    npm ? [npm, ...args] : args,
+    join(results, 'native.log'),
+    npm ? { env } : { command: 'npm', env },
+  ];
 }
 
 const vitestArgs = (out, ...more) => [
