@@ -21,7 +21,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Three files at a time: each starts its own services on free ports in its own directories,
     // and mostly waits on them (restarts, kills, timers), so three share two cores (decisions
-    // 0126, 0128).
+    // 0126, 0129).
     fileParallelism: true,
     maxWorkers: 3,
     sequence: { sequencer: longestFirst(LONGEST) },
