@@ -149,7 +149,7 @@ const WEB_FEATURES = readdirSync(new URL('./src/web/features', import.meta.url),
   .map((d) => d.name);
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', '.data', 'test-results', 'playwright-report'] },
+  { ignores: ['dist', 'build', 'node_modules', '.data', 'test-results', 'playwright-report'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...pluginQuery.configs['flat/recommended'],

@@ -1,6 +1,7 @@
 // Tests only: start a Kiln entry point as a real process on a free port and wait until it listens.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { nodeArgs } from '../../scripts/node-bundle.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -19,8 +20,8 @@ export async function spawnEntry(
   env: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<Spawned> {
-  // One process (tsx as a loader, not its CLI, which would fork): a SIGKILL really kills the server.
-  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}${entry}`], {
+  // One process, from the entry's bundle as `npm start` runs it: a SIGKILL really kills the server.
+  const child = spawn(process.execPath, await nodeArgs(entry), {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -65,16 +66,16 @@ export async function spawnEntry(
 }
 
 /**
- * Runs an entry point as `spawnEntry` starts it (one process, tsx as a loader) until it exits by
+ * Runs an entry point as `spawnEntry` starts it (one process, from its bundle) until it exits by
  * itself, as a refused configuration does: its exit status and what it wrote to stderr. Async, so
  * that several can run at once (`it.concurrent`) while the test worker waits.
  */
-export function runEntryToExit(
+export async function runEntryToExit(
   entry: string,
   env: Record<string, string | undefined>,
   timeoutMs = 30_000,
 ): Promise<{ status: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}${entry}`], {
+  const child = spawn(process.execPath, await nodeArgs(entry), {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -4,8 +4,9 @@
 import Database from 'better-sqlite3';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { serverEnv } from '../../scripts/server-env.mjs';
 import { freePort } from './ports.ts';
@@ -67,14 +68,9 @@ export interface StackOptions {
   port?: number;
 }
 
-export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const missing = stackMissing();
-  if (missing) throw new Error(missing);
-  const dir = mkdtempSync(join(tmpdir(), 'kiln-stack-'));
-  const nginxPort = options.port ?? (await freePort());
-  const url = `http://127.0.0.1:${nginxPort}`;
-  const [pg, s3] = await Promise.all([startPostgres(), startS3()]);
-  const mock = await spawnEntry('src/mock/main.ts', {
+/** The standalone mock upstream, its keys funded; it may fetch uploads from nginx's `url`. */
+function startMock(dir: string, url: string, options: StackOptions): Promise<Spawned> {
+  return spawnEntry('src/mock/main.ts', {
     DATA_DIR: join(dir, 'mock'),
     MOCK_SPEED: options.mockSpeed ?? 'fast',
     MOCK_KEYS: [
@@ -86,8 +82,18 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // The replicas name uploads on nginx's address (PUBLIC_URL): the mock may fetch from it.
     PUBLIC_URL: url,
   });
-  const env: Record<string, string> = {
-    UPSTREAM_URL: `${mock.url}/v1`,
+}
+
+/** Every replica's environment, as docs/deploy.md sets it. */
+function replicaEnv(
+  url: string,
+  mockUrl: string,
+  pg: TestPostgres,
+  s3: TestS3,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    UPSTREAM_URL: `${mockUrl}/v1`,
     DATABASE_URL: pg.url,
     KILN_SECRET: SECRET,
     ...s3.env,
@@ -97,13 +103,28 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     UPLOAD_RATE_LIMIT: '0',
     // glibc's malloc arenas, as `npm start` sets them (decision 0096).
     MALLOC_ARENA_MAX: serverEnv(process.env).MALLOC_ARENA_MAX,
-    ...options.env,
+    ...extra,
   };
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const missing = stackMissing();
+  if (missing) throw new Error(missing);
+  const dir = mkdtempSync(join(tmpdir(), 'kiln-stack-'));
   const replicas: Replica[] = [];
   for (let i = 0; i < (options.replicas ?? 2); i++) {
     const port = await freePort();
     replicas.push({ port, url: `http://127.0.0.1:${port}`, process: undefined });
   }
+  // nginx first: its address is every replica's PUBLIC_URL, so it is settled before they start.
+  const [{ nginx, port: nginxPort }, pg, s3] = await Promise.all([
+    startNginx(dir, options.port, replicas),
+    startPostgres(),
+    startS3(),
+  ]);
+  const url = `http://127.0.0.1:${nginxPort}`;
+  const mock = await startMock(dir, url, options);
+  const env = replicaEnv(url, mock.url, pg, s3, options.env);
   const startReplica = async (i: number) => {
     const r = replicas[i]!;
     r.process = await spawnEntry('src/server/main.ts', {
@@ -114,7 +135,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
   // Two at once, as an operator's deploy would: migrations must not race.
   await Promise.all(replicas.map((_, i) => startReplica(i)));
-  const nginx = startNginx(dir, nginxPort, replicas);
   await waitFor(`${url}/api/health`);
 
   return {
@@ -235,15 +255,56 @@ ${replicas.map((r) => `    server 127.0.0.1:${r.port} max_fails=1 fail_timeout=5
 `;
 }
 
-function startNginx(dir: string, port: number, replicas: Replica[]): ChildProcess {
+/**
+ * nginx on `port`, or on a free port when none is given: a port found free can be taken (by a
+ * connection's own end) before nginx binds it, and then another is tried.
+ */
+async function startNginx(
+  dir: string,
+  port: number | undefined,
+  replicas: Replica[],
+): Promise<{ nginx: ChildProcess; port: number }> {
   for (const d of ['nginx-body', 'nginx-proxy', 'nginx-fastcgi', 'nginx-uwsgi', 'nginx-scgi'])
     mkdirSync(join(dir, d), { recursive: true });
-  const conf = join(dir, 'nginx.conf');
-  writeFileSync(conf, nginxConfig(dir, port, replicas));
   const bin =
     spawnSync('sh', ['-c', 'command -v nginx']).stdout.toString().trim() || '/usr/sbin/nginx';
-  const child = spawn(bin, ['-c', conf, '-p', dir], { stdio: 'ignore' });
-  return child;
+  for (let attempt = 1; ; attempt++) {
+    const tried = port ?? (await freePort());
+    const conf = join(dir, 'nginx.conf');
+    writeFileSync(conf, nginxConfig(dir, tried, replicas));
+    const nginx = spawn(bin, ['-c', conf, '-p', dir], { stdio: 'ignore' });
+    const exited = new Promise<void>((resolve) => nginx.once('exit', () => resolve()));
+    if (await listening(dir, tried, exited)) return { nginx, port: tried };
+    const log = readFileSync(join(dir, 'nginx-error.log'), 'utf8');
+    if (port !== undefined || attempt >= 5 || !log.includes('Address already in use'))
+      throw new Error(`nginx did not start on port ${tried}:\n${log}`);
+  }
+}
+
+/**
+ * True once nginx has bound `port` (its pid file is written after its sockets are open) and
+ * accepts connections there; false if it exits first.
+ */
+async function listening(dir: string, port: number, exited: Promise<void>): Promise<boolean> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const until = Date.now() + 10_000;
+  while (!gone && Date.now() < until) {
+    if (existsSync(join(dir, 'nginx.pid')) && (await accepts(port))) return !gone;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
