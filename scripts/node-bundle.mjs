@@ -54,15 +54,33 @@ function writeWhole(path, data) {
   renameSync(tmp, path);
 }
 
-/** Builds the bundle of `entry` (a path from the repository root) now. */
+/**
+ * The worker threads' job modules (src/workers): each entry's build makes their bundles too, and
+ * tells the pools where they are (`KILN_JOB_BUNDLES`), so a thread loads one file without tsx.
+ */
+const WORKER_JOBS = [
+  'src/generator/runtime/job.ts',
+  'src/server/optimise/worker-job.ts',
+  'src/mcp/facts-job.ts',
+];
+
+/** Builds the bundle of `entry` (a path from the repository root), and the jobs', now. */
 export async function buildBundle(entry) {
   const out = bundlePath(entry);
   mkdirSync(BUNDLE_DIR, { recursive: true });
   const { build } = await import('esbuild');
+  const points = [entry, ...WORKER_JOBS].map((p) => ({
+    in: join(root, p),
+    out: basename(bundlePath(p), '.mjs'),
+  }));
+  const jobBundles = Object.fromEntries(
+    WORKER_JOBS.map((p) => [pathToFileURL(join(root, p)).href, pathToFileURL(bundlePath(p)).href]),
+  );
   const result = await build({
     absWorkingDir: root,
-    entryPoints: [join(root, entry)],
-    outfile: out,
+    entryPoints: points,
+    outdir: BUNDLE_DIR,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -72,6 +90,7 @@ export async function buildBundle(entry) {
     write: false,
     metafile: true,
     logLevel: 'warning',
+    define: { KILN_JOB_BUNDLES: JSON.stringify(jobBundles) },
     plugins: [ownImportMeta],
   });
   const inputs = Object.fromEntries(
@@ -80,7 +99,7 @@ export async function buildBundle(entry) {
       mtime(join(root, p)),
     ]),
   );
-  // The map first, the bundle last: a start that finds the bundle finds its map and inputs.
+  // Everything else first, the entry's bundle last: a start that finds it finds the rest.
   for (const file of result.outputFiles.filter((f) => f.path !== out))
     writeWhole(file.path, file.contents);
   writeWhole(`${out}.inputs.json`, JSON.stringify(inputs));

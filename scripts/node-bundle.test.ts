@@ -1,10 +1,20 @@
 // The entry bundles (decision 0130): made when missing or stale, each module keeping its own
 // import.meta, and run as `npm start` runs the server.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnEntry } from '../src/testing/spawn-server.ts';
 import { buildBundle, bundlePath, entryBundle, isStale } from './node-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -62,6 +72,39 @@ describe('an entry bundle', () => {
     // A file it was made from is gone: stale.
     rmSync(join(dir, 'dep.ts'));
     expect(isStale(entry)).toBe(true);
+  });
+
+  it('tells the worker pools where each job’s bundle is, and makes those too', async () => {
+    const out = await entryBundle('src/server/main.ts');
+    const text = readFileSync(out, 'utf8');
+    for (const job of ['generator/runtime/job', 'server/optimise/worker-job', 'mcp/facts-job']) {
+      const bundle = bundlePath(`src/${job}.ts`);
+      expect(text).toContain(
+        `${JSON.stringify(pathToFileURL(join(root, 'src', `${job}.ts`)).href)}: ${JSON.stringify(pathToFileURL(bundle).href)}`,
+      );
+      expect(existsSync(bundle), bundle).toBe(true);
+    }
+  });
+
+  it('runs a generation on a worker thread from the job’s bundle', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'kiln-bundle-'));
+    const server = await spawnEntry('src/server/main.ts', {
+      DATA_DIR: data,
+      MOCK_KEYS: 'tr_bundle_test:100',
+      MOCK_SPEED: 'instant',
+      LOG_LEVEL: 'warn',
+    });
+    try {
+      const res = await fetch(`${server.url}/mock/v1/3d/generations`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer tr_bundle_test', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'beta-text', prompt: 'a red cube', mode: 'sync' }),
+      });
+      expect(((await res.json()) as { status: string }).status).toBe('completed');
+    } finally {
+      await server.stop();
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 
   it('runs the server as `npm start` does: a bad setting is said by name, exit 2', async () => {

@@ -56,6 +56,19 @@ export class WorkerPoolFullError extends Error {
 }
 
 /**
+ * Each worker job's own bundle, by the job module's source URL: defined by scripts/node-bundle.mjs
+ * when this process runs from an entry bundle, so that a thread loads one file without tsx
+ * (decision 0130). Undefined under tsx and Vitest, where threads load the TypeScript.
+ */
+declare const KILN_JOB_BUNDLES: Record<string, string> | undefined;
+
+function jobModule(job: URL): string {
+  return (
+    (typeof KILN_JOB_BUNDLES === 'undefined' ? undefined : KILN_JOB_BUNDLES[job.href]) ?? job.href
+  );
+}
+
+/**
  * A pool of worker threads (piscina) for one kind of job, so the thread that uses it keeps
  * answering while the job runs. Every thread starts on `worker.mjs`, which loads the job module;
  * progress comes back on a MessagePort; a thread that dies fails its job and is replaced.
@@ -75,7 +88,7 @@ export function createWorkerPool<T, R, P = never, F = never>(
     if (piscina) return piscina;
     piscina = new Piscina<WorkerRequest<T>, WorkerReply<R, F>>({
       filename: new URL('./worker.mjs', import.meta.url).href,
-      workerData: { job: options.job.href },
+      workerData: { job: jobModule(options.job) },
       minThreads: warmThreads,
       maxThreads: threads,
       idleTimeout: options.idleMs ?? 60_000,
