@@ -19,11 +19,11 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 120_000,
     hookTimeout: 180_000,
-    // Three files at a time: each starts its own services on free ports in its own directories,
-    // and mostly waits on them (restarts, kills, timers), so three share two cores (decisions
-    // 0126, 0129).
+    // Four files at a time: each starts its own services on free ports in its own directories,
+    // and mostly waits on them (restarts, kills, timers), so four share two cores (decisions
+    // 0126, 0129, 0131).
     fileParallelism: true,
-    maxWorkers: 3,
+    maxWorkers: 4,
     sequence: { sequencer: longestFirst(LONGEST) },
   },
 });
