@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import * as THREE_SUBSET_EXPORTS from './src/web/lib/three-subset.ts';
+import { APP_PRELOAD_ATTRIBUTE } from './src/contract/page-data.ts';
 
 const api = process.env.KILN_DEV_API ?? 'http://127.0.0.1:8080';
 
@@ -210,8 +211,59 @@ function precompress(): Plugin {
   };
 }
 
+/** The app's module, which the entry imports once it has run (src/web/main.tsx). */
+const APP_MODULE = '/src/web/boot.tsx';
+
+/**
+ * index.html names the app's chunk and its static imports (`<link rel="modulepreload">`, marked
+ * with APP_PRELOAD_ATTRIBUTE): the entry imports the app once it has run, and without these the
+ * browser would ask for the app only then, a round trip later. A share page's server-drawn shell
+ * leaves them out (src/server/share/public-link.ts).
+ */
+function appPreloads(): Plugin {
+  let base = '/';
+  return {
+    name: 'kiln-app-preloads',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return html;
+        const chunks = Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [c] : []));
+        const app = chunks.find((c) => c.facadeModuleId?.endsWith(APP_MODULE));
+        if (!app) throw new Error(`kiln-app-preloads: no chunk for ${APP_MODULE}`);
+        const files = new Set<string>();
+        const visit = (fileName: string) => {
+          const chunk = bundle[fileName];
+          if (files.has(fileName) || chunk?.type !== 'chunk' || chunk.isEntry) return;
+          files.add(fileName);
+          chunk.imports.forEach(visit);
+        };
+        visit(app.fileName);
+        const tags = [...files]
+          .filter((file) => !html.includes(file))
+          .map((file) => ({
+            tag: 'link',
+            attrs: {
+              rel: 'modulepreload',
+              crossorigin: true,
+              href: `${base}${file}`,
+              [APP_PRELOAD_ATTRIBUTE]: true,
+            },
+            injectTo: 'head' as const,
+          }));
+        return { html, tags };
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), r3fThreeSubset(), localDecoders(), precompress()],
+  plugins: [react(), r3fThreeSubset(), localDecoders(), precompress(), appPreloads()],
   // The manifest tells the server which chunks a route needs (src/server/spa-shell.ts).
   build: { outDir: 'dist', sourcemap: true, assetsInlineLimit: 0, manifest: true },
   // `npm run dev` serves the SPA with hot reload and sends API calls to a running `npm run serve`.

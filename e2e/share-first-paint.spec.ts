@@ -2,7 +2,7 @@
 // once, as the page's largest paint, while the GLB is still on its way; the GLB is asked for with
 // the page (one request, used by the viewer), and the model is drawn over the picture.
 import { expect, test } from './fixtures.ts';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { DEMO_KEY, expectRenderedModel, pictureKeptModel, shot, useKey } from './helpers.ts';
 
 /** A model made from `prompt` with its picture kept, shared: its link's address and token. */
@@ -13,6 +13,42 @@ async function sharedPictureModel(page: Page, prompt: string) {
     headers: { authorization: `Bearer ${DEMO_KEY}` },
   });
   return (await made.json()) as { url: string; token: string };
+}
+
+/**
+ * The page's code comes: the model's first frame is drawn with three.js alone, and the app's code
+ * (React, the page, react-three-fiber) is not asked for until it is (decision 0132).
+ */
+async function firstFrameBeforeTheApp(
+  guest: Page,
+  first: Locator,
+  release: () => void,
+  releaseGlb: () => void,
+) {
+  const appAsked: string[] = [];
+  guest.on('request', (r) => {
+    if (/\/assets\/(?:boot|react-dom|share-page|model-viewer)-[^/]+\.js$/.test(r.url()))
+      appAsked.push(r.url());
+  });
+  release();
+  await expect(first.locator('.share-page__progress')).toHaveText(/^Loading model…/);
+  expect(appAsked).toEqual([]);
+  releaseGlb();
+  await expect(first.locator('canvas.share-page__first-frame')).toBeVisible();
+  const drawnAt = await guest.evaluate(
+    () => performance.getEntriesByName('kiln:viewer:first-frame')[0]?.startTime ?? null,
+  );
+  expect(drawnAt).not.toBeNull();
+  const askedBefore = await guest.evaluate(
+    (at) =>
+      performance
+        .getEntriesByType('resource')
+        .filter((e) => /\/assets\/(?:boot|react-dom|share-page|model-viewer)-/.test(e.name))
+        .filter((e) => e.startTime < at).length,
+    drawnAt!,
+  );
+  expect(askedBefore, 'app chunks asked for before the first frame').toBe(0);
+  await expect(first.locator('.share-page__poster')).toBeHidden();
 }
 
 test('a share link on a phone: the kept picture first as the largest paint, the GLB asked for once with the page, then the model over it', async ({
@@ -50,7 +86,9 @@ test('a share link on a phone: the kept picture first as the largest paint, the 
   await expect
     .poll(() => poster.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
     .toBeGreaterThan(0);
-  await expect(guest.getByTestId('model-viewer')).not.toHaveAttribute('data-state', 'ready');
+  // Not drawn yet: the download's progress on the picture.
+  await expect(guest.locator('.share-page__poster-frame--drawn')).toHaveCount(0);
+  await expect(guest.locator('.share-page__progress')).toHaveText(/^Loading model…/);
   await shot(guest, info, 'share-first-paint-poster-390');
   // The page's largest paint is that picture.
   const largest = await guest.evaluate(
@@ -77,7 +115,7 @@ test('a share link on a phone: the kept picture first as the largest paint, the 
   await visitor.close();
 });
 
-test('a share page is drawn by the server before any script runs, and the SPA draws it again in the same place', async ({
+test('a share page is drawn by the server before any script runs, its model’s first frame before the app’s code, and the SPA takes over in the same place', async ({
   page,
   browser,
 }, info) => {
@@ -144,20 +182,24 @@ test('a share page is drawn by the server before any script runs, and the SPA dr
   });
   const server = await boxes(first);
 
-  // The SPA draws the page in the same place, up to the viewer with its poster, and the
-  // server's drawing is gone.
-  release();
+  await firstFrameBeforeTheApp(guest, first, release, releaseGlb);
+  await shot(guest, info, 'share-first-paint-first-frame-390');
+
+  // The SPA draws the page in the same place behind it, and shows it once its viewer has drawn
+  // the model: the server's drawing is gone.
   const spa = guest.getByTestId('share-page');
-  await expect(spa.locator('.model-viewer__poster')).toBeVisible();
-  await expect(first).toHaveCount(0);
-  const drawn = await boxes(spa);
-  // Drawn again, the picture makes no later largest paint: the server's stays the page's.
-  expect((await largestPaints()).map((u) => new URL(u).pathname)).toEqual([thumbnail]);
-  for (const part of ['title', 'picture'] as const) {
-    for (const side of ['x', 'y', 'width', 'height'] as const)
-      expect(drawn[part]![side], `${part} ${side}`).toBeCloseTo(server[part]![side], 2);
-  }
-  releaseGlb();
   await expectRenderedModel(guest.getByTestId('model-viewer'));
+  await expect(first).toHaveCount(0);
+  await expect(spa).toBeVisible();
+  const drawn = { title: await spa.getByRole('heading').first().boundingBox() };
+  // The picture, and the SPA's page, make no later largest paint: the server's stays the page's.
+  expect((await largestPaints()).map((u) => new URL(u).pathname)).toEqual([thumbnail]);
+  expect(drawn.title).not.toBeNull();
+  for (const side of ['x', 'y', 'width', 'height'] as const)
+    expect(drawn.title![side], `title ${side}`).toBeCloseTo(server.title![side], 2);
+  const stage = await spa.locator('.model-viewer__stage').boundingBox();
+  for (const side of ['x', 'y', 'width', 'height'] as const)
+    expect(stage![side], `stage ${side}`).toBeCloseTo(server.picture![side], 0);
+  await shot(guest, info, 'share-first-paint-handed-over-390');
   await visitor.close();
 });

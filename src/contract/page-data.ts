@@ -9,3 +9,11 @@ export const INLINE_SHARE_ID = 'kiln-share';
  * top, title and poster as the SPA draws them first); the SPA removes it when its page is drawn.
  */
 export const FIRST_PAINT_ID = 'kiln-first-paint';
+
+/**
+ * The attribute the build puts on index.html's `<link rel="modulepreload">` tags for the app's
+ * own code (src/web/boot.tsx and what it imports; vite.config.ts), which the entry asks for
+ * after it has run. A share page leaves them out: it asks for the app once its first frame is
+ * drawn (src/web/early.ts).
+ */
+export const APP_PRELOAD_ATTRIBUTE = 'data-kiln-app';

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { neutraliseBidi } from '../contract/index.ts';
+import { APP_PRELOAD_ATTRIBUTE, neutraliseBidi } from '../contract/index.ts';
 
 /** The part of Vite's manifest (`build.manifest`) read here: chunk files and their imports. */
 const ManifestSchema = z.record(
@@ -114,13 +114,17 @@ function preloadLinks(
     .join('');
 }
 
-/** The public page of a shared model (`/s/{token}`): the page, and the viewer it shows. */
-export const SHARE_MODULES: readonly string[] = [
-  'src/web/features/share/share-page.tsx',
-  'src/web/features/viewer/model-viewer.tsx',
-];
+/**
+ * The public page of a shared model (`/s/{token}`): what its first frame is drawn with (three.js
+ * and the loaders; decision 0132). The page and its viewer come after that frame.
+ */
+export const SHARE_MODULES: readonly string[] = ['src/web/features/viewer/first-frame.ts'];
 /** The share page's own module, whose stylesheets its server-drawn first paint uses. */
-export const SHARE_PAGE_MODULE = SHARE_MODULES[0]!;
+export const SHARE_PAGE_MODULE = 'src/web/features/share/share-page.tsx';
+
+/** `html` without the tags naming the app's code (APP_PRELOAD_ATTRIBUTE; see vite.config.ts). */
+export const withoutAppPreloads = (html: string) =>
+  html.replace(new RegExp(`\\s*<link\\b[^>]*\\s${APP_PRELOAD_ATTRIBUTE}\\b[^>]*>`, 'g'), '');
 
 /** index.html naming the chunks of `modules` (as it is when the manifest lacks them). */
 export function withPreloads(

@@ -18,6 +18,7 @@ export function builtSpa(page: string, chunk: string): string {
     <meta name="description" content="Kiln: a browser studio for image-to-3D generation." />
     <title>Kiln</title>
     <script type="module" crossorigin src="/assets/index-E.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/boot-B.js" data-kiln-app>
   </head>
   <body><div id="root"></div></body>
 </html>
@@ -29,6 +30,11 @@ export function builtSpa(page: string, chunk: string): string {
       'index.html': { file: 'assets/index-E.js', isEntry: true },
       [page]: { file: chunk, css: [chunk.replace(/\.js$/, '.css')] },
       'src/web/features/viewer/model-viewer.tsx': { file: 'assets/model-viewer-M.js' },
+      'src/web/features/viewer/first-frame.ts': {
+        file: 'assets/first-frame-F.js',
+        imports: ['_three-T.js'],
+      },
+      '_three-T.js': { file: 'assets/three-T.js' },
     }),
   );
   return dir;

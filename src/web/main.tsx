@@ -1,17 +1,7 @@
-// Before React: /viewer starts its downloads and WebGL from here (see early.ts).
-import './early.ts';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/app.tsx';
-import { Providers } from './app/providers.tsx';
+// The entry. First what must not wait for the app (early.ts: /viewer's downloads and WebGL, a share
+// page's first frame), then the app itself (boot.tsx), when early.ts says it may come.
+import { appMayStart } from './early.ts';
+// In the entry, so every page (a share page's server-drawn first look too) has it from the start.
 import './app/app.css';
 
-const root = document.getElementById('root');
-if (!root) throw new Error('Kiln: #root is missing from index.html');
-createRoot(root).render(
-  <StrictMode>
-    <Providers>
-      <App />
-    </Providers>
-  </StrictMode>,
-);
+void appMayStart.then(() => import('./boot.tsx'));

@@ -7,7 +7,13 @@ import { ERROR_CODES } from '../../contract/index.ts';
 import { ApiError } from '../../http/index.ts';
 import { FRAMEABLE_CSP } from '../security.ts';
 import { serveBlob } from '../serve-blob.ts';
-import { beforeScripts, stylesheetTags, withMeta, withPreloads } from '../spa-shell.ts';
+import {
+  beforeScripts,
+  stylesheetTags,
+  withMeta,
+  withoutAppPreloads,
+  withPreloads,
+} from '../spa-shell.ts';
 import { withFirstPaintBody } from './first-paint.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 import { PREVIEW_HEIGHT, PREVIEW_TYPE, PREVIEW_WIDTH } from './preview.ts';
@@ -174,6 +180,11 @@ export interface FirstPaint {
   body?: string;
   /** The modules whose stylesheets `body` needs (linked in the <head>). */
   stylesheets?: readonly string[];
+  /**
+   * The page asks for the app's code only once its first frame is drawn (src/web/early.ts): the
+   * shell does not name it (index.html's APP_PRELOAD_ATTRIBUTE tags are left out).
+   */
+  appAfterFirstFrame?: boolean;
 }
 
 /** Which page of a link is asked for, and in what language. */
@@ -188,7 +199,11 @@ export interface PageAsked {
  * and module preloads at the head's end, and its body.
  */
 function withFirstPaint(html: string, manifest: unknown, first: FirstPaint): string {
-  let page = withPreloads(html, manifest, first.modules);
+  let page = withPreloads(
+    first.appAfterFirstFrame ? withoutAppPreloads(html) : html,
+    manifest,
+    first.modules,
+  );
   page = page.replace(/\s*<\/head>/, () => `${first.tags}\n  </head>`);
   const styles = first.body ? stylesheetTags(page, manifest, first.stylesheets ?? []) : '';
   page = beforeScripts(page, `${first.lead ?? ''}${styles}`);

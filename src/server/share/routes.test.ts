@@ -106,9 +106,10 @@ describe('share links', () => {
     }
     const gone = await server.request(`/api/shares/${link.token}`, { key: null });
     expect(await gone.json()).toMatchObject({ error: { code: 'share_not_found' } });
-    expect(await (await server.request(`/s/${link.token}`, { key: null })).text()).toContain(
-      '<title>Link not found · Kiln</title>',
-    );
+    const goneShell = await (await server.request(`/s/${link.token}`, { key: null })).text();
+    expect(goneShell).toContain('<title>Link not found · Kiln</title>');
+    // No first frame to draw: the app (which says the link is gone) is named at once.
+    expect(goneShell).toContain('/assets/boot-B.js');
     expect((await share(server, id, 'GET')).status).toBe(404);
     expect((await share(server, id, 'DELETE')).status).toBe(404);
     expect(
@@ -324,10 +325,15 @@ describe('the share page shell', () => {
     expect(html).toContain(
       `<meta property="og:image:alt" content="The name of the 3D model “${escaped}”, on Kiln’s stage" />`,
     );
+    // What the first frame is drawn with, named; the app's code (index.html's app preloads, the
+    // page, the viewer) left to be asked for once it is drawn (decision 0132).
     expect(html).toContain(
-      '<link rel="modulepreload" crossorigin href="/assets/share-page-S.js" />',
+      '<link rel="modulepreload" crossorigin href="/assets/first-frame-F.js" />',
     );
-    expect(html).toContain('href="/assets/model-viewer-M.js"');
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/three-T.js" />');
+    expect(html).not.toContain('/assets/boot-B.js');
+    expect(html).not.toContain('/assets/share-page-S.js');
+    expect(html).not.toContain('/assets/model-viewer-M.js');
     expect(html).toContain('<div id="root"></div>');
     // The first paint: the link's facts inline (no text in them ends the script early), and the
     // GLB asked for with the page; no picture kept yet, so no poster.

@@ -91,6 +91,7 @@ export function sharePageRoutes(deps: SharePageDeps) {
         modules: decoders.modules,
         body: firstPaintBody(view, { embed: page.embed, day: dayFor(page.languages) }),
         stylesheets: [SHARE_PAGE_MODULE],
+        appAfterFirstFrame: true,
       };
     },
   });

@@ -34,6 +34,13 @@ export function inlineShare(
 export const firstPaintShown = (doc: Pick<Document, 'getElementById'> = document) =>
   doc.getElementById(FIRST_PAINT_ID) !== null;
 
+/**
+ * Whether the server's first paint shows the model drawn (src/web/features/viewer/first-frame.ts),
+ * which stays up until the page's viewer shows it too.
+ */
+export const firstFrameDrawn = (doc: Pick<Document, 'querySelector'> = document) =>
+  doc.querySelector(`#${FIRST_PAINT_ID} .share-page__poster-frame--drawn`) !== null;
+
 /** Removes the server's first paint: the SPA's page has been drawn in its place. */
 export function dropFirstPaint(doc: Pick<Document, 'getElementById'> = document): void {
   doc.getElementById(FIRST_PAINT_ID)?.remove();

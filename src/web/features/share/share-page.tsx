@@ -1,14 +1,17 @@
 // The public page of a shared model (`/s/{token}`), and its frameable variant for an <iframe>
 // (`/s/{token}/embed`). No key, no nav, no balance: the model in Kiln's viewer, what it is, and
 // where it was made. The server has already put the link preview tags in the page's <head>.
-import { Suspense, useEffect, useLayoutEffect } from 'react';
+import { Suspense, useCallback, useEffect, useLayoutEffect, useState } from 'react';
 import type { PublicShare } from '../../../contract/index.ts';
 import { useOwnsShare, useSharedModel } from '../../api/share.ts';
-import { dropFirstPaint } from '../../lib/inline-share.ts';
-import { LazyModelViewer } from '../viewer/index.ts';
+import { dropFirstPaint, firstFrameDrawn } from '../../lib/inline-share.ts';
+import { LazyModelViewer, handOverFirstFrame } from '../viewer/index.ts';
 import { KilnCredit, PublicGone, PublicHead, PublicLoadFailed, factsLine } from './public-page.tsx';
 import { ViewInAr } from './view-in-ar.tsx';
 import './share.css';
+
+/** The longest the page waits behind a drawn first frame for its viewer to show the model. */
+const HAND_OVER_AT_MOST_MS = 30_000;
 
 /** A file name for the viewer's downloads: the title's words, or "kiln-model". */
 function fileNameOf(model: PublicShare): string {
@@ -54,8 +57,24 @@ export default function SharePage({ token, embed }: { token: string; embed: bool
   // Its owner (with their key in this browser) may make a turntable of it; visitors may not.
   const owner = useOwnsShare(token);
   const model = shared.data;
-  // The server drew this page's first look (first-paint.ts); this draws over it, before a paint.
-  useLayoutEffect(() => dropFirstPaint(), []);
+  // The server drew this page's first look (first-paint.ts), maybe with the model drawn into it
+  // (first-frame.ts). Then this page waits behind it, unseen, until its viewer shows the same
+  // view (or an error); else it takes the first look's place at once, before a paint.
+  const [drawn] = useState(firstFrameDrawn);
+  const [shown, setShown] = useState(false);
+  const waiting = drawn && !shown && !!model;
+  const onShown = useCallback(() => setShown(true), []);
+  useLayoutEffect(() => {
+    if (waiting) return;
+    dropFirstPaint();
+    if (drawn) handOverFirstFrame();
+  }, [waiting, drawn]);
+  // A viewer that never says (its code failed to load): the page is shown all the same.
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setTimeout(onShown, HAND_OVER_AT_MOST_MS);
+    return () => clearTimeout(timer);
+  }, [waiting, onShown]);
 
   useEffect(() => {
     document.title =
@@ -87,13 +106,19 @@ export default function SharePage({ token, embed }: { token: string; embed: bool
         turntable={owner && !embed}
         poster={model.thumbnail_url}
         className={embed ? 'share-page__viewer share-page__viewer--embed' : 'share-page__viewer'}
+        onShown={waiting ? onShown : undefined}
       />
     </Suspense>
   );
 
   if (embed)
     return (
-      <main id="main" className="share-embed" data-testid="share-page" data-embed="true">
+      <main
+        id="main"
+        className={`share-embed${waiting ? ' share-page--behind' : ''}`}
+        data-testid="share-page"
+        data-embed="true"
+      >
         <h1 className="visually-hidden">{model.title}</h1>
         {viewer}
         <a className="share-embed__credit" href={model.url} target="_blank" rel="noopener">
@@ -104,7 +129,7 @@ export default function SharePage({ token, embed }: { token: string; embed: bool
     );
 
   return (
-    <div className="share-page" data-testid="share-page">
+    <div className={`share-page${waiting ? ' share-page--behind' : ''}`} data-testid="share-page">
       <PublicHead what="model" />
       <main id="main" className="share-page__main">
         <h1 className="share-page__title">{model.title}</h1>

@@ -10,6 +10,10 @@ export { addressPath, viewerHref } from './address.ts';
 
 export { LazyModelViewer } from './lazy-model-viewer.ts';
 
+/** A share page's first frame (first-frame.ts) is let go: the page's viewer shows the model now. */
+export const handOverFirstFrame = () =>
+  void import('./first-frame.ts').then(({ handOver }) => handOver()).catch(() => undefined);
+
 /**
  * `<LazyBackgroundPictures entries />`: draws, off screen and one at a time, the pictures of the
  * finished models among `entries` that have none yet, and keeps them (inside a <Suspense>).

@@ -72,6 +72,8 @@ export interface ModelViewerProps {
    * kept picture): the page's largest paint comes at once, not after the GLB and WebGL.
    */
   poster?: string | null | undefined;
+  /** Called once the model is first shown settled, or its error is (a share page's hand-over). */
+  onShown?: (() => void) | undefined;
 }
 
 /** The name of a file without its extension, for the names of what is exported from it. */
@@ -200,6 +202,7 @@ export default function ModelViewer({
   turntable = false,
   origin,
   poster,
+  onShown,
 }: ModelViewerProps) {
   const captionId = useId();
   const [settings, dispatch] = useReducer(settingsReducer, DEFAULT_SETTINGS);
@@ -212,7 +215,7 @@ export default function ModelViewer({
   });
   const open = openFiles ? dropzone.open : undefined;
   const source = local?.url ?? url;
-  const lifecycle = useViewerLifecycle(source);
+  const lifecycle = useViewerLifecycle(source, onShown);
   const { state, model } = lifecycle;
   const handle = useRef<ViewHandle | null>(null);
   const figure = useRef<HTMLElement>(null);

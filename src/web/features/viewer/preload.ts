@@ -37,3 +37,36 @@ export function startViewerEarly(models: readonly string[]): void {
   // whose canvas was swapped for the warm one (see createRenderer in model-viewer.tsx).
   if (!import.meta.env.DEV) setTimeout(warmUpWebGL, 0);
 }
+
+/**
+ * A share page's first frame (decision 0132): starts the model's download, its parsing and WebGL,
+ * then draws the model with three.js alone into `frame` (the server-drawn page's poster frame),
+ * with the download's progress on it meanwhile. Resolves when the frame is drawn, or cannot be
+ * (false); the page's code is asked for then, so that until the model is seen it has the network
+ * to itself.
+ */
+export function paintFirstFrameEarly(url: string, frame: HTMLElement): Promise<boolean> {
+  prefetch(url);
+  void import('./loaders.ts').then(
+    ({ preloadModel }) => preloadModel(url),
+    () => undefined,
+  );
+  if (!import.meta.env.DEV) setTimeout(warmUpWebGL, 0);
+  // As the viewer says it (viewer-overlays.tsx): the live region once, the figure for the eyes.
+  const status = document.createElement('p');
+  status.className = 'share-page__progress';
+  status.setAttribute('role', 'status');
+  status.textContent = 'Loading model…';
+  const figure = document.createElement('span');
+  figure.setAttribute('aria-hidden', 'true');
+  status.append(figure);
+  frame.append(status);
+  const onProgress = (percent: number) => {
+    if (percent >= 100) status.textContent = 'Preparing the model…';
+    else figure.textContent = ` ${Math.round(percent)}%`;
+  };
+  return import('./first-frame.ts')
+    .then(({ paintFirstFrame }) => paintFirstFrame(url, frame, onProgress))
+    .catch(() => false)
+    .finally(() => status.remove());
+}

@@ -34,8 +34,9 @@ function configureRenderer({ gl }: RootState): void {
  * One viewer's load, per source: its state (empty, loading, ready, error, or a lost WebGL
  * context), download progress, the loaded model, and the callbacks the stage and the canvas
  * report to. A new source, a retry or a restarted canvas starts again from "loading".
+ * `onShown` hears when the model is first shown settled, or its error is.
  */
-export function useViewerLifecycle(source: string | null) {
+export function useViewerLifecycle(source: string | null, onShown?: () => void) {
   const [attempt, setAttempt] = useState(0);
   const [lost, setLost] = useState<'lost' | 'gone' | null>(null);
   const key = `${attempt}:${source}`;
@@ -51,6 +52,10 @@ export function useViewerLifecycle(source: string | null) {
   const state: ViewerState = !source ? 'empty' : lost ? 'lost' : (current?.state ?? 'loading');
   const percent = progress?.key === key ? progress.percent : null;
   const model = info?.key === key ? info.info : null;
+  const settled = state === 'ready' || state === 'error';
+  useEffect(() => {
+    if (settled) onShown?.();
+  }, [settled, onShown]);
 
   const onReady = useCallback(() => setOutcome({ key, state: 'ready' }), [key]);
   const onError = useCallback(
