@@ -19,6 +19,8 @@
 // BENCH_PAGE=share measures the share page instead (/s/{token} for a stranger, no key): each file
 // made a shared model of Kiln's server with its picture kept (share-pages.ts), against a
 // <model-viewer> page with that picture as its poster; both pages' largest paint is printed too.
+// On /viewer both viewers load the file from its address on Kiln's server (a shared model's GLB),
+// or, with BENCH_SOURCE=raw, from a bench route that sends it as it is (see RAW below).
 import { serve } from '@hono/node-server';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { Hono } from 'hono';
@@ -43,6 +45,13 @@ const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3) || 3);
 const TIMEOUT_MS = Math.max(1000, Number(process.env.BENCH_TIMEOUT_MS ?? 60_000) || 60_000);
 const PHONE = process.env.BENCH_PROFILE === 'phone';
 const SHARE = process.env.BENCH_PAGE === 'share';
+// Where /viewer's file comes from. By default the address Kiln's server gives the model (a shared
+// model's GLB: served as every address /viewer may open is, compressed for a browser that takes
+// it); BENCH_SOURCE=raw: a bench route on the same origin sending the file as it is, which no
+// Kiln page names (/viewer opens only this origin's paths, all of them Kiln's).
+const RAW = process.env.BENCH_SOURCE === 'raw';
+if (process.env.BENCH_SOURCE && !RAW)
+  throw new Error(`BENCH_SOURCE: "${process.env.BENCH_SOURCE}" is not a source (raw, or unset).`);
 if (process.env.BENCH_PROFILE && !PHONE)
   throw new Error(
     `BENCH_PROFILE: "${process.env.BENCH_PROFILE}" is not a profile (phone, or unset).`,
@@ -321,13 +330,13 @@ interface Sample {
 
 /** The page each viewer is measured on for a file. */
 function pageUrl(origin: string, viewer: ViewerName, file: string, shared?: SharedFile): string {
-  if (shared) {
+  if (shared && SHARE) {
     const poster = shared.poster ? `&poster=${encodeURIComponent(shared.poster)}` : '';
     return viewer === 'Kiln'
       ? `${origin}${shared.page}`
       : `${origin}/bench/model-viewer.html?src=${encodeURIComponent(shared.model)}${poster}`;
   }
-  const src = `/bench/files/${file}`;
+  const src = shared?.model ?? `/bench/files/${file}`;
   return viewer === 'Kiln'
     ? `${origin}/viewer?src=${encodeURIComponent(src)}`
     : `${origin}/bench/model-viewer.html?src=${encodeURIComponent(src)}`;
@@ -484,14 +493,15 @@ try {
     ...(found.executablePath ? { executablePath: found.executablePath } : {}),
   });
   console.log(
-    `viewer bench — Chromium ${browser.version()} (${found.kind}, SwiftShader WebGL), ${VIEWPORT.width}×${VIEWPORT.height}${PHONE ? `, phone profile: CPU ${PHONE_THROTTLING.cpuRate}× slower, slow 4G (1.6 Mbit/s, 150 ms)` : ''}, ${RUNS} run${RUNS === 1 ? '' : 's'} per viewer and file, cold cache each; ${SHARE ? 'the share page (/s/{token}, a stranger) against <model-viewer> with the same picture as its poster' : '/viewer?src= against a <model-viewer> page'}; vite build ${buildSeconds.toFixed(1)} s`,
+    `viewer bench — Chromium ${browser.version()} (${found.kind}, SwiftShader WebGL), ${VIEWPORT.width}×${VIEWPORT.height}${PHONE ? `, phone profile: CPU ${PHONE_THROTTLING.cpuRate}× slower, slow 4G (1.6 Mbit/s, 150 ms)` : ''}, ${RUNS} run${RUNS === 1 ? '' : 's'} per viewer and file, cold cache each; ${SHARE ? 'the share page (/s/{token}, a stranger) against <model-viewer> with the same picture as its poster' : `/viewer?src= against a <model-viewer> page, both given ${RAW ? 'a bench route sending the file as it is' : "the model's address on Kiln's server"}`}; vite build ${buildSeconds.toFixed(1)} s`,
   );
   console.log(
     `serving on ${origin}; files: ${[...files.keys()].join(', ')}; ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}\n`,
   );
 
   const names = [...files.keys()].filter((f) => ONLY.length === 0 || ONLY.includes(f));
-  const shared = SHARE ? await shareFiles(kilnServer, browser, origin, names) : undefined;
+  const shared =
+    SHARE || !RAW ? await shareFiles(kilnServer, browser, origin, names) : undefined;
   for (const [file, link] of shared ?? [])
     if (!link.poster)
       console.log(`  (${file}: the gallery drew no picture; its page has no poster)`);
