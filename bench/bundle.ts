@@ -1,8 +1,8 @@
 // bench/bundle: build the SPA (vite build, into a temporary directory) and print what a browser
 // downloads, raw, gzip (level 9) and brotli (quality 11; the server sends the build's
 // precompressed .br/.gz siblings, see vite.config.ts):
-//   - the initial JS: the entry chunk and its static imports, i.e. what the built index.html
-//     loads through <script type="module"> and <link rel="modulepreload">;
+//   - the initial JS: the entry chunk and the app's (boot.tsx), with their static imports, i.e.
+//     what the built index.html loads through <script type="module"> and <link rel="modulepreload">;
 //   - the lazy 3D-viewer chunks: model-viewer.tsx's chunk and its static imports beyond the initial
 //     JS (where three.js lives), and any three.js add-on chunk the viewer imports on demand;
 //   - the CSS (initial, and what ships with the viewer), and the viewer's on-demand decoders;
@@ -19,6 +19,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const VIEWER_ENTRY = 'src/web/features/viewer/index.ts';
 const VIEWER_CHUNK_SRC = 'src/web/features/viewer/model-viewer.tsx';
 const BUDGET_GZIP = 100 * 1024;
+/** The app's module: the entry imports it once it has run; index.html preloads it. */
+const APP_MODULE = 'src/web/boot.tsx';
 
 interface ManifestChunk {
   file: string;
@@ -131,7 +133,10 @@ try {
   const entryKey = Object.keys(manifest).find(
     (k) => manifest[k]?.isEntry && k.endsWith('index.html'),
   );
-  const initialKeys = entryKey ? staticClosure(manifest, entryKey) : new Set<string>();
+  // The entry, and the app it imports at once (boot.tsx, preloaded by index.html; decision 0132).
+  const initialKeys = new Set(
+    [entryKey, APP_MODULE].flatMap((k) => (k && manifest[k] ? [...staticClosure(manifest, k)] : [])),
+  );
   const initialJs = [...initialKeys]
     .map((k) => manifest[k]?.file ?? '')
     .filter((f) => f.endsWith('.js'));

@@ -147,9 +147,6 @@ export async function paintFirstFrame(
   return true;
 }
 
-/** Whether a first frame drawn here is on the page, waiting for the viewer to take over. */
-export const firstFrameShown = () => painted !== null;
-
 /** The viewer shows the model now: the first frame's canvas and WebGL context are let go. */
 export function handOver(): void {
   painted?.dispose();
