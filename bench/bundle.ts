@@ -135,7 +135,9 @@ try {
   );
   // The entry, and the app it imports at once (boot.tsx, preloaded by index.html; decision 0132).
   const initialKeys = new Set(
-    [entryKey, APP_MODULE].flatMap((k) => (k && manifest[k] ? [...staticClosure(manifest, k)] : [])),
+    [entryKey, APP_MODULE].flatMap((k) =>
+      k && manifest[k] ? [...staticClosure(manifest, k)] : [],
+    ),
   );
   const initialJs = [...initialKeys]
     .map((k) => manifest[k]?.file ?? '')

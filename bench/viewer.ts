@@ -500,8 +500,7 @@ try {
   );
 
   const names = [...files.keys()].filter((f) => ONLY.length === 0 || ONLY.includes(f));
-  const shared =
-    SHARE || !RAW ? await shareFiles(kilnServer, browser, origin, names) : undefined;
+  const shared = SHARE || !RAW ? await shareFiles(kilnServer, browser, origin, names) : undefined;
   for (const [file, link] of shared ?? [])
     if (!link.poster)
       console.log(`  (${file}: the gallery drew no picture; its page has no poster)`);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { chunkFiles, routeShells, withMeta, withPreloads } from './spa-shell.ts';
+import {
+  chunkFiles,
+  routeShells,
+  withMeta,
+  withoutAppPreloads,
+  withPreloads,
+} from './spa-shell.ts';
 
 const INDEX = `<!doctype html>
 <html lang="en">
@@ -88,6 +94,29 @@ describe('withPreloads', () => {
     expect(shell.indexOf('model-viewer-M1')).toBeLessThan(shell.indexOf('</head>'));
     expect(withPreloads(INDEX, null, ['src/web/features/viewer/model-viewer.tsx'])).toBe(INDEX);
     expect(withPreloads(INDEX, MANIFEST, ['src/web/nowhere.tsx'])).toBe(INDEX);
+  });
+});
+
+describe('withoutAppPreloads', () => {
+  // As the build writes them (vite.config.ts: kiln-app-preloads).
+  const built = `<head>
+    <script type="module" crossorigin src="/assets/index-E.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/react-R.js">
+    <link rel="stylesheet" crossorigin href="/assets/index-E.css">
+    <link rel="modulepreload" crossorigin href="/assets/boot-B.js" data-kiln-app>
+    <link rel="modulepreload" crossorigin href="/assets/react-dom-D.js" data-kiln-app>
+  </head>`;
+
+  it('leaves out exactly the app’s preloads (a share page asks for the app after its first frame)', () => {
+    expect(withoutAppPreloads(built)).toBe(`<head>
+    <script type="module" crossorigin src="/assets/index-E.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/react-R.js">
+    <link rel="stylesheet" crossorigin href="/assets/index-E.css">
+  </head>`);
+  });
+
+  it('leaves a page without them as it is', () => {
+    expect(withoutAppPreloads(INDEX)).toBe(INDEX);
   });
 });
 

@@ -567,8 +567,6 @@ describe('collections: zip and public link', () => {
         `<meta name="twitter:image" content="${image}" />`,
         '<meta property="og:description" content="2 3D models made with Kiln.',
         '<link rel="modulepreload" crossorigin href="/assets/collection-page-C.js" />',
-        // The app's code, named with the page: a collection's page is drawn by the app.
-        '<link rel="modulepreload" crossorigin href="/assets/boot-B.js" data-kiln-app>',
       ])
         expect(html, path).toContain(tag);
       expect(html).not.toContain('thumbnail.webp');

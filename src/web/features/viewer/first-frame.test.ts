@@ -1,6 +1,7 @@
 import { Box3, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
 import { fittedCamera } from './first-frame.ts';
+import { fitMargin } from './framing.ts';
 import { VIEW_DIRECTION } from './view-handle.ts';
 
 describe('fittedCamera (a share page first frame, framed as the viewer settles)', () => {
@@ -30,9 +31,10 @@ describe('fittedCamera (a share page first frame, framed as the viewer settles)'
     expect(narrow).toBeCloseTo(wide * 2, 6);
   });
 
-  it('keeps every corner of the box in the frame', () => {
+  it('keeps every corner of the box in the frame, at the margin the viewer uses', () => {
     for (const aspect of [0.46, 1, 4 / 3, 2]) {
-      const camera = fittedCamera(cube, 1.2, aspect);
+      const margin = fitMargin(cube.getSize(new Vector3()), 35, aspect);
+      const camera = fittedCamera(cube, margin, aspect);
       camera.updateProjectionMatrix();
       for (let k = 0; k < 8; k++) {
         const corner = new Vector3(k & 1 ? 0.5 : -0.5, k & 2 ? 0.5 : -0.5, k & 4 ? 0.5 : -0.5);

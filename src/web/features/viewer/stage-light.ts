@@ -14,7 +14,7 @@ import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment
  * True when WebGL runs on the CPU (SwiftShader, llvmpipe, Windows' Basic Render Driver): there
  * prefiltering the environment (PMREM, 256 GGX samples a texel) blocks the page for seconds.
  */
-export function isSoftwareRenderer(gl: WebGLRenderer): boolean {
+function isSoftwareRenderer(gl: WebGLRenderer): boolean {
   const context = gl.getContext();
   const info = context.getExtension('WEBGL_debug_renderer_info');
   const name: unknown = context.getParameter(
