@@ -13,20 +13,10 @@ import {
   WebGLRenderer,
 } from 'three';
 import { fitSkinnedBounds } from './clip-bounds.ts';
-import { fitMargin } from './framing.ts';
+import { fitMargin, unitScale } from './framing.ts';
 import { acquire, attachRenderer, loadModel, release, releaseRenderer } from './loaders.ts';
-import { lightStage } from './stage-light.ts';
-import { VIEW_DIRECTION } from './view-handle.ts';
+import { CAMERA, FIRST_FRAME_MARK, GL_OPTIONS, lightStage, pixelRatio } from './stage.ts';
 import { takeWarmCanvas } from './webgl-warmup.ts';
-
-/** The viewer's camera (viewer-canvas.tsx): its field of view, and where it starts. */
-const FOV = 35;
-const START = VIEW_DIRECTION.clone().multiplyScalar(4);
-/** The viewer's pixel ratio: the screen's, from 1 to 2 (viewer-canvas.tsx). */
-const pixelRatio = () => Math.min(Math.max(window.devicePixelRatio || 1, 1), 2);
-
-/** Marked once per page, at the first frame drawn with a model (as ready-signal.tsx marks it). */
-const FIRST_FRAME_MARK = 'kiln:viewer:first-frame';
 
 /**
  * Where the camera stands for a model of `box` (centred, in view units), as drei's Bounds puts it
@@ -37,22 +27,18 @@ export function fittedCamera(box: Box3, margin: number, aspect: number): Perspec
   const size = box.getSize(new Vector3());
   const center = box.getCenter(new Vector3());
   const largest = Math.max(size.x, size.y, size.z);
-  const fitHeight = largest / (2 * Math.atan((Math.PI * FOV) / 360));
+  const fitHeight = largest / (2 * Math.atan((Math.PI * CAMERA.fov) / 360));
   const distance = margin * Math.max(fitHeight, fitHeight / aspect);
-  const camera = new PerspectiveCamera(FOV, aspect, distance / 100, distance * 100);
-  const direction = START.clone().sub(center).normalize();
+  const camera = new PerspectiveCamera(CAMERA.fov, aspect, distance / 100, distance * 100);
+  const direction = CAMERA.position.clone().sub(center).normalize();
   camera.position.copy(center).addScaledVector(direction, distance);
   camera.lookAt(center);
   camera.updateMatrixWorld();
   return camera;
 }
 
-/** A drawn first frame, until the viewer takes over. */
-interface Painted {
-  dispose: () => void;
-}
-
-let painted: Painted | null = null;
+/** Lets a drawn first frame go, until the viewer has taken over. */
+let letGo: (() => void) | null = null;
 
 /**
  * Draws the model at `url` into `frame` (the server-drawn page's poster frame), reporting the
@@ -67,13 +53,7 @@ export async function paintFirstFrame(
   const canvas = takeWarmCanvas() ?? document.createElement('canvas');
   let gl: WebGLRenderer;
   try {
-    gl = new WebGLRenderer({
-      canvas,
-      alpha: true,
-      antialias: true,
-      preserveDrawingBuffer: false,
-      powerPreference: 'high-performance',
-    });
+    gl = new WebGLRenderer({ ...GL_OPTIONS, canvas, powerPreference: 'high-performance' });
   } catch {
     return false;
   }
@@ -81,11 +61,14 @@ export async function paintFirstFrame(
   gl.toneMapping = ACESFilmicToneMapping;
   gl.setPixelRatio(pixelRatio());
   attachRenderer(gl);
-  const loaded = await loadModel(url, onProgress);
-  if (loaded instanceof Error || !frame.isConnected) {
+  const dropRenderer = () => {
     releaseRenderer(gl);
     gl.dispose();
     gl.forceContextLoss();
+  };
+  const loaded = await loadModel(url, onProgress);
+  if (loaded instanceof Error || !frame.isConnected) {
+    dropRenderer();
     return false;
   }
   acquire(loaded);
@@ -100,24 +83,21 @@ export async function paintFirstFrame(
   object.updateMatrixWorld(true);
   const raw = new Box3().setFromObject(object, true);
   const rawSize = raw.getSize(new Vector3());
-  const footprint = Math.max(rawSize.x, rawSize.z, rawSize.y / 2);
-  const unit = Number.isFinite(footprint) && footprint > 0 ? 1 / footprint : 1;
+  const unit = unitScale(rawSize);
   scaled.scale.setScalar(unit);
   centred.position.copy(raw.getCenter(new Vector3())).negate();
 
   const scene = new Scene();
   scene.add(scaled);
   const unlight = lightStage(scene, gl);
-  let camera: PerspectiveCamera;
   const draw = () => {
     const { width, height } = frame.getBoundingClientRect();
     if (width < 1 || height < 1) return;
     gl.setSize(width, height, false);
     const aspect = width / height;
-    const margin = fitMargin(rawSize.clone().multiplyScalar(unit), FOV, aspect);
+    const margin = fitMargin(rawSize.clone().multiplyScalar(unit), CAMERA.fov, aspect);
     scaled.updateMatrixWorld(true);
-    camera = fittedCamera(new Box3().setFromObject(scaled), margin, aspect);
-    gl.render(scene, camera);
+    gl.render(scene, fittedCamera(new Box3().setFromObject(scaled), margin, aspect));
   };
 
   canvas.className = 'share-page__first-frame';
@@ -131,24 +111,20 @@ export async function paintFirstFrame(
   const resized = new ResizeObserver(() => draw());
   resized.observe(frame);
 
-  painted = {
-    dispose() {
-      resized.disconnect();
-      unlight();
-      // The model goes back as it came (the viewer shows a copy of it).
-      centred.remove(object);
-      releaseRenderer(gl);
-      gl.dispose();
-      gl.forceContextLoss();
-      canvas.remove();
-      release(loaded);
-    },
+  letGo = () => {
+    resized.disconnect();
+    unlight();
+    // The model goes back as it came (the viewer shows a copy of it).
+    centred.remove(object);
+    dropRenderer();
+    canvas.remove();
+    release(loaded);
   };
   return true;
 }
 
 /** The viewer shows the model now: the first frame's canvas and WebGL context are let go. */
 export function handOver(): void {
-  painted?.dispose();
-  painted = null;
+  letGo?.();
+  letGo = null;
 }

@@ -4,6 +4,15 @@
 import { PerspectiveCamera, Vector3 } from 'three';
 import { VIEW_DIRECTION } from './view-handle.ts';
 
+/**
+ * The scale that puts a model of `size` (in the file's units) on a unit footprint: its width or
+ * depth, or half its height when it is tall, becomes 1. A model with no size stays as it is.
+ */
+export function unitScale(size: Vector3): number {
+  const footprint = Math.max(size.x, size.z, size.y / 2);
+  return Number.isFinite(footprint) && footprint > 0 ? 1 / footprint : 1;
+}
+
 /** Bounds' own margin: what every model had before. */
 export const BASE_MARGIN = 1.2;
 /** How far from the centre, in the frame's half-sizes, a corner may come: 8 % of it free. */

@@ -2,10 +2,10 @@
 import { useEffect, useLayoutEffect } from 'react';
 import { useThree } from '@react-three/fiber';
 import { Color } from 'three';
-import { lightStage } from './stage-light.ts';
+import { lightStage } from './stage.ts';
 
 /**
- * The stage's light (stage-light.ts: the same as a share page's first frame), on the scene of
+ * The stage's light (stage.ts: the same as a share page's first frame), on the scene of
  * this canvas' renderer.
  */
 export function Lighting() {

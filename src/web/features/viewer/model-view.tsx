@@ -7,7 +7,7 @@ import { clone as cloneObject } from 'three/examples/jsm/utils/SkeletonUtils.js'
 import { Animation } from './animation.tsx';
 import type { CameraLink } from './camera-link.ts';
 import { fitSkinnedBounds, motionSize } from './clip-bounds.ts';
-import { fitMargin } from './framing.ts';
+import { fitMargin, unitScale } from './framing.ts';
 import { LinkedCamera } from './linked-camera.tsx';
 import { isDark } from './lighting.tsx';
 import { acquire, loadModel, release, type LoadedModel } from './loaders.ts';
@@ -89,8 +89,7 @@ function LoadedModelView({
     const fitted = fitSkinnedBounds(object, model.gltf.animations);
     object.updateMatrixWorld(true);
     const raw = new Box3().setFromObject(object, true).getSize(new Vector3());
-    const footprint = Math.max(raw.x, raw.z, raw.y / 2);
-    const unit = Number.isFinite(footprint) && footprint > 0 ? 1 / footprint : 1;
+    const unit = unitScale(raw);
     return {
       unit,
       size: raw.multiplyScalar(unit),

@@ -23,11 +23,17 @@ export function preloadViewer({ pathname, search }: Pick<Location, 'pathname' | 
  */
 export function startViewerEarly(models: readonly string[]): void {
   if (models.length === 0) return;
-  // The same modules React.lazy imports (see app.tsx and index.ts): the browser loads each once.
-  for (const path of models) prefetch(path);
+  startModelsEarly(models);
+  // The same module React.lazy imports (see app.tsx and index.ts): the browser loads it once.
   void import('./model-viewer.tsx').catch(() => undefined);
-  // Parsing starts as soon as the loaders are in, while React still renders the page and WebGL
-  // starts.
+}
+
+/**
+ * The models' bytes, their parsing once the loaders are in (while React still renders the page
+ * and WebGL starts), and WebGL.
+ */
+function startModelsEarly(models: readonly string[]): void {
+  for (const path of models) prefetch(path);
   void import('./loaders.ts').then(
     ({ preloadModel }) => models.forEach(preloadModel),
     () => undefined,
@@ -46,12 +52,7 @@ export function startViewerEarly(models: readonly string[]): void {
  * to itself.
  */
 export function paintFirstFrameEarly(url: string, frame: HTMLElement): Promise<boolean> {
-  prefetch(url);
-  void import('./loaders.ts').then(
-    ({ preloadModel }) => preloadModel(url),
-    () => undefined,
-  );
-  if (!import.meta.env.DEV) setTimeout(warmUpWebGL, 0);
+  startModelsEarly([url]);
   // As the viewer says it (viewer-overlays.tsx): the live region once, the figure for the eyes.
   const status = document.createElement('p');
   status.className = 'share-page__progress';

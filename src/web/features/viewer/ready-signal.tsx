@@ -2,9 +2,7 @@
 import { useRef } from 'react';
 import { useFrame } from '@react-three/fiber';
 import { Vector3 } from 'three';
-
-/** Marked once per page, at the first frame drawn with a model (read by bench/viewer). */
-const FIRST_FRAME_MARK = 'kiln:viewer:first-frame';
+import { FIRST_FRAME_MARK } from './stage.ts';
 
 /** The longest a view is waited for to settle after its first frame (the fit takes 0.6 s). */
 const SETTLE_AT_MOST_MS = 2000;

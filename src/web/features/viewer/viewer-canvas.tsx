@@ -8,13 +8,9 @@ import type { CameraLink } from './camera-link.ts';
 import { Stage } from './scene.tsx';
 import type { ViewerSettings } from './settings.ts';
 import type { ViewerLifecycle } from './use-viewer-lifecycle.ts';
-import { VIEW_DIRECTION, type ViewHandle } from './view-handle.ts';
+import { CAMERA, DPR, GL_OPTIONS, pixelRatio } from './stage.ts';
+import type { ViewHandle } from './view-handle.ts';
 import { takeWarmCanvas } from './webgl-warmup.ts';
-
-/** Must match CONTEXT_ATTRIBUTES in webgl-warmup.ts (r3f adds powerPreference: high-performance). */
-const GL_OPTIONS = { preserveDrawingBuffer: false, antialias: true, alpha: true };
-/** The canvas' pixel ratio: the screen's, from 1 to 2. */
-const DPR: [number, number] = [1, 2];
 
 /**
  * The renderer. On a canvas that already has its final size: react-three-fiber would start WebGL
@@ -41,12 +37,11 @@ function createRenderer({
     given.replaceWith(warm);
     canvas = warm;
   }
-  const ratio = Math.min(Math.max(window.devicePixelRatio || 1, DPR[0]), DPR[1]);
+  const ratio = pixelRatio();
   canvas.width = Math.max(1, Math.floor(width * ratio));
   canvas.height = Math.max(1, Math.floor(height * ratio));
   return new WebGLRenderer({ ...defaults, ...GL_OPTIONS, canvas });
 }
-const CAMERA_OPTIONS = { position: VIEW_DIRECTION.clone().multiplyScalar(4), fov: 35 };
 
 interface BoundaryProps {
   children: ReactNode;
@@ -94,7 +89,7 @@ export function ViewerCanvas({
         flat={false}
         linear={false}
         gl={createRenderer}
-        camera={CAMERA_OPTIONS}
+        camera={CAMERA}
         onCreated={lifecycle.onCreated}
       >
         <Stage

@@ -1,5 +1,6 @@
-// The stage's light, in plain three.js: the viewer's scene (lighting.tsx) and a share page's first
-// frame (first-frame.ts) light a model the same way, so the one hands over to the other unseen.
+// The stage, in plain three.js: the viewer's canvas (viewer-canvas.tsx, lighting.tsx,
+// ready-signal.tsx) and a share page's first frame (first-frame.ts) draw a model with the same
+// camera, renderer and light, so the one hands over to the other unseen.
 import {
   DirectionalLight,
   HemisphereLight,
@@ -9,6 +10,22 @@ import {
   type WebGLRenderer,
 } from 'three';
 import { RoomEnvironment } from 'three/examples/jsm/environments/RoomEnvironment.js';
+import { VIEW_DIRECTION } from './view-handle.ts';
+
+/** The camera's field of view, in degrees, and where it stands before the model is fitted. */
+export const CAMERA = { fov: 35, position: VIEW_DIRECTION.clone().multiplyScalar(4) };
+
+/** Must match CONTEXT_ATTRIBUTES in webgl-warmup.ts (r3f adds powerPreference: high-performance). */
+export const GL_OPTIONS = { preserveDrawingBuffer: false, antialias: true, alpha: true };
+
+/** The canvas' pixel ratio: the screen's, from 1 to 2. */
+export const DPR: [number, number] = [1, 2];
+
+/** The pixel ratio DPR gives this screen. */
+export const pixelRatio = () => Math.min(Math.max(window.devicePixelRatio || 1, DPR[0]), DPR[1]);
+
+/** Marked once per page, at the first frame drawn with a model (read by bench/viewer). */
+export const FIRST_FRAME_MARK = 'kiln:viewer:first-frame';
 
 /**
  * True when WebGL runs on the CPU (SwiftShader, llvmpipe, Windows' Basic Render Driver): there
